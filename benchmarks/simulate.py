@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Classic 9-player games per second through the full engine, beside a minimal inline
+model of the same game in the same process, and the ratio between them.
+
+The game: 9 players, 2 wolves, no Seer, night first; wolves kill a uniformly random
+non-wolf, everyone votes for a uniformly random other living player, plurality with
+random ties. Both sides play the same number of games with the same kind of random
+source; the ratio, not the absolute speed, is the figure to compare between machines.
+
+    python benchmarks/simulate.py [--games N] [--repeat R] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from random import Random
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from werewolf.engine.rulesets import get  # noqa: E402
+from werewolf.engine.simulate import play  # noqa: E402
+
+PLAYERS, WOLVES = 9, 2
+OPTIONS = {"wolves": WOLVES, "seers": 0, "day_deadline": "plurality", "tie": "random"}
+
+
+def minimal_game(rng: Random) -> str:
+    """The same game with nothing but lists: the baseline."""
+    wolf = [True] * WOLVES + [False] * (PLAYERS - WOLVES)
+    rng.shuffle(wolf)
+    alive = list(range(PLAYERS))
+    wolves = WOLVES
+    while True:
+        prey = [seat for seat in alive if not wolf[seat]]
+        alive.remove(rng.choice(prey))
+        if wolves >= len(alive) - wolves:
+            return "wolves"
+        votes = Counter(rng.choice([other for other in alive if other != voter]) for voter in alive)
+        best = max(votes.values())
+        lynched = rng.choice(sorted(seat for seat, count in votes.items() if count == best))
+        alive.remove(lynched)
+        if wolf[lynched]:
+            wolves -= 1
+            if wolves == 0:
+                return "village"
+        if wolves >= len(alive) - wolves:
+            return "wolves"
+
+
+def full_engine(games: int, seed: int) -> Counter[str]:
+    rules = get("classic")
+    options = rules.options(OPTIONS, PLAYERS)
+    rng = Random(seed)
+    return Counter(play(rules, options, PLAYERS, rng)[0] for _ in range(games))
+
+
+def baseline(games: int, seed: int) -> Counter[str]:
+    rng = Random(seed)
+    return Counter(minimal_game(rng) for _ in range(games))
+
+
+def rate(run, games: int, repeat: int) -> tuple[float, Counter[str]]:
+    best = 0.0
+    wins: Counter[str] = Counter()
+    for attempt in range(repeat):
+        started = time.perf_counter()
+        wins = run(games, attempt + 1)
+        best = max(best, games / (time.perf_counter() - started))
+    return best, wins
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=20000)
+    parser.add_argument("--repeat", type=int, default=3, help="best of this many runs of each")
+    parser.add_argument("--profile", action="store_true", help="also print where the full engine spends its time")
+    args = parser.parse_args()
+    model_rate, model_wins = rate(baseline, args.games, args.repeat)
+    engine_rate, engine_wins = rate(full_engine, args.games, args.repeat)
+    print(f"classic, {PLAYERS} players, {WOLVES} wolves, no seer, plurality with random ties")
+    print(f"{args.games} games each, best of {args.repeat} runs")
+    print(f"  minimal inline model  {model_rate:10.0f} games/s   village wins {model_wins['village'] / args.games:.3f}")
+    print(
+        f"  full engine           {engine_rate:10.0f} games/s   village wins {engine_wins['village'] / args.games:.3f}"
+    )
+    print(f"  ratio (model/engine)  {model_rate / engine_rate:10.1f}x   goal: within 20x")
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.runcall(full_engine, args.games // 4, 99)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+
+
+if __name__ == "__main__":
+    main()

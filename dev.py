@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""The two commands of the quick start, on a machine with only Python 3.11+ and pip.
+
+    python3 dev.py run     set everything up and serve the app with a Celery worker and beat
+    python3 dev.py test    set everything up and run the whole test suite (extra args go to pytest)
+
+Both make a virtual environment in .venv and install what the project needs into it
+(again only when pyproject.toml changes). `test` also installs Debian's chromium for
+the browser tests when it is missing and this user may run apt-get.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PYTHON = VENV / "bin" / "python"
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 1 or argv[0] not in ("run", "test", "install"):
+        print(__doc__)
+        return 2
+    command, rest = argv[0], argv[1:]
+    install(dev=command in ("test", "install"))
+    if command == "run":
+        return run(rest)
+    if command == "test":
+        ensure_chromium()
+        return subprocess.call([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT)
+    return 0
+
+
+def install(*, dev: bool) -> None:
+    if not PYTHON.exists():
+        print("Creating the virtual environment in .venv ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    extra = "[dev]" if dev else ""
+    stamp = VENV / f".installed{extra or '-base'}"
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    print("Installing the project and its dependencies into .venv ...", flush=True)
+    pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.check_call([*pip, "--upgrade", "pip"], cwd=ROOT)
+    subprocess.check_call([*pip, "-e", f".{extra}"], cwd=ROOT)
+    stamp.write_text(wanted)
+
+
+def ensure_chromium() -> None:
+    if shutil.which("chromium"):
+        return
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        print("Installing Debian's chromium for the browser tests ...", flush=True)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.call(["apt-get", "update", "-qq"], env=env)
+        subprocess.call(["apt-get", "install", "-y", "-qq", "chromium"], env=env)
+    if not shutil.which("chromium"):
+        print("chromium is missing: the browser tests will be skipped (and fail under CI).", file=sys.stderr)
+
+
+def manage(*args: str) -> None:
+    subprocess.check_call([str(PYTHON), "manage.py", *args], cwd=ROOT)
+
+
+def run(rest: list[str]) -> int:
+    address = rest[0] if rest else os.environ.get("WEREWOLF_ADDRESS", "127.0.0.1:8000")
+    os.environ.setdefault("WEREWOLF_SITE_URL", f"http://{address}")
+    manage("migrate", "--no-input", "-v", "0")
+    worker = subprocess.Popen(
+        [str(PYTHON), "-m", "celery", "-A", "werewolf", "worker", "-B", "--pool=solo", "--loglevel=warning"], cwd=ROOT
+    )
+    server = subprocess.Popen([str(PYTHON), "manage.py", "runserver", "--noreload", address], cwd=ROOT)
+    signal.signal(signal.SIGTERM, _interrupt)
+    time.sleep(1.5)
+    print()
+    print(f"Werewolf is running at http://{address}/")
+    manage("ensure_organiser")
+    print("Log in, then 'Start a demo game' to watch bots play with you, or 'New game' to set one up.")
+    print("Mail goes to this console (WEREWOLF_EMAIL=file writes it under var/mail instead). Ctrl-C stops.")
+    try:
+        while worker.poll() is None and server.poll() is None:
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for process in (server, worker):
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in (server, worker):
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

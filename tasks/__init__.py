@@ -1,0 +1,1 @@
+"""Celery tasks: thin wrappers that call services, safe to run twice."""

@@ -1,0 +1,22 @@
+"""Phase deadlines: an ETA shortcut for near ones, and the sweeper for all."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from werewolf.games import services
+
+
+@shared_task(name="tasks.phases.resolve_due_phase")
+def resolve_due_phase(phase_id: int) -> bool:
+    return services.resolve_if_due(phase_id)
+
+
+@shared_task(name="tasks.phases.resolve_ready_phase")
+def resolve_ready_phase(phase_id: int) -> bool:
+    return services.resolve_if_ready(phase_id)
+
+
+@shared_task(name="tasks.phases.sweep_due_phases")
+def sweep_due_phases() -> int:
+    return services.sweep_due_phases()

@@ -1,0 +1,138 @@
+"""One game, driven through headless Chromium: the organiser logs in, creates and starts
+a game, and a player opens the link from their welcome mail and hands in a card."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.core import mail
+from django.db import connections
+
+from tests.conftest import require
+from werewolf.games.models import Game
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+NAMES = ["Alba", "Brio", "Cato", "Dara", "Ezio", "Fenna", "Gusto"]
+PASSWORD = "correct horse battery"
+SCREENSHOT = Path(django_settings.BASE_DIR) / "var" / "e2e-seat.png"
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the ORM refuses to run
+    # next to one unless told it is fine (the test makes no concurrent ORM calls).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    require("chromium", shutil.which("chromium") is not None, "install Debian's chromium (apt-get install chromium)")
+    from playwright.sync_api import Error, sync_playwright
+
+    with sync_playwright() as playwright:
+        try:
+            browser = playwright.chromium.launch(
+                executable_path=shutil.which("chromium") or "/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS
+            )
+        except Error as failure:
+            require("chromium", False, f"Playwright could not launch it: {failure}")
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def submit(page, button) -> None:
+    """Click a form's submit button and wait for the page it leads to, which must not
+    be an error page (a refused CSRF check, say, answers 403)."""
+    with page.expect_navigation() as navigation:
+        button.click()
+    response = navigation.value
+    assert response is not None and response.status < 400, (
+        f"{response.request.method if response else 'POST'} to {page.url} answered "
+        f"{response.status if response else 'nothing'}: {' '.join(page.inner_text('body').split())[:300]}"
+    )
+
+
+@pytest.mark.browser
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_organiser_starts_a_game_and_a_player_hands_in_a_card(browser, live_server, settings, django_user_model):
+    from playwright.sync_api import expect
+
+    settings.SITE_URL = live_server.url
+    django_user_model.objects.create_user("organiser", password=PASSWORD)
+    base = live_server.url
+    link = re.compile(re.escape(base) + r"/p/[a-z2-7]{32}/")
+    requested: list[str] = []
+
+    # The organiser: log in, create the game, start it.
+    organiser = browser.new_context()
+    organiser.set_default_timeout(10_000)
+    page = organiser.new_page()
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", "organiser")
+    page.fill("input[name=password]", PASSWORD)
+    submit(page, page.locator("main form [type=submit]"))
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+    page.goto(f"{base}/games/new/")
+    page.fill("#id_name", "Village in a browser")
+    page.fill("#id_players", "\n".join(f"{name} <{name.lower()}@example.org>" for name in NAMES))
+    submit(page, page.locator("input[type=submit][value='Create the game'], button:has-text('Create the game')"))
+    assert re.fullmatch(re.escape(base) + r"/games/\d+/", page.url), page.url
+    expect(page.locator("h1")).to_contain_text("Not started")
+
+    submit(page, page.locator("button", has_text=re.compile(r"^\s*Start the game")))
+    expect(page.locator("h1")).to_contain_text("Running")
+    organiser.close()
+
+    # A werewolf (every game has one) has a real choice to make; their welcome mail
+    # carries their private link.
+    game = Game.objects.get()
+    seat = game.engine_state.roles.index("wolf")
+    wolf = game.players.get(seat=seat).email
+    # Under Playwright's event loop these queries got a connection of their own context;
+    # close it, or it outlives the test and blocks dropping the test database.
+    connections.close_all()
+    bodies = [message.body for message in mail.outbox if any(wolf in to for to in message.to)]
+    urls = [found.group(0) for body in bodies for found in [link.search(body)] if found]
+    assert urls, f"no private link for {wolf} in {len(mail.outbox)} mails"
+
+    # The player, in a fresh context with no organiser session.
+    player = browser.new_context()
+    player.set_default_timeout(10_000)
+    page = player.new_page()
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(urls[0])
+    expect(page.get_by_text("Your role:")).to_be_visible()
+    expect(page.locator("#current-card")).to_contain_text("no card yet")
+    victim = ""
+    for select in ("#id_choice_1", "#id_target"):
+        if page.locator(select).count():
+            option = page.locator(f"{select} option:not([value=''])").first
+            victim = option.inner_text().strip()
+            page.select_option(select, option.get_attribute("value"))
+    assert victim, "a werewolf's card offers no victim to choose"
+    submit(page, page.locator("input[type=submit][value='Hand in your card'], button:has-text('Hand in your card')"))
+    assert page.url.endswith("?handed=1"), page.url
+    expect(page.get_by_text("Your card is in")).to_be_visible()
+    expect(page.locator("#current-card")).not_to_contain_text("no card yet")
+    expect(page.locator("#current-card")).to_contain_text(f"KILL {victim}")
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT), full_page=True)
+    player.close()
+
+    # Bootstrap and everything else came from the app itself.
+    assert any("bootstrap" in url for url in requested), requested
+    strangers = [url for url in requested if not url.startswith(base)]
+    assert not strangers, f"requests left the live server: {strangers}"

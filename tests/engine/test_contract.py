@@ -1,0 +1,84 @@
+"""The engine's contract: JSON round trips, determinism for a seed, clear setup errors."""
+
+from __future__ import annotations
+
+import json
+from random import Random
+
+import pytest
+
+from werewolf import engine
+from werewolf.engine.rulesets import get
+
+
+def bot_game(seed: int, **options):
+    """A whole bot game through the public API, with every state, card and event."""
+    rules = get("classic")
+    state, events = engine.setup("classic", {"seers": 1, **options}, 9, seed)
+    trail = [(state, {}, events)]
+    rng = Random(seed)
+    while not state.over:
+        orders = rules.bot_orders(state, rng)
+        state, events = engine.resolve(state, orders)
+        trail.append((state, orders, events))
+    return trail
+
+
+def test_state_orders_and_events_survive_json() -> None:
+    for state, orders, events in bot_game(3):
+        assert engine.State.from_json(json.loads(json.dumps(state.to_json()))) == state
+        for order in orders.values():
+            assert engine.Order.from_json(json.loads(json.dumps(order.to_json()))) == order
+        for event in events:
+            assert engine.Event.from_json(json.loads(json.dumps(event.to_json()))).to_json() == event.to_json()
+
+
+def test_a_seed_gives_the_same_game() -> None:
+    def flat(trail):
+        return [(state.to_json(), [event.to_json() for event in events]) for state, _, events in trail]
+
+    assert flat(bot_game(8, day_deadline="plurality", tie="random")) == flat(
+        bot_game(8, day_deadline="plurality", tie="random")
+    )
+    assert flat(bot_game(8)) != flat(bot_game(9))
+
+
+def test_validate_never_changes_the_state() -> None:
+    state, _ = engine.setup("classic", {}, 7, 1)
+    before = state.to_json()
+    for seat in range(7):
+        engine.validate(state, seat, engine.Order("kill", (0, 1, 2)))
+        engine.validate(state, seat, engine.Order("vote", (99,)))
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize(
+    ("options", "players", "code", "option"),
+    [
+        ({}, 4, "player_count", "players"),
+        ({}, 31, "player_count", "players"),
+        ({"wolves": 3}, 6, "too_many_wolves", "wolves"),
+        ({"wolves": 0}, 7, "no_wolves", "wolves"),
+        ({"seers": 9}, 9, "too_many_seers", "seers"),
+        ({"tie": "coin"}, 7, "bad_option_value", "tie"),
+        ({"wolfs": 2}, 7, "unknown_option", "wolfs"),
+        ({"public_seer": "maybe"}, 7, "bad_option_value", "public_seer"),
+    ],
+)
+def test_bad_setups_are_named(options, players, code, option) -> None:
+    with pytest.raises(engine.SetupError) as refused:
+        engine.options("classic", options, players)
+    assert (refused.value.code, refused.value.option) == (code, option)
+
+
+def test_options_from_the_command_line_are_typed() -> None:
+    options = engine.options("classic", {"wolves": "2", "seers": "0", "public_seer": "yes"}, 9)
+    assert options["wolves"] == 2 and options["seers"] == 0 and options["public_seer"] is True
+
+
+def test_audiences() -> None:
+    seats = engine.Audience.of(2, 5)
+    assert seats.admits(2) and seats.admits(engine.MODERATOR)
+    assert not seats.admits(3) and not seats.admits(engine.PUBLIC)
+    assert engine.Audience.public().admits(4) and engine.Audience.public().admits(engine.PUBLIC)
+    assert not engine.Audience.moderator().admits(0)

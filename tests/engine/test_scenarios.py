@@ -1,0 +1,83 @@
+"""The rules of `classic`, one scenario per rule sentence, from fixtures/scenarios/.
+
+Each scenario sets a table up (roles and alpha given, or dealt from the seed), then
+plays phases: cards that must be refused when handed in, the cards that count, and the
+events the resolution must produce, in order, with their audiences."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from werewolf import engine
+
+CATALOGUE = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
+SCENARIOS = sorted(CATALOGUE.glob("*/*.json"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[path.stem for path in SCENARIOS])
+def test_rule(path: Path) -> None:
+    scenario = json.loads(path.read_text())
+    assert scenario["id"] == path.stem
+    state, events = engine.setup(
+        path.parent.name,
+        scenario["options"],
+        scenario["players"],
+        scenario["seed"],
+        roles=scenario.get("roles"),
+        alpha=scenario.get("alpha"),
+    )
+    assert_contains(events, scenario.get("setup_expect", []), "setup")
+    for kind in scenario.get("setup_absent", []):
+        assert kind not in {event.kind for event in events}, f"setup: unexpected {kind}"
+    for number, phase in enumerate(scenario["phases"]):
+        where = f"phase {number}"
+        for key, value in phase.get("open", {}).items():
+            assert getattr(state, key) == value, f"{where}: open {key}"
+        spec = engine.phase(state)
+        for seat, kind in phase.get("asks", {}).items():
+            slot = spec.asks(int(seat))
+            assert slot is not None and slot.kind == kind, f"{where}: seat {seat} asked {slot}"
+        for refusal in phase.get("refuse", []):
+            result = engine.validate(state, refusal["seat"], engine.Order.from_json(refusal["order"]))
+            assert isinstance(result, engine.OrderError), f"{where}: {refusal} was accepted"
+            assert result.code == refusal["error"], f"{where}: {refusal}"
+            assert result.target == refusal.get("target"), f"{where}: {refusal}"
+        orders = {int(seat): engine.Order.from_json(order) for seat, order in phase["orders"].items()}
+        state, events = engine.resolve(state, orders)
+        assert_contains(events, phase["expect"], where)
+        kinds = {event.kind for event in events}
+        for kind in phase.get("absent", []):
+            assert kind not in kinds, f"{where}: unexpected {kind}"
+        if "alive" in phase:
+            assert list(state.alive) == phase["alive"], where
+    if "winner" in scenario:
+        outcome = engine.outcome(state)
+        assert (outcome.winner if outcome else None) == scenario["winner"]
+
+
+def assert_contains(events: list[engine.Event], expected: list[dict[str, Any]], where: str) -> None:
+    """Each expected event appears, in this order, with at least the data given."""
+    produced = [event.to_json() for event in events]
+    position = 0
+    for wanted in expected:
+        while position < len(produced) and not matches(produced[position], wanted):
+            position += 1
+        assert position < len(produced), f"{where}: no {wanted} in order among {produced}"
+        position += 1
+
+
+def matches(event: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    if event["kind"] != wanted["kind"]:
+        return False
+    if "audience" in wanted and event["audience"] != wanted["audience"]:
+        return False
+    return all(event["data"].get(key, object()) == value for key, value in wanted["data"].items())
+
+
+def test_every_scenario_is_numbered_once() -> None:
+    numbers = [path.stem.split("-")[1] for path in SCENARIOS]
+    assert len(numbers) == len(set(numbers))

@@ -1,0 +1,95 @@
+"""The simulate command against the exact odds of the uniform-random model."""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from io import StringIO
+
+from django.core.management import call_command
+
+
+def town_win_probability(wolves: int, others: int) -> float:
+    """Exact chance that the village wins with uniform-random bots, night first, every
+    day lynching someone (plurality, random ties).
+
+    At night the wolves kill a uniformly random non-wolf. By day every living player
+    votes for a uniformly random other living player and ties are drawn uniformly: the
+    whole vote is symmetric under any relabelling of the players, so each living player
+    is the one lynched with the same chance, 1/n."""
+
+    @cache
+    def night(w: int, v: int) -> float:
+        return day(w, v - 1) if v > 0 else 0.0
+
+    @cache
+    def day(w: int, v: int) -> float:
+        if w == 0:
+            return 1.0
+        if w >= v:
+            return 0.0
+        n = w + v
+        lynch_wolf = 1.0 if w == 1 else night(w - 1, v)
+        return w / n * lynch_wolf + v / n * after_lynch_villager(w, v - 1)
+
+    def after_lynch_villager(w: int, v: int) -> float:
+        return 0.0 if w >= v else night(w, v)
+
+    return night(wolves, others)
+
+
+def run(*args: str) -> dict:
+    out = StringIO()
+    call_command("simulate", *args, "--json", "--no-progress", stdout=out)
+    return json.loads(out.getvalue())
+
+
+def test_the_recursion_on_a_tiny_table() -> None:
+    # 1 wolf, 3 others: night leaves 2 others; day lynches the wolf with chance 1/3,
+    # else a villager, and 1 wolf vs 1 other is a wolf win.
+    assert math.isclose(town_win_probability(1, 3), 1 / 3)
+
+
+def test_town_win_rate_matches_the_exact_odds() -> None:
+    games = 20000
+    report = run(
+        "--ruleset",
+        "classic",
+        "--players",
+        "9",
+        "--set",
+        "wolves=2",
+        "--set",
+        "seers=0",
+        "--set",
+        "day_deadline=plurality",
+        "--set",
+        "tie=random",
+        "--games",
+        str(games),
+        "--seed",
+        "1",
+    )
+    exact = town_win_probability(2, 7)
+    rate = report["wins"].get("village", 0) / games
+    standard_error = math.sqrt(exact * (1 - exact) / games)
+    assert abs(rate - exact) < 3 * standard_error, (rate, exact, standard_error)
+    assert report["wins"]["village"] + report["wins"]["wolves"] == games
+
+
+def test_a_seed_replays_the_same_run() -> None:
+    first = run("--players", "7", "--games", "300", "--seed", "5")
+    second = run("--players", "7", "--games", "300", "--seed", "5")
+    assert first["wins"] == second["wins"]
+
+
+def test_the_progress_bar_redraws_one_line(capsys) -> None:
+    from werewolf.games.management.commands.simulate import ProgressBar
+
+    bar = ProgressBar(200, enabled=True, width=10)
+    bar.update(100)
+    bar.update(200)
+    bar.close()
+    err = capsys.readouterr().err
+    assert "\r[#####.....] 100/200 games" in err and "\r[##########] 200/200 games" in err and err.endswith("\n")

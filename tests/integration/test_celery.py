@@ -1,0 +1,97 @@
+"""A real Celery worker resolves phases at their deadlines, exactly once.
+
+These start worker processes on the configured broker: the SQLite file of the embedded
+defaults, or Redis in the second CI run. No eager mode anywhere here."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from werewolf.celery import app
+from werewolf.games import services
+from werewolf.games.models import Event, Phase
+
+from ..web.play import NAMES
+from .workers import Worker, wait_for
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def real_tasks(settings):
+    settings.WEREWOLF_INLINE_TASKS = False
+    app.control.purge()
+    yield
+    app.control.purge()
+
+
+@pytest.fixture
+def workers(tmp_path, real_tasks):
+    started: list[Worker] = []
+
+    def start(count: int = 1, *, beat: bool = False) -> list[Worker]:
+        new = [
+            Worker(f"w{len(started) + i}", tmp_path / f"worker{len(started) + i}.log", beat=beat) for i in range(count)
+        ]
+        started.extend(new)
+        for worker in new:
+            worker.wait_ready()
+        return new
+
+    yield start
+    for worker in started:
+        log = worker.stop()
+        assert "Traceback" not in log, log
+
+
+def running_game(organiser, **timing):
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = services.create_game(
+        organiser, name="Worker", seats=seats, options={"wolves": 2, "seers": 1}, seed=3, **timing
+    )
+    return services.start_game(game)
+
+
+def phase_events(phase: Phase) -> list[str]:
+    return list(Event.objects.filter(phase=phase).values_list("kind", flat=True))
+
+
+def test_an_eta_task_resolves_a_phase_when_its_deadline_passes(organiser, workers) -> None:
+    workers(1)
+    game = running_game(organiser)
+    phase = game.current_phase()
+    deadline = timezone.now() + timedelta(seconds=3)
+    Phase.objects.filter(pk=phase.pk).update(deadline=deadline)
+    app.send_task("tasks.phases.resolve_due_phase", args=[phase.pk], eta=deadline)
+    assert Phase.objects.get(pk=phase.pk).status == Phase.Status.OPEN
+    assert wait_for(lambda: Phase.objects.get(pk=phase.pk).status == Phase.Status.RESOLVED, timeout=60)
+    resolved = Phase.objects.get(pk=phase.pk)
+    assert resolved.resolved_at >= deadline and resolved.resolution == Phase.Resolution.DEADLINE
+    assert Phase.objects.filter(game=game).count() == 2
+
+
+def test_the_beat_sweeper_resolves_what_is_due(organiser, workers) -> None:
+    game = running_game(organiser)
+    phase = game.current_phase()
+    Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() + timedelta(seconds=2))
+    workers(1, beat=True)  # no ETA task: only the sweeper can find it
+    assert wait_for(lambda: Phase.objects.get(pk=phase.pk).status == Phase.Status.RESOLVED, timeout=60)
+
+
+def test_two_workers_given_the_same_phase_resolve_it_once(organiser, workers) -> None:
+    game = running_game(organiser)
+    phase = game.current_phase()
+    Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    for _ in range(4):
+        app.send_task("tasks.phases.resolve_due_phase", args=[phase.pk])
+        app.send_task("tasks.phases.sweep_due_phases")
+    workers(2)
+    assert wait_for(lambda: Phase.objects.get(pk=phase.pk).status == Phase.Status.RESOLVED, timeout=60)
+    wait_for(lambda: False, timeout=3)  # let the duplicates run
+    kinds = phase_events(Phase.objects.get(pk=phase.pk))
+    assert kinds.count("pack_chose") == 1
+    assert kinds.count("killed") + kinds.count("dawn_no_death") == 1
+    assert Phase.objects.filter(game=game).count() == 2

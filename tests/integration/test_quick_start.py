@@ -1,0 +1,64 @@
+"""The README's run command: it sets up, serves the app with a worker, and says how to
+log in, on the embedded defaults in a fresh data directory."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.integration
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_run_command_serves_the_app_and_a_worker(tmp_path) -> None:
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "CELERY_BROKER_URL")}
+    env.update({"WEREWOLF_VAR_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "werewolf.settings"})
+    log = tmp_path / "run.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "dev.py", "run", f"127.0.0.1:{port}"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 180
+            while "Organiser log in:" not in log.read_text():
+                assert process.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.5)
+            text = log.read_text()
+            assert f"Werewolf is running at http://127.0.0.1:{port}/" in text
+            password = (tmp_path / "organiser-password").read_text().strip()
+            assert f"user organiser password {password}" in text
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/") as response:
+                assert response.status == 200
+            assert (tmp_path / "db.sqlite3").exists() and (tmp_path / "broker.sqlite3").exists()
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                raise
+    assert process.returncode == 0, log.read_text()
+    leftovers = subprocess.run(["pgrep", "-f", f"runserver --noreload 127.0.0.1:{port}"], capture_output=True)
+    assert leftovers.returncode == 1, "the server outlived the run command"

@@ -1,0 +1,60 @@
+"""Reading notecards written in words."""
+
+from __future__ import annotations
+
+import pytest
+
+from werewolf import engine
+from werewolf.mail.grammar import CardError, find_seat, read_card
+
+NAMES = ["Ada", "Bruno", "Brunella", "Chloé", "Dmitri", "Ana", "Aña"]
+WOLF = engine.Slot("kill", (1, 2, 3, 4), ranked=True)
+SEER = engine.Slot("inquire", (0, 1, 2, 3))
+VOTER = engine.Slot("vote", (0, 1, 2, 3, 4))
+SLEEPER = engine.Slot("sleep")
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "order"),
+    [
+        ("KILL Bruno, Dmitri", WOLF, engine.Order("kill", (1, 4))),
+        ("kill: brunella; chloe", WOLF, engine.Order("kill", (2, 3))),
+        ("Dmitri then Chloé", WOLF, engine.Order("kill", (4, 3))),
+        ("inquire Dm", SEER, engine.Order("inquire", (4,))),
+        ("Ada", SEER, engine.Order("inquire", (0,))),
+        ("  sleep ", SLEEPER, engine.Order("sleep")),
+        ("SLEEP", WOLF, engine.Order("sleep")),
+        ("vote chloe", VOTER, engine.Order("vote", (3,))),
+        ("No vote", VOTER, engine.Order("vote")),
+        ("ada", VOTER, engine.Order("vote", (0,))),
+    ],
+)
+def test_cards_are_read(text, slot, order) -> None:
+    assert read_card(text, NAMES, slot) == order
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "code", "part"),
+    [
+        ("EAT Bruno", SLEEPER, "unknown_keyword", "EAT"),
+        ("SLEEP well", SLEEPER, "extra_words", "well"),
+        ("KILL", WOLF, "no_name", "KILL"),
+        ("KILL Bru", WOLF, "ambiguous_name", "Bru"),
+        ("VOTE Zed", VOTER, "unknown_name", "Zed"),
+        ("", VOTER, "empty_card", ""),
+    ],
+)
+def test_unreadable_cards_say_why(text, slot, code, part) -> None:
+    with pytest.raises(CardError) as refused:
+        read_card(text, NAMES, slot)
+    assert (refused.value.code, refused.value.text) == (code, part)
+
+
+def test_exact_name_wins_over_a_longer_one() -> None:
+    assert find_seat("bruno", NAMES) == 1
+
+
+def test_names_differing_only_by_accents_are_ambiguous() -> None:
+    with pytest.raises(CardError) as refused:
+        find_seat("Ana", NAMES)
+    assert refused.value.candidates == ("Ana", "Aña")

@@ -1,0 +1,18 @@
+"""Test settings: the real settings, with mail kept in memory and fast hashing.
+
+`WEREWOLF_INLINE_TASKS` runs enqueued tasks in-process at commit for the web tests,
+which drive deadlines through the services themselves; the tests that claim to test
+Celery turn it off and start real worker processes (which read WEREWOLF_REAL_TASKS).
+The broker is the configured one (CELERY_BROKER_URL), or a SQLite file of the tests'
+own, so that tests never eat the tasks of a development server."""
+
+import os
+
+from werewolf.settings import *  # noqa: F403
+from werewolf.settings import VAR_DIR
+
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+WEREWOLF_INLINE_TASKS = not os.environ.get("WEREWOLF_REAL_TASKS")
+SITE_URL = "http://testserver"
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", f"sqla+sqlite:///{VAR_DIR / 'test-broker.sqlite3'}")

@@ -1,0 +1,182 @@
+"""Helpers that play games through the web as players and an organiser would."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from random import Random
+from typing import Any
+
+from django.core import mail
+from django.test import Client
+
+from werewolf import engine
+from werewolf.games import links, selectors
+from werewolf.games.models import Game, Phase, Player
+from werewolf.games.templatetags.werewolf import render_event
+
+NAMES = ["Alba", "Brio", "Cato", "Dara", "Ezio", "Fenna", "Gusto", "Hilde", "Ivo"]
+LINK = re.compile(r"http://testserver(/p/[a-z2-7]{32}/)")
+
+
+GAME_FORM = {
+    "name": "Village of tests",
+    "seers": 1,
+    "night_minutes": 60,
+    "day_minutes": 120,
+    "timezone": "Europe/Rome",
+    "early_resolution": "on",
+    "day_deadline": "no-lynch",
+    "tie": "none",
+    "start": "night",
+    "first_night": "normal",
+    "missing_wolves": "nobody",
+    "seating": "draw",
+    "dealing": "deal",
+    "reveal_dead": "on",
+}
+"""The game form as an organiser leaves it, less the players."""
+
+
+def create_game(client: Client, players: int = 7, **options: Any) -> Game:
+    players_text = "\n".join(f"{name} <{name.lower()}@example.org>" for name in NAMES[:players])
+    response = client.post("/games/new/", {**GAME_FORM, "players": players_text, **options})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    return Game.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
+
+
+def seat_paths(game: Game) -> dict[int, str]:
+    """Each seat's private page, as read from the mails the players got."""
+    paths: dict[int, str] = {}
+    for player in game.players.all():
+        for message in mail.outbox:
+            if any(player.email in to for to in message.to):
+                found = LINK.search(message.body)
+                if found:
+                    paths[player.seat] = found.group(1)
+    return paths
+
+
+def card_form(game: Game, seat: int, rng: Random) -> dict[str, Any] | None:
+    """A bot's card for the seat, as the POST of its notecard form."""
+    phase = game.current_phase()
+    state = game.engine_state
+    slot = engine.phase(state).asks(seat)
+    if phase is None or slot is None:
+        return None
+    choices = [choice for choice in slot.choices if choice != seat]
+    form: dict[str, Any] = {"phase": phase.pk}
+    if slot.kind == "kill":
+        ranked = rng.sample(choices, k=min(len(choices), 2))
+        form.update({f"choice_{rank}": target for rank, target in enumerate(ranked, start=1)})
+    elif slot.kind in ("inquire", "vote") and choices:
+        form["target"] = rng.choice(choices)
+    return form
+
+
+def mails_for(player: Player) -> str:
+    texts = []
+    for message in mail.outbox:
+        if any(player.email in to for to in message.to):
+            texts.append(message.subject)
+            texts.append(message.body)
+            texts += [content for content, _ in getattr(message, "alternatives", [])]
+    return "\n".join(texts)
+
+
+def secrets_hidden_from(game: Game, viewer: engine.Viewer) -> set[str]:
+    """Texts that would tell the viewer something its audience rules exclude: every
+    event it may not see, rendered as its audience sees it, less any text the viewer
+    sees anyway; the private links of other seats; and other seats' secret cards."""
+    names = selectors.names(game)
+    visible, hidden = set(), set()
+    for event in game.events.all():
+        reader = sorted(event.engine_event.audience.seats)[0] if event.engine_event.audience.seats else engine.MODERATOR
+        for autoescape in (True, False):
+            text = str(render_event(event, names, reader, autoescape=autoescape))
+            text_as_seen = str(render_event(event, names, viewer, autoescape=autoescape))
+            if event.visible_to(viewer):
+                visible.update({text, text_as_seen})
+            else:
+                hidden.add(text)
+    secrets = hidden - visible
+    for player in game.players.exclude(seat=None):
+        if player.seat != viewer:
+            for link in player.links.all():
+                secrets.add(links.token_for(link.nonce))
+    phase = game.current_phase()
+    if phase is not None and not engine.phase(game.engine_state).public_orders:
+        own = selectors.card_of(phase, viewer) if isinstance(viewer, int) else None
+        for seat in range(len(names)):
+            card = selectors.card_of(phase, seat)
+            if seat != viewer and card is not None and card != own and card.kind != "sleep":
+                secrets.add(card_summary(card, names))
+    return {secret for secret in secrets if secret.strip()}
+
+
+def card_summary(card: engine.Order, names: list[str]) -> str:
+    from django.template.loader import get_template
+
+    return " ".join(get_template("includes/card.html").render({"order": card, "names": names}).split())
+
+
+def text_of(html: str) -> str:
+    """Page text with tags removed and whitespace folded, as a reader sees it."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def open_phase(game: Game) -> Phase | None:
+    game.refresh_from_db()
+    return game.current_phase()
+
+
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+
+
+def known_roles(game: Game, viewer: engine.Viewer) -> set[int]:
+    """Seats whose role the viewer knows, or may have narrowed down, from what it saw."""
+    state = game.engine_state
+    known = {seat for seat, shown in enumerate(state.revealed) if shown}
+    if isinstance(viewer, int):
+        known.add(viewer)
+    for event in game.events.all():
+        if not event.visible_to(viewer):
+            continue
+        data = event.data
+        known.update(data.get("pack", ()))
+        for key in ("target", "seat"):
+            if isinstance(data.get(key), int) and event.kind in ("seer_saw", "killed", "lynched"):
+                known.add(data[key])
+        if event.kind in ("game_over", "game_ended"):
+            known.update(range(state.seats))
+    return known
+
+
+def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path: str) -> tuple[str, str]:
+    """The viewer's page as it is, and as it would be if every secret the viewer may
+    not know were different: the roles of the seats it cannot know rotated among
+    themselves, and every event it may not see gone. The two must be the same."""
+    from django.db import transaction
+
+    actual = CSRF.sub("", client.get(path).content.decode())
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        raw = dict(game.state)
+        roles = list(raw["roles"])
+        unknown = [seat for seat in range(len(roles)) if seat not in known_roles(game, viewer)]
+        rotated = [roles[seat] for seat in unknown[1:] + unknown[:1]]
+        for seat, role in zip(unknown, rotated, strict=False):
+            roles[seat] = role
+        wolves = [seat for seat, role in enumerate(roles) if role == "wolf"]
+        raw["roles"] = roles
+        raw["pack"] = [seat for seat in raw["pack"] if seat in wolves] + [
+            seat for seat in wolves if seat not in raw["pack"]
+        ]
+        game.state = raw
+        game.save(update_fields=["state"])
+        for event in game.events.all():
+            if not event.visible_to(viewer):
+                event.delete()
+        imagined = CSRF.sub("", client.get(path).content.decode())
+        transaction.set_rollback(True)
+    return actual, imagined

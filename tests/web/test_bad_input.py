@@ -1,0 +1,363 @@
+"""Bad input: each refusal says what to do, and nothing in the game changes."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.utils import timezone
+
+from werewolf import engine
+from werewolf.games import links, services
+from werewolf.games.models import Event, Game, Order, Phase
+
+from .play import GAME_FORM, NAMES
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def game(organiser) -> Game:
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = services.create_game(organiser, name="Bad input", seats=seats, options={"wolves": 2, "seers": 1}, seed=11)
+    return services.start_game(game)
+
+
+def path_of(game: Game, seat: int) -> str:
+    return links.url_for(game.players.get(seat=seat), absolute=False)
+
+
+def role_seat(game: Game, role: str) -> int:
+    return game.engine_state.roles.index(role)
+
+
+def snapshot(game: Game) -> tuple:
+    game.refresh_from_db()
+    return (
+        Order.objects.filter(phase__game=game).count(),
+        Event.objects.filter(game=game).count(),
+        game.state,
+        list(Phase.objects.filter(game=game).values_list("status", "deadline")),
+    )
+
+
+def post_card(game: Game, seat: int, **fields) -> tuple[int, str]:
+    response = Client().post(path_of(game, seat), {"phase": game.current_phase().pk, **fields})
+    return response.status_code, response.content.decode()
+
+
+def kill_first_villager(game: Game) -> int:
+    """Play the first night so that a villager dies; returns the dead seat."""
+    state = game.engine_state
+    victim = state.roles.index("villager")
+    for seat in state.pack:
+        services.submit_order(game, seat, engine.Order("kill", (victim,)))
+    services.resolve_now(game)
+    return victim
+
+
+def test_a_list_naming_a_wolf_is_refused(game: Game) -> None:
+    wolf, other = game.engine_state.pack[0], game.engine_state.pack[1]
+    before = snapshot(game)
+    status, page = post_card(game, wolf, choice_1=other)
+    assert status == 400
+    assert f"{seat_names(game)[other]} is a werewolf: the pack cannot kill its own" in page
+    assert snapshot(game) == before
+
+
+def test_a_vote_for_a_dead_player_is_refused(game: Game) -> None:
+    dead = kill_first_villager(game)
+    voter = next(seat for seat in game.engine_state.living())
+    before = snapshot(game)
+    status, page = post_card(game, voter, target=dead)
+    assert status == 400
+    assert f"{seat_names(game)[dead]} is dead: name a living player." in page
+    assert snapshot(game) == before
+
+
+def test_an_unknown_player_is_refused(game: Game) -> None:
+    seer = role_seat(game, "seer")
+    before = snapshot(game)
+    status, page = post_card(game, seer, target=42)
+    assert status == 400
+    assert "names a player who is not in this game" in page
+    assert snapshot(game) == before
+
+
+def test_a_card_after_the_deadline_is_refused(game: Game) -> None:
+    Phase.objects.filter(game=game).update(deadline=timezone.now() - timedelta(seconds=5))
+    before = snapshot(game)
+    status, page = post_card(game, role_seat(game, "villager"))
+    assert status == 400
+    assert "The deadline has passed" in page
+    assert snapshot(game) == before
+
+
+def test_a_card_for_a_resolved_phase_never_counts_for_the_next(game: Game) -> None:
+    old_phase = game.current_phase().pk
+    kill_first_villager(game)
+    voter = game.engine_state.living()[0]
+    before = snapshot(game)
+    response = Client().post(path_of(game, voter), {"phase": old_phase, "target": game.engine_state.living()[1]})
+    assert response.status_code == 400
+    assert "already been resolved" in response.content.decode()
+    assert snapshot(game) == before
+
+
+def test_a_tampered_link_is_refused_without_a_hint(game: Game) -> None:
+    path = path_of(game, 0)
+    token = path.split("/")[2]
+    forged = token[:-1] + ("a" if token[-1] != "a" else "b")
+    response = Client().get(f"/p/{forged}/")
+    assert response.status_code == 404
+    assert "The link is not valid" in response.content.decode()
+    assert Client().post(f"/p/{forged}/", {"phase": 1}).status_code == 404
+    assert Client().get("/p/short/").status_code == 404
+
+
+def test_a_substituted_players_old_link_is_revoked(game: Game, organiser_client: Client) -> None:
+    old_path = path_of(game, 3)
+    mail.outbox.clear()
+    response = organiser_client.post(
+        f"/games/{game.pk}/seats/3/substitute/", {"name": "Zora", "email": "zora@example.org"}
+    )
+    assert response.status_code == 302
+    revoked = Client().get(old_path)
+    assert revoked.status_code == 410
+    assert "This link has been replaced" in revoked.content.decode()
+    new_path = path_of(game, 3)
+    assert new_path != old_path and Client().get(new_path).status_code == 200
+    assert [message.to for message in mail.outbox] == [["Zora <zora@example.org>"]]
+    assert new_path in mail.outbox[0].body
+
+
+def test_opening_a_link_changes_nothing(game: Game) -> None:
+    before = snapshot(game)
+    for _ in range(3):
+        assert Client().get(path_of(game, 0)).status_code == 200
+        assert Client().get(path_of(game, 0) + "version.json").status_code == 200
+    assert snapshot(game) == before
+
+
+def test_organiser_pages_are_closed_to_players(game: Game, django_user_model) -> None:
+    anonymous = Client()
+    for url in (f"/games/{game.pk}/", f"/games/{game.pk}/export.json", f"/games/{game.pk}/seats/0/card/"):
+        response = anonymous.get(url)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    stranger = Client()
+    stranger.force_login(django_user_model.objects.create_user("stranger", password="another long password"))
+    response = stranger.get(f"/games/{game.pk}/")
+    assert response.status_code == 403
+    assert "This page is not yours" in response.content.decode()
+    assert stranger.post(f"/games/{game.pk}/", {"action": "end"}).status_code == 403
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+
+
+def test_the_organiser_enters_a_card_for_a_player(game: Game, organiser_client: Client) -> None:
+    seer = role_seat(game, "seer")
+    target = (seer + 1) % 7
+    response = organiser_client.post(
+        f"/games/{game.pk}/seats/{seer}/card/", {"phase": game.current_phase().pk, "target": target}
+    )
+    assert response.status_code == 302
+    order = Order.objects.get(phase=game.current_phase(), seat=seer)
+    assert order.source == Order.Source.MODERATOR and order.order == engine.Order("inquire", (target,))
+    entered = Event.objects.get(game=game, kind="card_entered")
+    assert entered.audience == "moderator"
+    page = Client().get(path_of(game, seer)).content.decode()
+    assert f"INQUIRE {seat_names(game)[target]}" in page
+    assert "entered a card" not in Client().get(path_of(game, target)).content.decode()
+
+
+def test_the_dashboard_shows_who_handed_in_not_what(game: Game, organiser_client: Client) -> None:
+    wolf = game.engine_state.pack[0]
+    victim = game.engine_state.roles.index("villager")
+    services.submit_order(game, wolf, engine.Order("kill", (victim,)))
+    page = organiser_client.get(f"/games/{game.pk}/").content.decode()
+    assert "handed in" in page and "waiting" in page
+    assert f"KILL {seat_names(game)[victim]}" not in page
+
+
+def test_extend_resolve_and_end(game: Game, organiser_client: Client) -> None:
+    deadline = game.current_phase().deadline
+    assert organiser_client.post(f"/games/{game.pk}/", {"action": "extend", "minutes": 30}).status_code == 302
+    assert game.current_phase().deadline >= deadline + timedelta(minutes=30)
+    bad = organiser_client.post(f"/games/{game.pk}/", {"action": "extend", "minutes": -4})
+    assert bad.status_code == 200 and "greater than or equal to 1" in bad.content.decode()
+    night = game.current_phase().pk
+    assert organiser_client.post(f"/games/{game.pk}/", {"action": "resolve"}).status_code == 302
+    assert Phase.objects.get(pk=night).resolution == Phase.Resolution.MODERATOR
+    assert organiser_client.post(f"/games/{game.pk}/", {"action": "end"}).status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED
+    public = Client().get(f"/g/{game.public_key}/").content.decode()
+    assert "The organiser ended the game" in public
+    late = organiser_client.post(f"/games/{game.pk}/", {"action": "resolve"})
+    assert late.status_code == 400 and "This game is not running" in late.content.decode()
+
+
+def test_a_stale_dashboard_never_acts_on_the_next_phase(game: Game, organiser_client: Client) -> None:
+    """Resolve and extend carry the phase the organiser saw: if it closed meanwhile
+    (a majority, the deadline, a second click), the next phase is left alone."""
+    night = game.current_phase()
+    page = organiser_client.get(f"/games/{game.pk}/").content.decode()
+    assert f'name="phase" value="{night.index}"' in page
+    assert organiser_client.post(f"/games/{game.pk}/", {"action": "resolve", "phase": night.index}).status_code == 302
+    before = snapshot(game)
+    twice = organiser_client.post(f"/games/{game.pk}/", {"action": "resolve", "phase": night.index})
+    assert twice.status_code == 400 and "has already been resolved, so nothing was changed" in twice.content.decode()
+    late = organiser_client.post(f"/games/{game.pk}/", {"action": "extend", "minutes": 30, "phase": night.index})
+    assert late.status_code == 400 and "has already been resolved, so nothing was changed" in late.content.decode()
+    assert snapshot(game) == before
+    assert f'name="phase" value="{game.current_phase().index}"' in late.content.decode()
+
+
+def test_the_game_form_explains_bad_player_lists(organiser_client: Client) -> None:
+    response = organiser_client.post("/games/new/", {**GAME_FORM, "players": "Ann <ann@x.org>\nann <b@x.org>"})
+    assert response.status_code == 200
+    assert "names must differ" in response.content.decode()
+    players = "\n".join(f"P{i} <p{i}@x.org>" for i in range(5))
+    response = organiser_client.post("/games/new/", {**GAME_FORM, "players": players, "wolves": 3})
+    assert "Too many werewolves" in response.content.decode()
+    response = organiser_client.post("/games/new/", {**GAME_FORM, "players": "Ann\nBob <not an address>"})
+    assert "Line 2 is not “Name &lt;email&gt;”: Bob &lt;not an address&gt;" in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+def seat_names(game: Game) -> list[str]:
+    return [player.name for player in game.players.order_by("seat")]
+
+
+def test_every_field_of_the_game_form_renders(organiser_client: Client) -> None:
+    from werewolf.games.forms import GameForm
+
+    page = organiser_client.get("/games/new/").content.decode()
+    for name in GameForm().fields:
+        assert f'name="{name}"' in page, name
+
+
+def test_paper_cards_go_in_together_or_not_at_all(game: Game, organiser_client: Client) -> None:
+    names = seat_names(game)
+    state = game.engine_state
+    wolves = list(state.pack)
+    seer = role_seat(game, "seer")
+    villagers = [seat for seat, role in enumerate(state.roles) if role == "villager"]
+    url = f"/games/{game.pk}/cards/"
+    phase = game.current_phase().pk
+    before = snapshot(game)
+    bad = {
+        "phase": phase,
+        f"seat_{wolves[0]}": f"KILL {names[wolves[1]]}",
+        f"seat_{seer}": "INQUIRE Nobody",
+        f"seat_{villagers[0]}": "SLEEP",
+    }
+    response = organiser_client.post(url, bad)
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "Nobody in this game is called “Nobody”" in page
+    assert snapshot(game) == before
+    bad[f"seat_{seer}"] = f"INQUIRE {names[wolves[0]]}"
+    response = organiser_client.post(url, bad)
+    assert "the pack cannot kill its own" in response.content.decode()
+    assert snapshot(game) == before
+    good = {"phase": phase, f"seat_{seer}": names[wolves[0]][:3].lower()}
+    good.update({f"seat_{seat}": "sleep" for seat in villagers})
+    good.update({f"seat_{wolf}": f"{names[villagers[0]]}, {names[villagers[1]]}" for wolf in wolves})
+    response = organiser_client.post(url, good)
+    assert response.status_code == 302 and "entered=7" in response["Location"]
+    assert Phase.objects.get(pk=phase).status == Phase.Status.RESOLVED  # every card in: resolved at once
+    assert Event.objects.filter(game=game, kind="killed", data__seat=villagers[0]).exists()
+
+
+def test_a_huge_or_odd_post_is_refused_plainly(game: Game) -> None:
+    before = snapshot(game)
+    response = Client().post(path_of(game, 0), {"phase": game.current_phase().pk, "target": "x" * 3_000_000})
+    assert response.status_code == 400
+    assert "could not be read" in response.content.decode()
+    response = Client().post(
+        path_of(game, 0), b"phase=%FF%FE&target=%E9t%E9", content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 400
+    assert snapshot(game) == before
+
+
+def test_seats_can_follow_the_listed_order(organiser_client: Client) -> None:
+    players = "\n".join(f"{name} <{name.lower()}@example.org>" for name in NAMES[:7])
+    response = organiser_client.post("/games/new/", {**GAME_FORM, "players": players, "seating": "listed"})
+    game = Game.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
+    organiser_client.post(f"/games/{game.pk}/", {"action": "start"})
+    assert seat_names(game) == NAMES[:7]
+
+
+def test_the_player_list_help_shows_its_example(organiser_client: Client) -> None:
+    page = organiser_client.get("/games/new/").content.decode()
+    assert "“Ada &lt;ada@example.org&gt;”" in page
+
+
+def test_the_last_card_handed_in_counts(game: Game) -> None:
+    wolf = game.engine_state.pack[0]
+    villagers = [seat for seat, role in enumerate(game.engine_state.roles) if role == "villager"]
+    names = seat_names(game)
+    for target in villagers[:2]:
+        status, _ = post_card(game, wolf, choice_1=target)
+        assert status == 302
+    page = Client().get(path_of(game, wolf)).content.decode()
+    assert f"KILL {names[villagers[1]]}</strong>" in page
+    services.resolve_now(game)
+    assert Event.objects.filter(game=game, kind="killed", data__seat=villagers[1]).exists()
+
+
+def test_the_dead_hand_in_nothing(game: Game) -> None:
+    dead = kill_first_villager(game)
+    page = Client().get(path_of(game, dead)).content.decode()
+    assert "You are dead" in page and "Hand in your card" not in page
+    before = snapshot(game)
+    response = Client().post(path_of(game, dead), {"phase": game.current_phase().pk, "target": 0})
+    assert response.status_code == 400
+    assert "No card is asked of you in this phase." in response.content.decode()
+    assert snapshot(game) == before
+
+
+def test_the_organiser_mails_a_link_again(game: Game, organiser_client: Client) -> None:
+    mail.outbox.clear()
+    for _ in range(2):
+        assert organiser_client.post(f"/games/{game.pk}/", {"action": "mail_link", "seat": 2}).status_code == 302
+    player = game.players.get(seat=2)
+    assert [message.to for message in mail.outbox] == [[f"{player.name} <{player.email}>"]] * 2
+    assert path_of(game, 2) in mail.outbox[0].body
+    assert organiser_client.post(f"/games/{game.pk}/", {"action": "mail_link", "seat": 99}).status_code == 404
+    assert organiser_client.post(f"/games/{game.pk}/", {"action": "mail_link", "seat": "x"}).status_code == 404
+
+
+def test_the_organiser_may_deal_the_roles(organiser_client: Client) -> None:
+    players = "\n".join(f"{name} <{name.lower()}@example.org>" for name in NAMES[:7])
+    response = organiser_client.post("/games/new/", {**GAME_FORM, "players": players, "dealing": "assign"})
+    game = Game.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
+    dashboard = f"/games/{game.pk}/"
+    refused = organiser_client.post(dashboard, {"action": "start"})
+    assert refused.status_code == 400 and "give every player a role first" in refused.content.decode()
+    by_name = {player.name: player.pk for player in game.players.all()}
+    deal = {f"role_{pk}": "villager" for pk in by_name.values()}
+    deal.update(
+        {f"role_{by_name['Cato']}": "wolf", f"role_{by_name['Ezio']}": "wolf", f"role_{by_name['Alba']}": "wolf"}
+    )
+    wrong = organiser_client.post(dashboard, {"action": "assign", **deal, "alpha": ""})
+    assert "Deal the game&#x27;s numbers (werewolves: 2, seers: 1)" in wrong.content.decode()
+    deal[f"role_{by_name['Alba']}"] = "seer"
+    not_a_wolf = organiser_client.post(dashboard, {"action": "assign", **deal, "alpha": by_name["Alba"]})
+    assert "The alpha must be one of the werewolves." in not_a_wolf.content.decode()
+    assert organiser_client.post(dashboard, {"action": "assign", **deal, "alpha": by_name["Ezio"]}).status_code == 302
+    assert organiser_client.post(dashboard, {"action": "start"}).status_code == 302
+    game.refresh_from_db()
+    roles = {player.name: game.engine_state.roles[player.seat] for player in game.players.all()}
+    assert roles == {
+        "Alba": "seer",
+        "Cato": "wolf",
+        "Ezio": "wolf",
+        **{n: "villager" for n in ("Brio", "Dara", "Fenna", "Gusto")},
+    }
+    pack = Event.objects.get(game=game, kind="pack_formed").data["pack"]
+    assert pack[0] == game.players.get(name="Ezio").seat

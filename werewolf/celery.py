@@ -1,0 +1,25 @@
+"""The Celery app. Tasks live in the top-level `tasks` package and only call services."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "werewolf.settings")
+
+app = Celery("werewolf")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.imports = ("tasks.phases", "tasks.mail")
+
+
+@app.on_after_finalize.connect
+def _schedule_sweeper(sender: Celery, **kwargs: object) -> None:
+    from django.conf import settings
+
+    sender.add_periodic_task(
+        settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.phases.sweep_due_phases"), name="sweep due phases"
+    )
+    sender.add_periodic_task(
+        settings.WEREWOLF_MAIL_SWEEP_SECONDS, sender.signature("tasks.mail.send_pending_mail"), name="send pending mail"
+    )

@@ -1,0 +1,51 @@
+"""Orders: what a seat writes on its notecard, and why one can be refused."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+OrderKind = Literal["sleep", "kill", "inquire", "vote"]
+ORDER_KINDS: tuple[OrderKind, ...] = ("sleep", "kill", "inquire", "vote")
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """A notecard.
+
+    - `sleep`: no action (what a plain Villager writes at night);
+    - `kill`: a wolf's preference list of victims, most wanted first;
+    - `inquire`: the Seer's one name;
+    - `vote`: a day vote for one seat, or no seat at all to withdraw a vote.
+    """
+
+    kind: OrderKind
+    targets: tuple[int, ...] = ()
+
+    @property
+    def target(self) -> int | None:
+        return self.targets[0] if self.targets else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "targets": list(self.targets)}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any] | Sequence[Any]) -> Order:
+        """Read `{"kind": "kill", "targets": [3, 1]}` or the compact `["kill", 3, 1]`."""
+        if isinstance(raw, Mapping):
+            kind, targets = raw["kind"], raw.get("targets", ())
+        else:
+            kind, targets = raw[0], raw[1:]
+        if kind not in ORDER_KINDS:
+            raise ValueError(f"unknown order kind {kind!r}")
+        return cls(kind, tuple(int(target) for target in targets))
+
+
+@dataclass(frozen=True, slots=True)
+class OrderError:
+    """Why an order was refused: a code that templates turn into words, and the seat it
+    is about, when there is one (the dead player named on a ballot, say)."""
+
+    code: str
+    target: int | None = None

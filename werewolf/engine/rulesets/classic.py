@@ -1,0 +1,394 @@
+"""Classic Werewolf as Adam Cadre ran it with written notecards.
+
+Roles: Werewolves (one of them the alpha), Seers and Villagers. Nights take every living
+player's card at once; days take votes until a strict majority or the deadline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from random import Random
+from typing import Any
+
+from ..events import Audience, Event
+from ..orders import Order, OrderError
+from ..random import clockwise_distance, setup_rng
+from ..state import PhaseSpec, Slot, State
+from ..voting import leaders, strict_majority
+from .base import Outcome, SetupError, parse_options
+
+ID = "classic"
+MIN_PLAYERS = 5
+MAX_PLAYERS = 30
+
+WOLF = "wolf"
+SEER = "seer"
+VILLAGER = "villager"
+ROLES = (WOLF, SEER, VILLAGER)
+
+VILLAGE = "village"
+WOLVES = "wolves"
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicOptions:
+    """The options of a classic game; see docs/rules.md for what each one does."""
+
+    wolves: int
+    seers: int = 1
+    start: str = field(default="night", metadata={"choices": ("night", "day")})
+    first_night: str = field(default="normal", metadata={"choices": ("normal", "quiet")})
+    day_deadline: str = field(default="no-lynch", metadata={"choices": ("no-lynch", "plurality")})
+    tie: str = field(default="none", metadata={"choices": ("none", "random")})
+    missing_wolves: str = field(default="nobody", metadata={"choices": ("nobody", "random")})
+    public_seer: bool = False
+    reveal_dead: bool = True
+
+
+class Classic:
+    id = ID
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+
+    def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
+        """Check and complete the options for a table of `players`."""
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise SetupError("player_count", "players", players)
+        options = parse_options(ClassicOptions, raw, {"wolves": default_wolves(players)})
+        if options.wolves < 1 or 2 * options.wolves >= players:
+            raise SetupError("too_many_wolves" if options.wolves else "no_wolves", "wolves", options.wolves)
+        if options.seers < 0 or options.wolves + options.seers > players:
+            raise SetupError("too_many_seers", "seers", options.seers)
+        return asdict(options)
+
+    def setup(
+        self,
+        options: Mapping[str, Any],
+        players: int,
+        seed: int,
+        roles: Sequence[str] | None = None,
+        alpha: int | None = None,
+    ) -> tuple[State, list[Event]]:
+        """Deal the roles (or take the organiser's), choose the alpha, and tell each seat
+        its role and the wolves their pack."""
+        rng = setup_rng(seed)
+        wolves, seers = options["wolves"], options["seers"]
+        if roles is None:
+            deck = [WOLF] * wolves + [SEER] * seers + [VILLAGER] * (players - wolves - seers)
+            rng.shuffle(deck)
+        else:
+            deck = list(roles)
+            if len(deck) != players or any(role not in ROLES for role in deck):
+                raise SetupError("bad_roles", "roles", roles)
+            if deck.count(WOLF) != wolves or deck.count(SEER) != seers:
+                raise SetupError("bad_roles", "roles", roles)
+        pack_seats = [seat for seat, role in enumerate(deck) if role == WOLF]
+        if alpha is None:
+            alpha = rng.choice(pack_seats)
+        elif alpha not in pack_seats:
+            raise SetupError("bad_alpha", "alpha", alpha)
+        pack = tuple(sorted(pack_seats, key=lambda seat: clockwise_distance(alpha, seat, players)))
+        state = State(
+            ruleset=ID,
+            options=dict(options),
+            seed=seed,
+            roles=tuple(deck),
+            alive=(True,) * players,
+            revealed=(False,) * players,
+            phase=options["start"],
+            number=1,
+            pack=pack,
+        )
+        events = [Event("game_set_up", {"players": players, "wolves": wolves, "seers": seers}, Audience.public())]
+        events += [
+            Event("role_dealt", {"seat": seat, "role": role}, Audience.of(seat)) for seat, role in enumerate(deck)
+        ]
+        if options["start"] == "night":
+            events.append(_pack_formed(state))
+        return state, events
+
+    def phase(self, state: State) -> PhaseSpec:
+        if state.over:
+            return PhaseSpec("over", state.number, {})
+        living = state.living()
+        if state.phase == "day":
+            ballot = Slot("vote", tuple(living))
+            return PhaseSpec("day", state.number, {seat: ballot for seat in living}, public_orders=True)
+        roles = state.roles
+        quiet = state.number == 1 and state.options["first_night"] == "quiet"
+        prey = Slot("kill", tuple(seat for seat in living if roles[seat] != WOLF), ranked=True)
+        slots: dict[int, Slot] = {}
+        for seat in living:
+            role = roles[seat]
+            if role == WOLF and not quiet:
+                slots[seat] = prey
+            elif role == SEER:
+                slots[seat] = Slot("inquire", tuple(other for other in living if other != seat))
+            else:
+                slots[seat] = Slot("sleep")
+        return PhaseSpec("night", state.number, slots)
+
+    def validate(self, state: State, seat: int, order: Order) -> Order | OrderError:
+        return _check(state, self.phase(state), seat, order)
+
+    def resolve(self, state: State, orders: Mapping[int, Order], rng: Random) -> tuple[State, list[Event]]:
+        """Resolve the open phase with the last valid order of each seat."""
+        if state.over:
+            return state, []
+        spec = self.phase(state)
+        events: list[Event] = []
+        cards: dict[int, Order] = {}
+        for seat in sorted(orders):
+            order = orders[seat]
+            if order.kind == "kill" and spec.kind == "night":
+                checked: Order | OrderError = _kill_list(state, spec, seat, order)
+            else:
+                checked = _check(state, spec, seat, order)
+            if isinstance(checked, OrderError):
+                events.append(_discarded(seat, order, checked))
+            else:
+                cards[seat] = checked
+        for seat in spec.slots:
+            if seat not in cards:
+                events.append(Event("card_missing", {"seat": seat}, Audience.moderator()))
+        if spec.kind == "night":
+            state = _resolve_night(state, cards, rng, events)
+        else:
+            state = _resolve_day(state, cards, rng, events)
+            if state.index == 0 and not state.over:
+                events.append(_pack_formed(state))  # a day-first game: the wolves meet at the first night
+        return _advance(state), events
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.winner is None:
+            return None
+        side = state.winner
+        return Outcome(side, tuple(seat for seat, role in enumerate(state.roles) if _side(role) == side))
+
+    def decisive(self, state: State, orders: Mapping[int, Order]) -> bool:
+        """A day ends as soon as a strict majority of the living vote for one player."""
+        if state.over or state.phase != "day":
+            return False
+        return strict_majority(_ballots(orders), len(state.living())) is not None
+
+    def bot_orders(self, state: State, rng: Random) -> dict[int, Order]:
+        """The uniform-random bots' cards for every asked seat: wolves kill a random
+        non-wolf, the Seer asks about a random other player, everybody votes for a
+        random other living player."""
+        return {seat: _bot_card(slot, seat, rng) for seat, slot in self.phase(state).slots.items()}
+
+
+def _bot_card(slot: Slot, seat: int, rng: Random) -> Order:
+    if slot.kind == "sleep":
+        return Order("sleep")
+    choices = [choice for choice in slot.choices if choice != seat]
+    if not choices:
+        return Order(slot.kind) if slot.kind == "vote" else Order("sleep")
+    return Order(slot.kind, (rng.choice(choices),))
+
+
+def default_wolves(players: int) -> int:
+    return 3 if players >= 17 else 2
+
+
+def _side(role: str) -> str:
+    return WOLVES if role == WOLF else VILLAGE
+
+
+def _check(state: State, spec: PhaseSpec, seat: int, order: Order) -> Order | OrderError:
+    if state.over:
+        return OrderError("game_over")
+    if not 0 <= seat < state.seats:
+        return OrderError("unknown_seat", seat)
+    slot = spec.asks(seat)
+    if slot is None:
+        return OrderError("not_asked")
+    for target in order.targets:
+        if not 0 <= target < state.seats:
+            return OrderError("unknown_seat", target)
+    if order.kind == "sleep":
+        return order if slot.kind != "vote" else OrderError("wrong_order")
+    if order.kind != slot.kind:
+        return OrderError("wrong_order")
+    if order.kind == "kill":
+        if not order.targets:
+            return OrderError("empty_list")
+        seen: set[int] = set()
+        for target in order.targets:
+            if target in seen:
+                return OrderError("repeated_name", target)
+            seen.add(target)
+            problem = _victim_problem(state, target)
+            if problem:
+                return OrderError(problem, target)
+        return order
+    if order.kind == "inquire" and len(order.targets) != 1:
+        return OrderError("one_name")
+    if order.kind == "vote" and len(order.targets) > 1:
+        return OrderError("one_name")
+    for target in order.targets:
+        if not state.alive[target]:
+            return OrderError("target_dead", target)
+        if order.kind == "inquire" and target == seat:
+            return OrderError("target_self", target)
+    return order
+
+
+def _victim_problem(state: State, target: int) -> str | None:
+    if not state.alive[target]:
+        return "target_dead"
+    if state.roles[target] == WOLF:
+        return "target_wolf"
+    return None
+
+
+def _kill_list(state: State, spec: PhaseSpec, seat: int, order: Order) -> Order | OrderError:
+    """A wolf's list at resolution: names that stopped being legal victims are skipped."""
+    slot = spec.asks(seat)
+    if slot is None or slot.kind != "kill":
+        return OrderError("not_asked" if slot is None else "wrong_order")
+    legal = tuple(
+        target for target in order.targets if 0 <= target < state.seats and not _victim_problem(state, target)
+    )
+    return Order("kill", legal) if legal else OrderError("empty_list")
+
+
+def _discarded(seat: int, order: Order, error: OrderError) -> Event:
+    data = {"seat": seat, "order": order.to_json(), "error": error.code, "target": error.target}
+    return Event("card_discarded", data, Audience.moderator())
+
+
+def _resolve_night(state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+    pack = [seat for seat in state.pack if state.alive[seat]]
+    victim, how, decided_by = _pack_choice(state, cards, pack, rng)
+    events.append(Event("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack)))
+    for seat in sorted(cards):
+        card = cards[seat]
+        if card.kind == "inquire":
+            target = card.targets[0]
+            werewolf = state.roles[target] == WOLF
+            events.append(Event("seer_saw", {"seer": seat, "target": target, "werewolf": werewolf}, Audience.of(seat)))
+            if state.options["public_seer"]:
+                events.append(Event("seer_announced", {"werewolf": werewolf}, Audience.public()))
+    if victim is None:
+        events.append(Event("dawn_no_death", {}, Audience.public()))
+        return state
+    return _die(state, victim, "killed", events)
+
+
+def _pack_choice(
+    state: State, cards: Mapping[int, Order], pack: Sequence[int], rng: Random
+) -> tuple[int | None, str, int | None]:
+    """The night's victim, how it was chosen, and whose list decided (None by consensus)."""
+    if state.number == 1 and state.options["first_night"] == "quiet":
+        return None, "quiet", None
+    lists = {seat: cards[seat].targets for seat in pack if seat in cards and cards[seat].kind == "kill"}
+    if lists:
+        firsts = {targets[0] for targets in lists.values()}
+        if len(firsts) == 1:
+            return firsts.pop(), "consensus", None
+        for seat in pack:
+            if seat in lists:
+                return lists[seat][0], "rank", seat
+    if state.options["missing_wolves"] == "random":
+        prey = [seat for seat in state.living() if state.roles[seat] != WOLF]
+        return rng.choice(prey), "random", None
+    return None, "no_lists", None
+
+
+def _resolve_day(state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+    ballots = _ballots(cards)
+    lynched = strict_majority(ballots, len(state.living()))
+    how = "majority"
+    tied: list[int] = []
+    if lynched is None:
+        top = leaders(ballots)
+        if state.options["day_deadline"] == "no-lynch":
+            how = "no_majority"
+        elif len(top) == 1:
+            lynched, how = top[0], "plurality"
+        elif top and state.options["tie"] == "random":
+            lynched, how, tied = rng.choice(top), "tie_drawn", top
+        else:
+            how, tied = ("tie", top) if top else ("no_votes", [])
+    data = {
+        "ballots": [[voter, ballots[voter]] for voter in sorted(ballots)],
+        "lynched": lynched,
+        "how": how,
+        "tied": tied,
+    }
+    events.append(Event("day_ended", data, Audience.public()))
+    if lynched is None:
+        return state
+    return _die(state, lynched, "lynched", events)
+
+
+def _ballots(cards: Mapping[int, Order]) -> dict[int, int]:
+    """Voter to named seat; a vote naming nobody is an abstention."""
+    return {seat: card.targets[0] for seat, card in cards.items() if card.kind == "vote" and card.targets}
+
+
+def _die(state: State, seat: int, cause: str, events: list[Event]) -> State:
+    """Kill `seat`, reveal its card if the options say so, pass the alpha's role on, and
+    check the end of the game: after every death."""
+    old_alpha = _alpha(state)
+    reveal = bool(state.options["reveal_dead"])
+    state = state.with_death(seat, reveal=reveal)
+    role = state.roles[seat] if reveal else None
+    events.append(Event(cause, {"seat": seat, "role": role}, Audience.public()))
+    alpha = _alpha(state)
+    if seat == old_alpha and alpha is not None:
+        living_pack = [wolf for wolf in state.pack if state.alive[wolf]]
+        events.append(Event("alpha_passed", {"alpha": alpha, "pack": living_pack}, Audience.of(*living_pack)))
+    winner = _winner(state)
+    if winner is None:
+        return state
+    state = replace(state, winner=winner, phase="over", revealed=(True,) * state.seats)
+    winners = [other for other, role in enumerate(state.roles) if _side(role) == winner]
+    events.append(
+        Event("game_over", {"winner": winner, "winners": winners, "roles": list(state.roles)}, Audience.public())
+    )
+    return state
+
+
+def _pack_formed(state: State) -> Event:
+    """The living wolves learn each other, the alpha and the order of succession."""
+    pack = [seat for seat in state.pack if state.alive[seat]]
+    return Event("pack_formed", {"pack": pack}, Audience.of(*pack))
+
+
+def _alpha(state: State) -> int | None:
+    for seat in state.pack:
+        if state.alive[seat]:
+            return seat
+    return None
+
+
+def _winner(state: State) -> str | None:
+    wolves = others = 0
+    for seat, alive in enumerate(state.alive):
+        if alive:
+            if state.roles[seat] == WOLF:
+                wolves += 1
+            else:
+                others += 1
+    if wolves == 0:
+        return VILLAGE
+    if wolves >= others:
+        return WOLVES
+    return None
+
+
+def _advance(state: State) -> State:
+    """Open the next phase: nights and days alternate; the cycle number counts from the
+    game's first phase."""
+    if state.over:
+        return replace(state, index=state.index + 1)
+    starts_at_night = state.options["start"] == "night"
+    if state.phase == "night":
+        return replace(state, phase="day", number=state.number + (0 if starts_at_night else 1), index=state.index + 1)
+    return replace(state, phase="night", number=state.number + (1 if starts_at_night else 0), index=state.index + 1)
+
+
+RULESET = Classic()

@@ -1,0 +1,81 @@
+"""Bots and Monte-Carlo runs over the same engine the server uses."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from . import rulesets
+from .rulesets import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Simulation:
+    """What a run of games gave: wins by side, and how fast it went."""
+
+    ruleset: str
+    players: int
+    options: Mapping[str, Any]
+    games: int
+    seed: int
+    wins: Mapping[str, int]
+    seconds: float
+    phases: int = 0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "options": dict(self.options),
+            "games": self.games,
+            "seed": self.seed,
+            "wins": dict(sorted(self.wins.items())),
+            "win_rates": {side: count / self.games for side, count in sorted(self.wins.items())},
+            "phases_per_game": self.phases / self.games if self.games else 0.0,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games_per_second, 1),
+        }
+
+
+def simulate(
+    ruleset: str,
+    players: int,
+    raw_options: Mapping[str, Any],
+    games: int,
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+) -> Simulation:
+    """Play `games` whole games with bots; `progress(n)` is called as games finish."""
+    rules = rulesets.get(ruleset)
+    options = rules.options(raw_options, players)
+    rng = Random(seed)
+    wins: Counter[str] = Counter()
+    phases = 0
+    step = max(1, games // 200)
+    started = time.perf_counter()
+    for number in range(1, games + 1):
+        winner, played = play(rules, options, players, rng)
+        wins[winner] += 1
+        phases += played
+        if progress is not None and (number % step == 0 or number == games):
+            progress(number)
+    seconds = time.perf_counter() - started
+    return Simulation(ruleset, players, options, games, seed, dict(wins), seconds, phases)
+
+
+def play(rules: Ruleset, options: Mapping[str, Any], players: int, rng: Random) -> tuple[str, int]:
+    """One whole game between bots: the winning side and the number of phases played."""
+    state, _ = rules.setup(options, players, rng.getrandbits(64))
+    phases = 0
+    while state.winner is None:
+        state, _ = rules.resolve(state, rules.bot_orders(state, rng), rng)
+        phases += 1
+    return state.winner, phases

@@ -1,0 +1,91 @@
+"""Play whole games between bots through the engine and count the wins by side."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from werewolf.engine import SetupError
+from werewolf.engine.rulesets import RULESETS
+from werewolf.engine.simulate import simulate
+
+
+class ProgressBar:
+    """A one-line progress bar on standard error, redrawn in place."""
+
+    def __init__(self, total: int, *, enabled: bool, width: int = 30) -> None:
+        self.total, self.enabled, self.width = total, enabled, width
+        self.started = time.perf_counter()
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        filled = self.width * done // self.total
+        elapsed = time.perf_counter() - self.started
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - done) / rate if rate else 0.0
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total} games"
+            f"  {rate:,.0f}/s  {left:,.0f} s left "
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+class Command(BaseCommand):
+    help = (
+        "Play GAMES whole games between bots through the same engine the server uses, and print "
+        "the wins by side and the speed. Bots: wolves kill a uniformly random non-wolf, the Seer asks "
+        "about a random player, everyone votes for a uniformly random other living player. "
+        "Example: simulate --players 9 --set wolves=2 --set seers=0 --set day_deadline=plurality "
+        "--set tie=random --games 100000 --seed 1 --json"
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--ruleset", default="classic", choices=sorted(RULESETS))
+        parser.add_argument("--players", type=int, default=9)
+        parser.add_argument(
+            "--set",
+            action="append",
+            default=[],
+            metavar="OPTION=VALUE",
+            dest="options",
+            help="a game option, e.g. wolves=2, day_deadline=plurality, tie=random (repeatable)",
+        )
+        parser.add_argument("--games", type=int, default=10000)
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+        parser.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        options = {}
+        for item in opts["options"]:
+            name, sep, value = item.partition("=")
+            if not sep or not name:
+                raise CommandError(f"--set takes OPTION=VALUE, not {item!r}")
+            options[name.strip()] = value.strip()
+        if opts["games"] < 1:
+            raise CommandError("--games must be at least 1")
+        bar = ProgressBar(opts["games"], enabled=sys.stderr.isatty() and not opts["no_progress"])
+        try:
+            result = simulate(opts["ruleset"], opts["players"], options, opts["games"], opts["seed"], bar.update)
+        except SetupError as error:
+            raise CommandError(f"bad setup: {error.code} ({error.option}={error.value!r})") from None
+        finally:
+            bar.close()
+        report = result.to_json()
+        if opts["json"]:
+            self.stdout.write(json.dumps(report, sort_keys=True))
+            return
+        self.stdout.write(f"{report['games']} games of {report['ruleset']} with {report['players']} players")
+        for side, count in report["wins"].items():
+            self.stdout.write(f"  {side:8} {count:8}  {report['win_rates'][side]:.4f}")
+        self.stdout.write(f"  {report['games_per_second']} games/second")

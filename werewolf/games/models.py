@@ -1,0 +1,175 @@
+"""Games, seats, phases, orders and events.
+
+Orders and events are append-only: an order is changed by handing in a newer one, and
+nothing about a resolved phase is ever rewritten. The engine's state is kept as JSON on
+the game; the rows here are what the pages, mails and exports read.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from werewolf import engine
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Not started")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        ENDED = "ended", _("Ended by the organiser")
+
+    name = models.CharField(_("name"), max_length=120)
+    ruleset = models.CharField(_("ruleset"), max_length=32, default="classic")
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_games")
+    options = models.JSONField(_("options"), default=dict)
+    seed = models.BigIntegerField()
+    state = models.JSONField(null=True, blank=True, editable=False)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    timezone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    night_minutes = models.PositiveIntegerField(_("night length (minutes)"), default=1440)
+    day_minutes = models.PositiveIntegerField(_("day length (minutes)"), default=1440)
+    early_resolution = models.BooleanField(_("resolve early when every card is in"), default=True)
+    draw_seats = models.BooleanField(_("draw the seats at random"), default=True)
+    deal_roles = models.BooleanField(_("deal the roles at random"), default=True)
+    public_key = models.CharField(max_length=32, unique=True)
+    is_demo = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def engine_state(self) -> engine.State:
+        return engine.State.from_json(self.state)
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+    def current_phase(self) -> Phase | None:
+        return self.phases.filter(status=Phase.Status.OPEN).first()
+
+
+class Player(models.Model):
+    """A seat and the person in it. Substitution changes the person, never the seat."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    name = models.CharField(_("name"), max_length=60)
+    email = models.EmailField(_("email"), blank=True)
+    is_bot = models.BooleanField(default=False)
+    assigned_role = models.CharField(max_length=16, blank=True)
+    assigned_alpha = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seat", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_player_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeatLink(models.Model):
+    """A player's private link. Only a hash of its secret is stored; the secret itself
+    is derived from `nonce` and the site's secret key, so mails can repeat the link."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="links")
+    nonce = models.CharField(max_length=32, unique=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+
+class Phase(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        RESOLVING = "resolving", _("Resolving")
+        RESOLVED = "resolved", _("Resolved")
+
+    class Resolution(models.TextChoices):
+        DEADLINE = "deadline", _("deadline")
+        ALL_IN = "all_in", _("every card in")
+        MAJORITY = "majority", _("majority reached")
+        MODERATOR = "moderator", _("organiser")
+        ENDED = "ended", _("game ended")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases")
+    index = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16)
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    opened_at = models.DateTimeField()
+    deadline = models.DateTimeField(db_index=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.CharField(max_length=16, choices=Resolution.choices, blank=True)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [models.UniqueConstraint(fields=["game", "index"], name="one_phase_per_index")]
+        indexes = [models.Index(fields=["status", "deadline"], name="due_phases")]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.kind} {self.number}"
+
+
+class Order(models.Model):
+    """A notecard handed in. The newest one of a seat in a phase is the one that counts."""
+
+    class Source(models.TextChoices):
+        WEB = "web", _("web form")
+        MODERATOR = "moderator", _("entered by the organiser")
+        BOT = "bot", _("bot")
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders")
+    seat = models.PositiveSmallIntegerField()
+    payload = models.JSONField()
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.WEB)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    submitted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["phase", "seat", "pk"]
+
+    @property
+    def order(self) -> engine.Order:
+        return engine.Order.from_json(self.payload)
+
+
+class Event(models.Model):
+    """Something that happened, with who may know it (see `werewolf.engine.events`)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, null=True, blank=True, related_name="events")
+    kind = models.CharField(max_length=40)
+    data = models.JSONField(default=dict)
+    audience = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "pk"]
+
+    @property
+    def engine_event(self) -> engine.Event:
+        return engine.Event(self.kind, self.data, engine.Audience.from_json(self.audience))
+
+    def visible_to(self, viewer: engine.Viewer) -> bool:
+        return self.engine_event.visible_to(viewer)
+
+
+class Dispatch(models.Model):
+    """A mail sent to a player, recorded so that a retried task never sends it twice."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="dispatches")
+    key = models.CharField(max_length=80, unique=True)
+    sent_at = models.DateTimeField(auto_now_add=True)

@@ -1,0 +1,264 @@
+"""Reading games for one viewer. A secret reaches a page, mail or export only through
+events filtered here by the engine's audience rules; from the state, a viewer is shown
+only its own seat and what the engine has made public (a revealed card)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from werewolf import engine
+
+from . import links
+from .models import Event, Game, Order, Phase, Player
+from .services import ORGANISER_EVENTS, current_orders
+
+
+@dataclass
+class PhaseLog:
+    phase: Phase | None
+    events: list[Event] = field(default_factory=list)
+
+
+@dataclass
+class CircleSeat:
+    seat: int
+    name: str
+    alive: bool
+    role: str | None
+    is_viewer: bool
+
+
+def names(game: Game) -> list[str]:
+    return [player.name for player in game.players.exclude(seat=None).order_by("seat")]
+
+
+def visible_events(game: Game, viewer: engine.Viewer) -> list[Event]:
+    return [event for event in game.events.all() if event.visible_to(viewer)]
+
+
+def log(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[PhaseLog]:
+    """The events the viewer may see (`seen`), grouped by the phase that produced them;
+    those the public may not see are marked `private` for a seat's own page."""
+    groups: list[PhaseLog] = []
+    phases = {phase.pk: phase for phase in game.phases.all()}
+    for event in seen:
+        event.private = isinstance(viewer, int) and not event.visible_to(engine.PUBLIC)
+        phase = phases.get(event.phase_id) if event.phase_id else None
+        if not groups or groups[-1].phase != phase:
+            groups.append(PhaseLog(phase))
+        groups[-1].events.append(event)
+    return groups
+
+
+def private_events(seen: list[Event]) -> list[Event]:
+    """Of the events a seat may see, those the public may not: what only it knows."""
+    return [event for event in seen if not event.visible_to(engine.PUBLIC)]
+
+
+def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleSeat]:
+    """The seats in clockwise order, with the roles the viewer may see: its own, and
+    those made public (revealed on death, or everyone's at the end)."""
+    if game.state is None:
+        return []
+    state = game.engine_state
+    show_all = viewer == engine.MODERATOR or game.status == Game.Status.ENDED
+    pack = _pack_known_from(seen)
+    seats = []
+    for player in game.players.exclude(seat=None).order_by("seat"):
+        seat = player.seat
+        shown = show_all or state.revealed[seat] or viewer == seat or seat in pack
+        seats.append(
+            CircleSeat(seat, player.name, state.alive[seat], state.roles[seat] if shown else None, viewer == seat)
+        )
+    return seats
+
+
+def _pack_known_from(seen: list[Event]) -> set[int]:
+    """The wolves a viewer was told of (a wolf learns the pack), from its events only."""
+    pack: set[int] = set()
+    for event in seen:
+        if event.kind in ("pack_formed", "alpha_passed") and not event.visible_to(engine.PUBLIC):
+            pack.update(event.data["pack"])
+    return pack
+
+
+def cards_in(phase: Phase | None) -> dict[int, bool]:
+    """Which asked seats have handed in a card: safe to show in notecard play, since
+    every living player writes one."""
+    if phase is None:
+        return {}
+    state = phase.game.engine_state
+    spec = engine.phase(state)
+    handed = set(phase.orders.values_list("seat", flat=True))
+    return {seat: seat in handed for seat in spec.slots}
+
+
+def card_of(phase: Phase | None, seat: int) -> engine.Order | None:
+    if phase is None:
+        return None
+    row = phase.orders.filter(seat=seat).order_by("-pk").first()
+    return row.order if row else None
+
+
+def card_history(phase: Phase, seat: int) -> list[Order]:
+    return list(phase.orders.filter(seat=seat).order_by("pk"))
+
+
+@dataclass
+class Ballots:
+    """A day's running tally: each named seat with the seats voting for it."""
+
+    rows: list[tuple[int, list[int]]]
+    voters: int
+    electorate: int
+
+
+def running_tally(phase: Phase | None) -> Ballots | None:
+    """The public tally of the open phase, when the engine says its orders are public."""
+    if phase is None:
+        return None
+    state = phase.game.engine_state
+    spec = engine.phase(state)
+    if not spec.public_orders:
+        return None
+    by_target: dict[int, list[int]] = {}
+    voters = 0
+    for seat, order in sorted(current_orders(phase).items()):
+        if order.kind == "vote" and order.targets:
+            by_target.setdefault(order.targets[0], []).append(seat)
+            voters += 1
+    rows = sorted(by_target.items(), key=lambda item: (-len(item[1]), item[0]))
+    return Ballots(rows, voters, len(spec.slots))
+
+
+def seat_context(player: Player) -> dict[str, Any]:
+    """Everything a player's page shows: only what this seat may know."""
+    game = player.game
+    seat = player.seat
+    phase = game.current_phase() if game.is_running else None
+    state = game.engine_state if game.state else None
+    slot = engine.phase(state).asks(seat) if state is not None and phase is not None else None
+    handed = cards_in(phase)
+    seen = visible_events(game, seat)
+    return {
+        "game": game,
+        "player": player,
+        "viewer": seat,
+        "names": names(game),
+        "role": state.roles[seat] if state else None,
+        "alive": state.alive[seat] if state else True,
+        "phase": phase,
+        "slot": slot,
+        "my_card": card_of(phase, seat) if slot else None,
+        "private": private_events(seen),
+        "log": log(game, seat, seen),
+        "circle": circle(game, seat, seen),
+        "tally": running_tally(phase),
+        "cards_in": sum(handed.values()),
+        "cards_asked": len(handed),
+        "outcome": _outcome_event(game),
+        "version": version(game, seat, seen),
+    }
+
+
+def public_context(game: Game) -> dict[str, Any]:
+    phase = game.current_phase() if game.is_running else None
+    handed = cards_in(phase)
+    seen = visible_events(game, engine.PUBLIC)
+    return {
+        "game": game,
+        "viewer": engine.PUBLIC,
+        "names": names(game),
+        "phase": phase,
+        "log": log(game, engine.PUBLIC, seen),
+        "circle": circle(game, engine.PUBLIC, seen),
+        "tally": running_tally(phase),
+        "cards_in": sum(handed.values()),
+        "cards_asked": len(handed),
+        "outcome": _outcome_event(game),
+        "version": version(game, engine.PUBLIC, seen),
+    }
+
+
+def dashboard_context(game: Game) -> dict[str, Any]:
+    """The organiser's view: who has handed in a card, not what (that needs opening)."""
+    phase = game.current_phase() if game.is_running else None
+    handed = cards_in(phase)
+    players = list(game.players.order_by("seat", "pk"))
+    state = game.engine_state if game.state else None
+    rows = [
+        {
+            "player": player,
+            "alive": state.alive[player.seat] if state and player.seat is not None else True,
+            "asked": player.seat in handed,
+            "handed_in": handed.get(player.seat, False),
+            "link": links.url_for(player) if player.seat is not None and not player.is_bot else None,
+        }
+        for player in players
+    ]
+    return {
+        "game": game,
+        "viewer": engine.MODERATOR,
+        "names": names(game),
+        "phase": phase,
+        "rows": rows,
+        "log": log(game, engine.MODERATOR, visible_events(game, engine.MODERATOR)),
+        "tally": running_tally(phase),
+        "cards_in": sum(handed.values()),
+        "cards_asked": len(handed),
+        "outcome": _outcome_event(game),
+        "version": version(game, engine.PUBLIC),  # what the dashboard polls
+    }
+
+
+def version(game: Game, viewer: engine.Viewer, seen: list[Event] | None = None) -> str:
+    """Changes whenever the viewer's page would show something new, and only then: an
+    event the viewer may not see must not even show as a change."""
+    if seen is None:
+        seen = visible_events(game, viewer)
+    last = seen[-1].pk if seen else 0
+    phase = game.current_phase() if game.is_running else None
+    if phase is None:
+        return f"{game.status}-{last}"
+    return f"{game.status}-{last}-{phase.pk}-{phase.deadline.timestamp():.0f}-{phase.orders.count()}"
+
+
+def export(game: Game) -> dict[str, Any]:
+    """The whole game for the organiser: setup, every phase's counted cards, every
+    event. It replays through the engine to the same events (see engine.replay)."""
+    phases = []
+    for phase in game.phases.filter(status=Phase.Status.RESOLVED).order_by("index"):
+        cards = current_orders(phase)
+        phases.append(
+            {
+                "index": phase.index,
+                "kind": phase.kind,
+                "number": phase.number,
+                "resolution": phase.resolution,
+                "orders": {str(seat): order.to_json() for seat, order in sorted(cards.items())},
+            }
+        )
+    return {
+        "format": "werewolf-game/1",
+        "name": game.name,
+        "ruleset": game.ruleset,
+        "options": game.options,
+        "seed": game.seed,
+        "players": [
+            {"seat": player.seat, "name": player.name} for player in game.players.exclude(seat=None).order_by("seat")
+        ],
+        "phases": phases,
+        "events": [
+            {
+                "phase": event.phase.index if event.phase else None,
+                "by": "organiser" if event.kind in ORGANISER_EVENTS else "engine",
+                **event.engine_event.to_json(),
+            }
+            for event in game.events.select_related("phase").all()
+        ],
+    }
+
+
+def _outcome_event(game: Game) -> Event | None:
+    return game.events.filter(kind__in=["game_over", "game_ended"]).order_by("-pk").first()

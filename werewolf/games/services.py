@@ -1,0 +1,483 @@
+"""Everything that changes a game. Views, tasks and commands call these; nothing else
+writes game rows.
+
+`resolve_phase` is the only place a phase resolves. It claims the phase with a
+conditional UPDATE inside one transaction, so a phase resolves exactly once whatever
+races: two workers, a deadline and a majority at the same moment, a retried task, or a
+worker that dies halfway (its transaction rolls back and the sweeper tries again).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from random import Random
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from werewolf import engine
+from werewolf.engine.random import seating_rng
+from werewolf.engine.rulesets import get as get_ruleset
+
+from . import links
+from .models import Event, Game, Order, Phase, Player
+from .queue import after_commit
+
+logger = logging.getLogger(__name__)
+
+ORGANISER_EVENTS = frozenset(
+    {"card_entered", "deadline_extended", "resolved_by_organiser", "player_substituted", "game_ended"}
+)
+"""Events the organiser's acts produce, beside those the engine produces."""
+
+
+class ServiceError(Exception):
+    """An action refused. `code` picks the message template; `params` fill it."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+class OrderRefused(ServiceError):
+    def __init__(self, error: engine.OrderError) -> None:
+        super().__init__(error.code, target=error.target)
+        self.error = error
+
+
+class CardsRefused(ServiceError):
+    """Some of several cards were refused: `errors` by seat. None was handed in."""
+
+    def __init__(self, errors: Mapping[int, OrderRefused]) -> None:
+        super().__init__("cards_refused")
+        self.errors = dict(errors)
+
+
+@dataclass(frozen=True)
+class Seating:
+    name: str
+    email: str = ""
+    is_bot: bool = False
+
+
+# Setting up ------------------------------------------------------------------------
+
+
+def create_game(
+    organiser: Any,
+    *,
+    name: str,
+    seats: Sequence[Seating],
+    options: Mapping[str, Any],
+    ruleset: str = "classic",
+    timezone_name: str = "UTC",
+    night_minutes: int = 1440,
+    day_minutes: int = 1440,
+    early_resolution: bool = True,
+    draw_seats: bool = True,
+    deal_roles: bool = True,
+    seed: int | None = None,
+    is_demo: bool = False,
+) -> Game:
+    """A game not yet started. Options are checked now (`engine.SetupError`)."""
+    checked = engine.options(ruleset, options, len(seats))
+    with transaction.atomic():
+        game = Game.objects.create(
+            name=name,
+            ruleset=ruleset,
+            organiser=organiser,
+            options=checked,
+            seed=secrets.randbits(62) if seed is None else seed,
+            timezone=timezone_name,
+            night_minutes=night_minutes,
+            day_minutes=day_minutes,
+            early_resolution=early_resolution,
+            draw_seats=draw_seats,
+            deal_roles=deal_roles,
+            public_key=secrets.token_urlsafe(16),
+            is_demo=is_demo,
+        )
+        Player.objects.bulk_create(
+            Player(game=game, name=seat.name, email=seat.email, is_bot=seat.is_bot) for seat in seats
+        )
+    return game
+
+
+def start_game(game: Game) -> Game:
+    """Draw the seats, deal the roles, open the first phase and mail every player."""
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status != Game.Status.DRAFT:
+            raise ServiceError("already_started")
+        players = list(game.players.order_by("pk"))
+        if game.draw_seats:
+            seating_rng(game.seed).shuffle(players)
+        roles, alpha = None, None
+        if not game.deal_roles:
+            roles = [player.assigned_role for player in players]
+            if not all(roles):
+                raise ServiceError("roles_not_assigned")
+            alpha = next((seat for seat, player in enumerate(players) if player.assigned_alpha), None)
+        for seat, player in enumerate(players):
+            player.seat = seat
+            player.save(update_fields=["seat"])
+            links.issue(player)
+        state, events = engine.setup(game.ruleset, game.options, len(players), game.seed, roles, alpha)
+        now = timezone.now()
+        _record(game, None, events)
+        game.state = state.to_json()
+        game.status = Game.Status.RUNNING
+        game.started_at = now
+        game.save()
+        for player in players:
+            if player.email and not player.is_bot:
+                after_commit("tasks.mail.send_welcome", player.pk)
+        _open_phase(game, state, now)
+    return game
+
+
+def assign_roles(game: Game, roles: Mapping[int, str], alpha: int | None) -> None:
+    """The organiser's deal, by player id, instead of a random one; `alpha` is the
+    player id of the alpha wolf, or None to draw the alpha among the wolves. The deal
+    must match the game's numbers of wolves and seers (`engine.SetupError` if not)."""
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status != Game.Status.DRAFT:
+            raise ServiceError("already_started")
+        players = list(game.players.order_by("pk"))
+        deck = [roles.get(player.pk, "") for player in players]
+        alpha_index = next((index for index, player in enumerate(players) if player.pk == alpha), None)
+        engine.setup(game.ruleset, game.options, len(players), game.seed, deck, alpha_index)  # checks the deal
+        for player, role in zip(players, deck, strict=True):
+            player.assigned_role = role
+            player.assigned_alpha = player.pk == alpha
+            player.save(update_fields=["assigned_role", "assigned_alpha"])
+
+
+# Orders ----------------------------------------------------------------------------
+
+
+def submit_order(
+    game: Game,
+    seat: int,
+    order: engine.Order,
+    *,
+    phase_id: int | None = None,
+    source: str = Order.Source.WEB,
+    entered_by: Any = None,
+) -> Order:
+    """Hand in a card for the open phase, replacing the seat's earlier one.
+
+    `phase_id` is the phase the card was written for: a card for a phase that has
+    already resolved is refused (`phase_closed`), never applied to the next one. A card
+    that decides the phase (a majority, or the last card in with early resolution on)
+    resolves it at once."""
+    try:
+        return submit_orders(game, {seat: order}, phase_id=phase_id, source=source, entered_by=entered_by)[0]
+    except CardsRefused as refused:
+        raise refused.errors[seat] from None
+
+
+def submit_orders(
+    game: Game,
+    cards: Mapping[int, engine.Order],
+    *,
+    phase_id: int | None = None,
+    source: str = Order.Source.WEB,
+    entered_by: Any = None,
+) -> list[Order]:
+    """Hand in several seats' cards at once (the organiser typing in a pile of paper
+    notecards): all of them or, if any is refused, none; the phase may resolve only
+    after the last one is in."""
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status != Game.Status.RUNNING:
+            raise ServiceError("game_not_running")
+        phase = game.current_phase()
+        if phase is None or (phase_id is not None and phase.pk != phase_id):
+            raise ServiceError("phase_closed")
+        if phase.deadline <= timezone.now():
+            raise ServiceError("deadline_passed")
+        state = game.engine_state
+        checked = {seat: engine.validate(state, seat, order) for seat, order in cards.items()}
+        errors = {seat: OrderRefused(card) for seat, card in checked.items() if isinstance(card, engine.OrderError)}
+        if errors:
+            raise CardsRefused(errors)
+        rows = []
+        for seat, card in sorted(checked.items()):
+            assert isinstance(card, engine.Order)
+            rows.append(
+                Order.objects.create(
+                    phase=phase, seat=seat, payload=card.to_json(), source=source, entered_by=entered_by
+                )
+            )
+            if source == Order.Source.MODERATOR:
+                _moderator_event(game, phase, "card_entered", seat=seat, order=card.to_json())
+        trigger = _early_trigger(game, state, current_orders(phase))
+    if trigger:
+        resolve_phase(phase.pk, trigger)
+    return rows
+
+
+def current_orders(phase: Phase) -> dict[int, engine.Order]:
+    """The card that counts for each seat: the newest one handed in."""
+    cards: dict[int, engine.Order] = {}
+    for seat, payload in phase.orders.order_by("pk").values_list("seat", "payload"):
+        cards[seat] = engine.Order.from_json(payload)
+    return cards
+
+
+def _early_trigger(game: Game, state: engine.State, orders: Mapping[int, engine.Order]) -> str | None:
+    if engine.decisive(state, orders):
+        return Phase.Resolution.MAJORITY
+    if game.early_resolution and engine.all_in(state, orders):
+        return Phase.Resolution.ALL_IN
+    return None
+
+
+# Resolution ------------------------------------------------------------------------
+
+
+def resolve_phase(phase_id: int, resolution: str) -> bool:
+    """Resolve the phase once. Returns False when it was already resolved or claimed.
+
+    Every service that changes a running game locks the game's row first, so a card, an
+    organiser's act and a resolution of the same game never interleave; the conditional
+    UPDATE then claims the phase itself."""
+    with transaction.atomic():
+        game_id = Phase.objects.filter(pk=phase_id).values_list("game_id", flat=True).first()
+        if game_id is None:
+            return False
+        game = Game.objects.select_for_update().get(pk=game_id)  # as _locked does
+        claimed = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN).update(status=Phase.Status.RESOLVING)
+        if not claimed:
+            return False
+        phase = Phase.objects.get(pk=phase_id)
+        state = game.engine_state
+        if state.index != phase.index or game.status != Game.Status.RUNNING:
+            raise ServiceError("phase_out_of_step", phase=phase_id)
+        new_state, events = engine.resolve(state, current_orders(phase))
+        now = timezone.now()
+        if resolution == Phase.Resolution.MODERATOR:
+            _moderator_event(game, phase, "resolved_by_organiser")
+        _record(game, phase, events)
+        phase.status = Phase.Status.RESOLVED
+        phase.resolved_at = now
+        phase.resolution = resolution
+        phase.save(update_fields=["status", "resolved_at", "resolution"])
+        game.state = new_state.to_json()
+        if new_state.over:
+            game.status = Game.Status.FINISHED
+            game.finished_at = now
+        game.save(update_fields=["state", "status", "finished_at"])
+        after_commit("tasks.mail.send_phase_mails", phase.pk)
+        if not new_state.over:
+            _open_phase(game, new_state, now)
+    logger.info("resolved phase %s of game %s (%s)", phase.index, game.pk, resolution)
+    return True
+
+
+def resolve_if_due(phase_id: int) -> bool:
+    """Resolve the phase if its deadline has passed (it may have been extended since
+    the task was scheduled)."""
+    due = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN, deadline__lte=timezone.now()).exists()
+    return due and resolve_phase(phase_id, Phase.Resolution.DEADLINE)
+
+
+def resolve_if_ready(phase_id: int) -> bool:
+    """Resolve the phase if its cards already decide it (bots that handed in at once)."""
+    phase = Phase.objects.select_related("game").filter(pk=phase_id, status=Phase.Status.OPEN).first()
+    if phase is None:
+        return False
+    trigger = _early_trigger(phase.game, phase.game.engine_state, current_orders(phase))
+    return bool(trigger) and resolve_phase(phase_id, trigger)
+
+
+def sweep_due_phases(now: datetime | None = None) -> int:
+    """Resolve every open phase past its deadline; the number resolved here."""
+    now = now or timezone.now()
+    resolved = 0
+    for pk in list(Phase.objects.filter(status=Phase.Status.OPEN, deadline__lte=now).values_list("pk", flat=True)):
+        try:
+            resolved += resolve_phase(pk, Phase.Resolution.DEADLINE)
+        except Exception:  # one broken game must not hold up the others
+            logger.exception("could not resolve phase %s", pk)
+    return resolved
+
+
+def _open_phase(game: Game, state: engine.State, now: datetime) -> Phase:
+    spec = engine.phase(state)
+    minutes = game.night_minutes if spec.kind == "night" else game.day_minutes
+    phase = Phase.objects.create(
+        game=game,
+        index=state.index,
+        kind=spec.kind,
+        number=spec.number,
+        opened_at=now,
+        deadline=now + timedelta(minutes=minutes),
+    )
+    bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
+    if bots:
+        rng = Random(f"{game.seed}/bots/{state.index}")
+        cards = get_ruleset(game.ruleset).bot_orders(state, rng)
+        Order.objects.bulk_create(
+            Order(phase=phase, seat=seat, payload=card.to_json(), source=Order.Source.BOT)
+            for seat, card in sorted(cards.items())
+            if seat in bots
+        )
+        after_commit("tasks.phases.resolve_ready_phase", phase.pk)
+    _schedule(phase)
+    return phase
+
+
+def _schedule(phase: Phase) -> None:
+    """An ETA task for a near deadline; the sweeper owns the rest."""
+    if (phase.deadline - timezone.now()).total_seconds() <= settings.WEREWOLF_ETA_HORIZON_SECONDS:
+        after_commit("tasks.phases.resolve_due_phase", phase.pk, eta=phase.deadline)
+
+
+def _record(game: Game, phase: Phase | None, events: Iterable[engine.Event]) -> None:
+    Event.objects.bulk_create(
+        Event(game=game, phase=phase, kind=event.kind, data=dict(event.data), audience=event.audience.to_json())
+        for event in events
+    )
+
+
+def _moderator_event(game: Game, phase: Phase | None, kind: str, **data: Any) -> None:
+    _record(game, phase, [engine.Event(kind, data, engine.Audience.moderator())])
+
+
+# The organiser's tools --------------------------------------------------------------
+
+
+def extend_deadline(game: Game, minutes: int, phase_index: int | None = None) -> Phase:
+    """Push the open phase's deadline back. Given the index of the phase the organiser
+    was looking at, refuse if that phase has closed meanwhile, rather than extend the next."""
+    with transaction.atomic():
+        game = _locked(game)
+        phase = _open_phase_of(game, phase_index)
+        phase.deadline = max(phase.deadline, timezone.now()) + timedelta(minutes=minutes)
+        phase.save(update_fields=["deadline"])
+        _record(
+            game,
+            phase,
+            [
+                engine.Event(
+                    "deadline_extended",
+                    {"minutes": minutes, "deadline": phase.deadline.isoformat()},
+                    engine.Audience.public(),
+                )
+            ],
+        )
+        _schedule(phase)
+    return phase
+
+
+def resolve_now(game: Game, phase_index: int | None = None) -> bool:
+    """Resolve the open phase at once. Given the index of the phase the organiser was
+    looking at, refuse if that phase has closed meanwhile (a majority, the deadline, a
+    second click), rather than cut the next phase short."""
+    game.refresh_from_db()
+    phase = _open_phase_of(game, phase_index)
+    if resolve_phase(phase.pk, Phase.Resolution.MODERATOR):
+        return True
+    if phase_index is not None:
+        raise ServiceError("phase_moved_on")
+    return False
+
+
+def substitute_player(player: Player, *, name: str, email: str) -> Player:
+    """Put a new person in the seat: same seat and role, the old link revoked."""
+    with transaction.atomic():
+        _locked(player.game)
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        old_name = player.name
+        player.name, player.email = name, email
+        player.save(update_fields=["name", "email"])
+        links.issue(player)
+        _record(
+            player.game,
+            player.game.current_phase(),
+            [
+                engine.Event(
+                    "player_substituted",
+                    {"seat": player.seat, "old_name": old_name, "new_name": name},
+                    engine.Audience.public(),
+                )
+            ],
+        )
+        if email and player.game.is_running:
+            after_commit("tasks.mail.send_welcome", player.pk)
+    return player
+
+
+def mail_link_again(player: Player) -> None:
+    """Mail a player their seat and link once more (the first mail went astray)."""
+    if not (player.game.is_running and player.email and not player.is_bot):
+        raise ServiceError("no_address")
+    with transaction.atomic():
+        after_commit("tasks.mail.send_welcome", player.pk, secrets.token_hex(4))
+
+
+def end_game(game: Game) -> Game:
+    """Stop a running game: no winner, every role revealed."""
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status != Game.Status.RUNNING:
+            raise ServiceError("game_not_running")
+        phase = game.current_phase()
+        if phase is not None:
+            Phase.objects.filter(pk=phase.pk, status=Phase.Status.OPEN).update(
+                status=Phase.Status.RESOLVED, resolved_at=timezone.now(), resolution=Phase.Resolution.ENDED
+            )
+        state = game.engine_state
+        _record(game, phase, [engine.Event("game_ended", {"roles": list(state.roles)}, engine.Audience.public())])
+        game.status = Game.Status.ENDED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at"])
+        if phase is not None:
+            after_commit("tasks.mail.send_phase_mails", phase.pk)
+    return game
+
+
+def _locked(game: Game) -> Game:
+    """The game's row, locked until the transaction ends: every writer of a running game
+    takes this lock first, so they never interleave."""
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def _open_phase_of(game: Game, index: int | None = None) -> Phase:
+    phase = game.current_phase() if game.is_running else None
+    if phase is None:
+        raise ServiceError("game_not_running")
+    if index is not None and phase.index != index:
+        raise ServiceError("phase_moved_on")
+    return phase
+
+
+# Demo ------------------------------------------------------------------------------
+
+
+def start_demo(
+    organiser: Any, *, name: str, you: str, bot_names: Sequence[str], night_minutes: int, day_minutes: int
+) -> Player:
+    """A game whose other seats are bots; returns the human player."""
+    seats = [Seating(you)] + [Seating(bot, is_bot=True) for bot in bot_names]
+    game = create_game(
+        organiser,
+        name=name,
+        seats=seats,
+        options={"wolves": 2, "seers": 1},
+        night_minutes=night_minutes,
+        day_minutes=day_minutes,
+        is_demo=True,
+    )
+    start_game(game)
+    return game.players.get(is_bot=False)

@@ -1,0 +1,56 @@
+"""Template helpers that turn event data into words, through templates only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import template
+from django.template.loader import get_template
+from django.utils.safestring import mark_safe
+
+from werewolf import engine
+
+register = template.Library()
+
+
+@register.filter
+def seat(index: Any, names: Sequence[str]) -> str:
+    """The name in a seat."""
+    try:
+        return names[int(index)]
+    except (TypeError, ValueError, IndexError):
+        return "?"
+
+
+@register.filter
+def seats(indices: Any, names: Sequence[str]) -> str:
+    return ", ".join(seat(index, names) for index in indices or ())
+
+
+@register.filter
+def role(role_id: str | None) -> str:
+    """The role's name in the reader's language (from includes/role.html)."""
+    return get_template("includes/role.html").render({"role": role_id}).strip()
+
+
+@register.simple_tag(takes_context=True)
+def event_text(context: template.Context, event: Any) -> str:
+    """An event in words for the page's viewer (the caller has filtered it)."""
+    return render_event(event, context.get("names", ()), context.get("viewer"), autoescape=context.autoescape)
+
+
+@register.simple_tag(takes_context=True)
+def card_text(context: template.Context, order: engine.Order | None) -> str:
+    """A notecard in words."""
+    text = get_template("includes/card.html").render({"order": order, "names": context.get("names", ())})
+    return mark_safe(text.strip()) if context.autoescape else text.strip()
+
+
+def render_event(event: Any, names: Sequence[str], viewer: Any, *, autoescape: bool = True) -> str:
+    kind = event.kind
+    data = event.data
+    compiled = get_template(f"events/{kind}.html").template
+    text = compiled.render(template.Context({"data": data, "names": names, "viewer": viewer}, autoescape=autoescape))
+    text = " ".join(text.split())
+    return mark_safe(text) if autoescape else text

@@ -1,0 +1,20 @@
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("games/new/", views.create, name="create"),
+    path("games/demo/", views.demo, name="demo"),
+    path("games/<int:pk>/", views.dashboard, name="dashboard"),
+    path("games/<int:pk>/seats/<int:seat>/card/", views.seat_card, name="seat_card"),
+    path("games/<int:pk>/cards/", views.paper_cards, name="paper_cards"),
+    path("games/<int:pk>/seats/<int:seat>/substitute/", views.substitute, name="substitute"),
+    path("games/<int:pk>/export.json", views.export, name="export"),
+    path("p/<str:token>/", views.seat, name="seat"),
+    path("p/<str:token>/version.json", views.seat_version, name="seat_version"),
+    path("g/<str:key>/", views.public, name="public"),
+    path("g/<str:key>/version.json", views.public_version, name="public_version"),
+]
