@@ -76,18 +76,20 @@ def run(rest: list[str]) -> int:
     address = rest[0] if rest else os.environ.get("WEREWOLF_ADDRESS", "127.0.0.1:8000")
     os.environ.setdefault("WEREWOLF_SITE_URL", f"http://{address}")
     manage("migrate", "--no-input", "-v", "0")
+    login = subprocess.check_output([str(PYTHON), "manage.py", "ensure_organiser"], cwd=ROOT, text=True).strip()
     worker = subprocess.Popen(
         [str(PYTHON), "-m", "celery", "-A", "werewolf", "worker", "-B", "--pool=solo", "--loglevel=warning"], cwd=ROOT
     )
     server = subprocess.Popen([str(PYTHON), "manage.py", "runserver", "--noreload", address], cwd=ROOT)
     signal.signal(signal.SIGTERM, _interrupt)
-    time.sleep(1.5)
-    print()
-    print(f"Werewolf is running at http://{address}/")
-    manage("ensure_organiser")
-    print("Log in, then 'Start a demo game' to watch bots play with you, or 'New game' to set one up.")
-    print("Mail goes to this console (WEREWOLF_EMAIL=file writes it under var/mail instead). Ctrl-C stops.")
     try:
+        time.sleep(1.5)
+        print()
+        print(f"Werewolf is running at http://{address}/")
+        print(login)
+        print("Log in, then 'Start a demo game' to watch bots play with you, or 'New game' to set one up.")
+        print("Mail goes to this console (WEREWOLF_EMAIL=file writes it under var/mail instead). Ctrl-C stops.")
+        sys.stdout.flush()
         while worker.poll() is None and server.poll() is None:
             time.sleep(0.5)
     except KeyboardInterrupt:
