@@ -15,6 +15,7 @@ import hashlib
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -83,7 +84,7 @@ def run(rest: list[str]) -> int:
     server = subprocess.Popen([str(PYTHON), "manage.py", "runserver", "--noreload", address], cwd=ROOT)
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        time.sleep(1.5)
+        _wait_for(address, server)
         print()
         print(f"Werewolf is running at http://{address}/")
         print(login)
@@ -104,6 +105,18 @@ def run(rest: list[str]) -> int:
             except subprocess.TimeoutExpired:
                 process.kill()
     return 0
+
+
+def _wait_for(address: str, server: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    """Return once the server answers on its port (or has died, or time is up)."""
+    host, _, port = address.rpartition(":")
+    deadline = time.monotonic() + seconds
+    while server.poll() is None and time.monotonic() < deadline:
+        try:
+            socket.create_connection((host or "127.0.0.1", int(port)), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.3)
 
 
 def _interrupt(signum: int, frame: object) -> None:

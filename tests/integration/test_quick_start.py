@@ -51,7 +51,12 @@ def test_the_run_command_serves_the_app_and_a_worker(tmp_path) -> None:
             assert f"user organiser password {password}" in text
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/") as response:
                 assert response.status == 200
-            assert (tmp_path / "db.sqlite3").exists() and (tmp_path / "broker.sqlite3").exists()
+            assert (tmp_path / "db.sqlite3").exists()
+            # The worker makes its broker file when it connects, which may be a moment later.
+            while not (tmp_path / "broker.sqlite3").exists():
+                assert process.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.5)
         finally:
             process.send_signal(signal.SIGTERM)
             try:

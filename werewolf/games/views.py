@@ -89,7 +89,8 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             elif action == "extend":
                 extend_form = ExtendForm(request.POST)
                 if extend_form.is_valid():
-                    services.extend_deadline(game, extend_form.cleaned_data["minutes"], extend_form.cleaned_data["phase"])
+                    data = extend_form.cleaned_data
+                    services.extend_deadline(game, data["minutes"], data["phase"])
                     return redirect("games:dashboard", pk=pk)
             elif action == "resolve":
                 services.resolve_now(game, _posted_phase(request))
