@@ -76,7 +76,7 @@ def test_organiser_starts_a_game_and_a_player_hands_in_a_card(browser, live_serv
 
     # The organiser: log in, create the game, start it.
     organiser = browser.new_context()
-    organiser.set_default_timeout(10_000)
+    organiser.set_default_timeout(30_000)
     page = organiser.new_page()
     page.on("request", lambda request: requested.append(request.url))
     page.goto(f"{base}/accounts/login/")
@@ -110,7 +110,7 @@ def test_organiser_starts_a_game_and_a_player_hands_in_a_card(browser, live_serv
 
     # The player, in a fresh context with no organiser session.
     player = browser.new_context()
-    player.set_default_timeout(10_000)
+    player.set_default_timeout(30_000)
     page = player.new_page()
     page.on("request", lambda request: requested.append(request.url))
     page.goto(urls[0])
