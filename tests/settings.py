@@ -16,3 +16,8 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 WEREWOLF_INLINE_TASKS = not os.environ.get("WEREWOLF_REAL_TASKS")
 SITE_URL = "http://testserver"
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", f"sqla+sqlite:///{VAR_DIR / 'test-broker.sqlite3'}")
+
+# Mailed orders on, so that every test mail carries its signed Reply-To and the secrecy
+# sweep reads it too.
+WEREWOLF_MAIL_ORDERS = True
+WEREWOLF_ORDERS_ADDRESS = "orders@werewolf.test"

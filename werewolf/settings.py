@@ -146,6 +146,18 @@ EMAIL_USE_TLS = _env_bool("WEREWOLF_EMAIL_TLS", False)
 EMAIL_TIMEOUT = 30
 DEFAULT_FROM_EMAIL = os.environ.get("WEREWOLF_FROM_EMAIL", "Werewolf moderator <moderator@localhost>")
 
+# Orders by mail. With WEREWOLF_MAIL_ORDERS on, every mail that asks for a card carries
+# a signed Reply-To (orders+<reference>@domain, from WEREWOLF_ORDERS_ADDRESS), and mail
+# that reaches `manage.py receive_mail` (a pipe from the MTA) or `manage.py mail_server`
+# (an SMTP listener) is read as a notecard. Off by default: replies would go nowhere
+# until the mail system routes them here (see docs/organiser-guide.md).
+WEREWOLF_MAIL_ORDERS = _env_bool("WEREWOLF_MAIL_ORDERS", False)
+WEREWOLF_ORDERS_ADDRESS = os.environ.get("WEREWOLF_ORDERS_ADDRESS", "orders@localhost")
+# Every inbound message is kept; bytes beyond the first limit are cut (and the cut noted),
+# and a message over the second is refused with a reply rather than read.
+WEREWOLF_INBOUND_KEEP_BYTES = int(os.environ.get("WEREWOLF_INBOUND_KEEP_BYTES", str(10 * 1024 * 1024)))
+WEREWOLF_INBOUND_READ_BYTES = int(os.environ.get("WEREWOLF_INBOUND_READ_BYTES", str(1024 * 1024)))
+
 # Celery: the broker is a SQLite file beside the database unless a URL is given.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", f"sqla+sqlite:///{VAR_DIR / 'broker.sqlite3'}")
 CELERY_TASK_IGNORE_RESULT = True

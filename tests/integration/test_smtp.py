@@ -101,3 +101,66 @@ def test_mail_a_lost_task_left_unsent_goes_out_with_the_next_sweep(organiser, sm
     assert outbound.send_pending() == 14
     assert len(smtp.messages) == 14
     assert outbound.send_pending() == 0
+
+
+@pytest.fixture
+def orders_server():
+    """The orders listener on loopback, as `manage.py mail_server` runs it."""
+    from werewolf.mail.server import OrdersHandler
+
+    port = free_port()
+    controller = Controller(OrdersHandler(), hostname="127.0.0.1", port=port, data_size_limit=200_000)
+    try:
+        controller.start()
+    except Exception as failure:  # pragma: no cover - reported through require
+        require("aiosmtpd on loopback", False, str(failure))
+    yield port
+    controller.stop()
+
+
+def test_a_card_mailed_over_smtp_is_handed_in_and_answered_over_smtp(organiser, smtp, orders_server) -> None:
+    import smtplib
+
+    from werewolf.games.models import InboundMessage, Order
+
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = services.start_game(services.create_game(organiser, name="Über mail", seats=seats, options={"wolves": 2}))
+    wolf = game.players.get(seat=game.engine_state.pack[0])
+    victim = game.players.get(seat=game.engine_state.roles.index("villager"))
+    welcome = next(m for m in smtp.messages if m["To"].addresses[0].addr_spec == wolf.email)
+    reply_to = welcome["Reply-To"].addresses[0].addr_spec
+    reply = email.message.EmailMessage()
+    reply["From"], reply["To"], reply["Subject"] = wolf.email, reply_to, "Re: " + welcome["Subject"]
+    reply["Message-ID"] = "<smtp-card@example.org>"
+    reply.set_content(f"KILL {victim.name}\n\n> quoted text\n", charset="iso-8859-1")
+    with smtplib.SMTP("127.0.0.1", orders_server) as client:
+        client.send_message(reply)
+        with pytest.raises(smtplib.SMTPRecipientsRefused):
+            client.sendmail(wolf.email, ["someone@elsewhere.example"], b"Subject: relay me\r\n\r\nno")
+        with pytest.raises((smtplib.SMTPSenderRefused, smtplib.SMTPDataError)) as too_big:
+            client.sendmail(wolf.email, [reply_to], b"Subject: big\r\n\r\n" + b"x" * 300_000)
+        assert too_big.value.smtp_code == 552
+    kept = InboundMessage.objects.get(message_id="<smtp-card@example.org>")
+    assert kept.status == InboundMessage.Status.APPLIED, kept.code
+    assert Order.objects.get(phase__game=game, seat=wolf.seat).source == Order.Source.MAIL
+    answer = smtp.messages[-1]
+    assert answer["To"].addresses[0].addr_spec == wolf.email
+    assert answer["In-Reply-To"] == "<smtp-card@example.org>"
+    assert "your card is in" in answer.get_body(("plain",)).get_content()
+
+
+def test_the_receive_mail_command_keeps_what_the_mta_pipes_in(organiser, monkeypatch, capsys) -> None:
+    import io
+    import sys
+
+    from django.core.management import call_command
+
+    from werewolf.games.models import InboundMessage
+
+    raw = b"From: someone@example.org\r\nTo: orders@werewolf.test\r\nSubject: hello\r\n\r\nKILL everybody\r\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
+    call_command("receive_mail", "--recipient", "orders@werewolf.test")
+    kept = InboundMessage.objects.get()
+    assert bytes(kept.raw) == raw and kept.recipients == "orders@werewolf.test"
+    assert kept.status == InboundMessage.Status.UNMATCHED
+    assert f"kept as inbound message {kept.pk}: unmatched (no_reference)" in capsys.readouterr().out

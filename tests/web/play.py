@@ -75,13 +75,48 @@ def card_form(game: Game, seat: int, rng: Random) -> dict[str, Any] | None:
 
 
 def mails_for(player: Player) -> str:
-    texts = []
-    for message in mail.outbox:
-        if any(player.email in to for to in message.to):
-            texts.append(message.subject)
-            texts.append(message.body)
-            texts += [content for content, _ in getattr(message, "alternatives", [])]
-    return "\n".join(texts)
+    """Everything in the mails a player got: headers, text and HTML."""
+    return "\n".join(message.message().as_string() for message in mail.outbox if _to(message, player))
+
+
+def _to(message: Any, player: Player) -> bool:
+    return any(player.email in to for to in message.to)
+
+
+def reply_address(player: Player) -> str:
+    """The Reply-To of the newest mail the player got that asks for a card."""
+    for message in reversed(mail.outbox):
+        if _to(message, player) and message.reply_to:
+            return message.reply_to[0]
+    raise AssertionError(f"{player.name} got no mail to reply to")
+
+
+def mail_card(game: Game, seat: int, form: dict[str, Any], rng: Random) -> Any:
+    """Hand in the card of a notecard form by replying to the seat's newest mail, the
+    way a mail client quotes it, and return the kept inbound message."""
+    from werewolf.mail import inbound
+
+    player = game.players.get(seat=seat)
+    names = selectors.names(game)
+    slot = engine.phase(game.engine_state).asks(seat)
+    assert slot is not None
+    ranked = [names[form[key]] for key in sorted(form) if key.startswith("choice_")]
+    if slot.kind == "kill" and ranked:
+        card = "KILL " + ", ".join(ranked)
+    elif slot.kind in ("inquire", "vote") and "target" in form:
+        card = f"{slot.kind.upper()} {names[form['target']]}"
+    else:
+        card = {"vote": "NO VOTE"}.get(slot.kind, "SLEEP")
+    if rng.random() < 0.5:
+        card = card.lower()
+    quoted = "\n".join("> " + line for line in mails_for(player).splitlines()[-20:])
+    body = f"{card}\n\nThanks!\n\nOn Mon, 1 Jan 2029 at 10:00, Werewolf moderator wrote:\n{quoted}\n"
+    raw = (
+        f"From: {player.name} <{player.email}>\r\nTo: {reply_address(player)}\r\n"
+        f"Subject: Re: your card\r\nMessage-ID: <{rng.getrandbits(64):x}@example.org>\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\n\r\n" + body.replace("\n", "\r\n")
+    ).encode()
+    return inbound.receive(raw)
 
 
 def secrets_hidden_from(game: Game, viewer: engine.Viewer) -> set[str]:
@@ -100,10 +135,12 @@ def secrets_hidden_from(game: Game, viewer: engine.Viewer) -> set[str]:
             else:
                 hidden.add(text)
     secrets = hidden - visible
+    phases = game.phases.count()
     for player in game.players.exclude(seat=None):
         if player.seat != viewer:
             for link in player.links.all():
                 secrets.add(links.token_for(link.nonce))
+                secrets.update(links._reference_mac(link.nonce, index) for index in range(phases + 1))
     phase = game.current_phase()
     if phase is not None and not engine.phase(game.engine_state).public_orders:
         own = selectors.card_of(phase, viewer) if isinstance(viewer, int) else None

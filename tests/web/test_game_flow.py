@@ -20,6 +20,7 @@ from .play import (
     card_form,
     counterfactual_page,
     create_game,
+    mail_card,
     mails_for,
     open_phase,
     seat_paths,
@@ -81,11 +82,15 @@ def play_whole_game(organiser_client: Client, seed: int, players: int = 7, check
             if current is None or current.pk != phase.pk:
                 break  # a majority ended the day early
             form = card_form(game, seat, rng)
-            response = anonymous.post(paths[seat], form)
-            assert response.status_code == 302, response.content.decode()[:2000]
-            page = anonymous.get(response["Location"]).content.decode()
-            if open_phase(game) is not None and open_phase(game).pk == phase.pk:
-                assert "Your card is in" in page
+            if rng.random() < 0.25:  # by reply to the newest mail
+                kept = mail_card(game, seat, form, rng)
+                assert kept.status == "applied", (kept.code, kept.card)
+            else:
+                response = anonymous.post(paths[seat], form)
+                assert response.status_code == 302, response.content.decode()[:2000]
+                page = anonymous.get(response["Location"]).content.decode()
+                if open_phase(game) is not None and open_phase(game).pk == phase.pk:
+                    assert "Your card is in" in page
             if check and handed == 1:
                 sweep(game, paths, anonymous)  # cards in hand must stay secret too
         if Phase.objects.get(pk=phase.pk).status == Phase.Status.OPEN:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
 
 from django.conf import settings
@@ -68,3 +69,41 @@ def player_for(token: str) -> Player:
     if link.revoked_at is not None:
         raise LinkError("revoked")
     return link.player
+
+
+# Mail references -------------------------------------------------------------------
+#
+# A mail that asks for a card carries, in its Reply-To, a reference naming the seat and
+# the phase the card is for, signed with the seat link's nonce: `<player>-<phase>-<mac>`.
+# A reply to an old phase's mail is therefore known to be late, a substitute's new link
+# makes the old references void, and nobody can write one without the site's secret.
+
+REFERENCE = re.compile(r"(?<![0-9a-z])(\d{1,10})-(\d{1,5})-([a-z2-7]{20})(?![0-9a-z])")
+
+
+def reference_for(player: Player, phase_index: int) -> str | None:
+    link = current(player)
+    if link is None:
+        return None
+    return f"{player.pk}-{phase_index}-{_reference_mac(link.nonce, phase_index)}"
+
+
+def player_for_reference(reference: str) -> tuple[Player, int]:
+    """The player and phase index a reference names, or `LinkError` ("unknown" for a
+    forged or mangled one, "revoked" for one of a link since replaced)."""
+    found = REFERENCE.fullmatch(reference.lower())
+    if found is None:
+        raise LinkError("unknown")
+    player_pk, index, mac = int(found[1]), int(found[2]), found[3]
+    for link in SeatLink.objects.select_related("player__game").filter(player_id=player_pk).order_by("-pk"):
+        if hmac.compare_digest(_reference_mac(link.nonce, index), mac):
+            if link.revoked_at is not None:
+                raise LinkError("revoked")
+            return link.player, index
+    raise LinkError("unknown")
+
+
+def _reference_mac(nonce: str, index: int) -> str:
+    message = f"mail-reference:{nonce}:{index}".encode()
+    mac = hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).digest()
+    return base64.b32encode(mac).decode().rstrip("=").lower()[:20]

@@ -130,6 +130,7 @@ class Order(models.Model):
         WEB = "web", _("web form")
         MODERATOR = "moderator", _("entered by the organiser")
         BOT = "bot", _("bot")
+        MAIL = "mail", _("mail")
 
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders")
     seat = models.PositiveSmallIntegerField()
@@ -173,3 +174,42 @@ class Dispatch(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="dispatches")
     key = models.CharField(max_length=80, unique=True)
     sent_at = models.DateTimeField(auto_now_add=True)
+
+
+class InboundMessage(models.Model):
+    """A mail that reached the server, kept whatever became of it.
+
+    `status` says what it did: `applied` (a card handed in), `refused` (read but not
+    taken; `code` says why and the player was told), `duplicate` (a Message-ID already
+    handled), `unmatched` (no valid reference: forged, mangled or for nobody) or `failed`
+    (the server broke while reading it; the raw mail is here to try again)."""
+
+    class Status(models.TextChoices):
+        RECEIVED = "received", _("received")
+        APPLIED = "applied", _("card handed in")
+        REFUSED = "refused", _("refused")
+        DUPLICATE = "duplicate", _("duplicate")
+        UNMATCHED = "unmatched", _("unmatched")
+        FAILED = "failed", _("failed")
+
+    received_at = models.DateTimeField(auto_now_add=True)
+    raw = models.BinaryField()
+    size = models.PositiveIntegerField()
+    truncated = models.BooleanField(default=False)
+    message_id = models.CharField(max_length=255, blank=True, db_index=True)
+    sender = models.CharField(max_length=320, blank=True)
+    subject = models.CharField(max_length=255, blank=True)
+    recipients = models.TextField(blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RECEIVED)
+    code = models.CharField(max_length=40, blank=True)
+    card = models.TextField(blank=True)
+    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="inbound")
+    player = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="inbound")
+    phase = models.ForeignKey(Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="inbound")
+    order = models.ForeignKey(Order, on_delete=models.SET_NULL, null=True, blank=True, related_name="inbound")
+
+    class Meta:
+        ordering = ["-received_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.received_at:%Y-%m-%d %H:%M} {self.sender} ({self.status})"

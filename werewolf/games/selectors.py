@@ -209,6 +209,7 @@ def dashboard_context(game: Game) -> dict[str, Any]:
         "cards_asked": len(handed),
         "outcome": _outcome_event(game),
         "version": version(game, engine.PUBLIC),  # what the dashboard polls
+        "inbound": list(game.inbound.select_related("player")[:100]),
     }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
@@ -14,7 +15,7 @@ from django.utils import timezone
 
 from werewolf import engine
 from werewolf.games import links, selectors
-from werewolf.games.models import Dispatch, Game, Phase, Player, SeatLink
+from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, SeatLink
 
 
 def send_welcome(player_id: int, request: str = "") -> bool:
@@ -52,20 +53,52 @@ def send_pending(within: timedelta = timedelta(days=2)) -> int:
     return sent
 
 
-def compose(player: Player, template: str, context: dict[str, Any]) -> EmailMultiAlternatives:
+def send_inbound_reply(row: InboundMessage, reading: Any) -> bool:
+    """Tell the seat what became of its mailed card: taken, or refused and why. Sent to
+    the seat's registered address only, and once per inbound message."""
+    player = reading.reply_to
+    if player is None or not player.email:
+        return False
+    context = _context(player, phase=None)
+    context.update(
+        {
+            "reading": reading,
+            "inbound": row,
+            "order": reading.order.order if reading.order else None,
+            "taken_for": reading.phase,
+        }
+    )
+    headers = {"In-Reply-To": row.message_id, "References": row.message_id} if row.message_id else {}
+    return _send_once(player, f"inbound:{row.pk}", "inbound_reply", context, headers)
+
+
+def compose(
+    player: Player, template: str, context: dict[str, Any], headers: dict[str, str] | None = None
+) -> EmailMultiAlternatives:
     subject = " ".join(render_to_string(f"emails/{template}_subject.txt", context).split())
     text = render_to_string(f"emails/{template}.txt", context)
     html = render_to_string(f"emails/{template}.html", context)
-    message = EmailMultiAlternatives(subject, text, to=[f"{player.name} <{player.email}>"])
+    reply_to = [context["reply_to"]] if context.get("reply_to") else None
+    message = EmailMultiAlternatives(
+        subject, text, to=[f"{player.name} <{player.email}>"], reply_to=reply_to, headers=headers
+    )
     message.attach_alternative(html, "text/html")
     return message
 
 
-def _send_once(player: Player, key: str, template: str, context: dict[str, Any]) -> bool:
+def orders_address(reference: str) -> str:
+    """The address a reply carrying `reference` goes to: orders+<reference>@domain."""
+    local, _, domain = settings.WEREWOLF_ORDERS_ADDRESS.rpartition("@")
+    return f"{local}+{reference}@{domain}"
+
+
+def _send_once(
+    player: Player, key: str, template: str, context: dict[str, Any], headers: dict[str, str] | None = None
+) -> bool:
     try:
         with transaction.atomic():
             Dispatch.objects.create(player=player, key=key)
-            compose(player, template, context).send()
+            compose(player, template, context, headers).send()
     except IntegrityError:
         return False
     return True
@@ -81,6 +114,8 @@ def _context(player: Player, phase: Phase | None) -> dict[str, Any]:
         events = [event for event in phase.events.all() if event.visible_to(seat)]
     following = game.current_phase() if game.is_running else None
     slot = engine.phase(state).asks(seat) if following else None
+    reference = links.reference_for(player, following.index) if following and slot else None
+    mail_orders = bool(settings.WEREWOLF_MAIL_ORDERS and reference)
     return {
         "game": game,
         "player": player,
@@ -93,4 +128,6 @@ def _context(player: Player, phase: Phase | None) -> dict[str, Any]:
         "next_phase": following,
         "slot": slot,
         "link": links.url_for(player),
+        "mail_orders": mail_orders,
+        "reply_to": orders_address(reference) if mail_orders and reference else "",
     }

@@ -1,0 +1,44 @@
+"""Read one mail from standard input and take it as a mailed order: the command a mail
+system pipes the orders mailbox into (see docs/organiser-guide.md)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+from werewolf.mail import inbound
+
+EX_TEMPFAIL = 75  # sysexits: the mail system keeps the message and tries again
+
+
+class Command(BaseCommand):
+    help = (
+        "Read one mail (RFC 5322, as delivered) from standard input, keep it, and hand in the card it holds. "
+        "Exits 75 (try again later) only if the message could not be stored."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--recipient",
+            action="append",
+            default=[],
+            help="The envelope recipient, e.g. Postfix's ${recipient} (may be given more than once).",
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        raw, size = bytearray(), 0
+        keep = settings.WEREWOLF_INBOUND_KEEP_BYTES
+        stream = sys.stdin.buffer
+        while chunk := stream.read(1 << 16):
+            size += len(chunk)
+            if len(raw) <= keep:
+                raw += chunk[: keep + 1 - len(raw)]
+        try:
+            row = inbound.receive(bytes(raw), opts["recipient"], size=size)
+        except Exception as failure:
+            self.stderr.write(f"could not store the message: {failure}")
+            sys.exit(EX_TEMPFAIL)
+        self.stdout.write(f"kept as inbound message {row.pk}: {row.status}" + (f" ({row.code})" if row.code else ""))
