@@ -297,3 +297,16 @@ def test_the_organiser_sees_every_mail_the_game_received(game: Game, organiser_c
     assert "Mail received: 1 message" in page and game.players.get(seat=seer).email in page
     assert "unknown_name" in page
     assert admin_client.get("/admin/games/inboundmessage/").status_code == 200
+
+
+def test_nul_characters_anywhere_are_kept_and_refused_plainly(game: Game) -> None:
+    seer = seat_of(game, "seer")
+    player = game.players.get(seat=seer)
+    raw = (
+        f"From: {player.email}\r\nTo: {reply_address(player)}\r\nSubject: a\x00b\r\n"
+        "Message-ID: <nul\x00@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+        "INQUIRE Al\x00ba\r\n"
+    ).encode()
+    kept = inbound.receive(raw)
+    assert kept.status == "refused" and kept.code == "unknown_name"
+    assert bytes(kept.raw) == raw

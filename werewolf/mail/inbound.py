@@ -58,10 +58,10 @@ def receive(raw: bytes, recipients: Sequence[str] = (), size: int | None = None)
         raw=raw[:keep],
         size=size,
         truncated=size > keep,
-        message_id=_header(message, "Message-ID")[:255],
-        sender=_sender(message)[:320],
-        subject=_header(message, "Subject")[:255],
-        recipients="\n".join(recipients),
+        message_id=_text(_header(message, "Message-ID"))[:255],
+        sender=_text(_sender(message))[:320],
+        subject=_text(_header(message, "Subject"))[:255],
+        recipients=_text("\n".join(recipients)),
     )
     try:
         reading = read(row, message, size)
@@ -70,7 +70,7 @@ def receive(raw: bytes, recipients: Sequence[str] = (), size: int | None = None)
         InboundMessage.objects.filter(pk=row.pk).update(status=InboundMessage.Status.FAILED, code="server_error")
         row.refresh_from_db()
         return row
-    row.status, row.code, row.card = reading.status, reading.code, reading.card[:2000]
+    row.status, row.code, row.card = reading.status, reading.code, _text(reading.card)[:2000]
     row.player, row.phase, row.order = reading.player, reading.phase, reading.order
     row.game = reading.player.game if reading.player else None
     row.save(update_fields=["status", "code", "card", "player", "phase", "order", "game"])
@@ -175,6 +175,11 @@ def _known_sender(sender: str) -> Player | None:
 
 def _same_address(sender: str, email: str) -> bool:
     return bool(sender) and sender.strip().casefold() == email.strip().casefold()
+
+
+def _text(value: str) -> str:
+    """Text fit for any database: PostgreSQL refuses NUL characters, which mail may hold."""
+    return value.replace("\x00", "\ufffd")
 
 
 def _header(message: EmailMessage, name: str) -> str:
