@@ -63,6 +63,8 @@ def test_validate_never_changes_the_state() -> None:
         ({"tie": "coin"}, 7, "bad_option_value", "tie"),
         ({"wolfs": 2}, 7, "unknown_option", "wolfs"),
         ({"public_seer": "maybe"}, 7, "bad_option_value", "public_seer"),
+        ({"wolves": 2, "seers": 3, "wolfsbane": "herb", "vigilante": True}, 6, "too_many_roles", "players"),
+        ({"wolfsbane": "garlic"}, 7, "bad_option_value", "wolfsbane"),
     ],
 )
 def test_bad_setups_are_named(options, players, code, option) -> None:

@@ -12,6 +12,8 @@ WOLF = engine.Slot("kill", (1, 2, 3, 4), ranked=True)
 SEER = engine.Slot("inquire", (0, 1, 2, 3))
 VOTER = engine.Slot("vote", (0, 1, 2, 3, 4))
 SLEEPER = engine.Slot("sleep")
+HERBALIST = engine.Slot("protect", (0, 1, 2, 3, 4))
+VIGILANTE = engine.Slot("shoot", (0, 1, 2, 3))
 
 
 @pytest.mark.parametrize(
@@ -27,6 +29,10 @@ SLEEPER = engine.Slot("sleep")
         ("vote chloe", VOTER, engine.Order("vote", (3,))),
         ("No vote", VOTER, engine.Order("vote")),
         ("ada", VOTER, engine.Order("vote", (0,))),
+        ("PROTECT Dmitri", HERBALIST, engine.Order("protect", (4,))),
+        ("chloe", HERBALIST, engine.Order("protect", (3,))),
+        ("shoot: Bruno", VIGILANTE, engine.Order("shoot", (1,))),
+        ("SLEEP", VIGILANTE, engine.Order("sleep")),
     ],
 )
 def test_cards_are_read(text, slot, order) -> None:

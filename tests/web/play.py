@@ -69,7 +69,7 @@ def card_form(game: Game, seat: int, rng: Random) -> dict[str, Any] | None:
     if slot.kind == "kill":
         ranked = rng.sample(choices, k=min(len(choices), 2))
         form.update({f"choice_{rank}": target for rank, target in enumerate(ranked, start=1)})
-    elif slot.kind in ("inquire", "vote") and choices:
+    elif slot.kind in ("inquire", "protect", "shoot", "vote") and choices:
         form["target"] = rng.choice(choices)
     return form
 
@@ -103,7 +103,7 @@ def mail_card(game: Game, seat: int, form: dict[str, Any], rng: Random) -> Any:
     ranked = [names[form[key]] for key in sorted(form) if key.startswith("choice_")]
     if slot.kind == "kill" and ranked:
         card = "KILL " + ", ".join(ranked)
-    elif slot.kind in ("inquire", "vote") and "target" in form:
+    elif slot.kind in ("inquire", "protect", "shoot", "vote") and "target" in form:
         card = f"{slot.kind.upper()} {names[form['target']]}"
     else:
         card = {"vote": "NO VOTE"}.get(slot.kind, "SLEEP")
@@ -170,6 +170,10 @@ def open_phase(game: Game) -> Phase | None:
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 
 
+ROLE_TELLING = ("seer_saw", "killed", "lynched", "shot", "vigilante_fired")
+"""Events that tell their audience something of the role of the seat they name."""
+
+
 def known_roles(game: Game, viewer: engine.Viewer) -> set[int]:
     """Seats whose role the viewer knows, or may have narrowed down, from what it saw."""
     state = game.engine_state
@@ -182,7 +186,7 @@ def known_roles(game: Game, viewer: engine.Viewer) -> set[int]:
         data = event.data
         known.update(data.get("pack", ()))
         for key in ("target", "seat"):
-            if isinstance(data.get(key), int) and event.kind in ("seer_saw", "killed", "lynched"):
+            if isinstance(data.get(key), int) and event.kind in ROLE_TELLING:
                 known.add(data[key])
         if event.kind in ("game_over", "game_ended"):
             known.update(range(state.seats))

@@ -345,7 +345,7 @@ def test_the_organiser_may_deal_the_roles(organiser_client: Client) -> None:
         {f"role_{by_name['Cato']}": "wolf", f"role_{by_name['Ezio']}": "wolf", f"role_{by_name['Alba']}": "wolf"}
     )
     wrong = organiser_client.post(dashboard, {"action": "assign", **deal, "alpha": ""})
-    assert "Deal the game&#x27;s numbers (werewolves: 2, seers: 1)" in wrong.content.decode()
+    assert "Deal the game&#x27;s numbers (werewolves: 2, seers: 1, and one Herbalist" in wrong.content.decode()
     deal[f"role_{by_name['Alba']}"] = "seer"
     not_a_wolf = organiser_client.post(dashboard, {"action": "assign", **deal, "alpha": by_name["Alba"]})
     assert "The alpha must be one of the werewolves." in not_a_wolf.content.decode()
@@ -361,3 +361,22 @@ def test_the_organiser_may_deal_the_roles(organiser_client: Client) -> None:
     }
     pack = Event.objects.get(game=game, kind="pack_formed").data["pack"]
     assert pack[0] == game.players.get(name="Ezio").seat
+
+
+def test_the_herbalist_and_the_vigilante_get_their_own_cards(organiser) -> None:
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:8]]
+    options = {"wolves": 2, "seers": 1, "wolfsbane": "doorstep", "vigilante": True}
+    game = services.start_game(services.create_game(organiser, name="Variants", seats=seats, options=options, seed=4))
+    roles = game.engine_state.roles
+    herbalist, vigilante = roles.index("herbalist"), roles.index("vigilante")
+    page = Client().get(path_of(game, herbalist)).content.decode()
+    assert "Sprinkle wolfsbane on the doorstep of" in page and "yourself allowed" in page
+    status, _ = post_card(game, herbalist, target=herbalist)
+    assert status == 302
+    assert Order.objects.get(seat=herbalist).order == engine.Order("protect", (herbalist,))
+    page = Client().get(path_of(game, vigilante)).content.decode()
+    assert "Shoot" in page and "keep your shot" in page
+    before = snapshot(game)
+    status, page = post_card(game, vigilante, target=vigilante)
+    assert status == 400 and "You cannot name yourself on this card: name another player." in page
+    assert snapshot(game) == before

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-OrderKind = Literal["sleep", "kill", "inquire", "vote"]
-ORDER_KINDS: tuple[OrderKind, ...] = ("sleep", "kill", "inquire", "vote")
+OrderKind = Literal["sleep", "kill", "inquire", "protect", "shoot", "vote"]
+ORDER_KINDS: tuple[OrderKind, ...] = ("sleep", "kill", "inquire", "protect", "shoot", "vote")
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +17,8 @@ class Order:
     - `sleep`: no action (what a plain Villager writes at night);
     - `kill`: a wolf's preference list of victims, most wanted first;
     - `inquire`: the Seer's one name;
+    - `protect`: the Herbalist's doorstep for the night (the Princeton wolfsbane);
+    - `shoot`: the Vigilante's one shot of the game;
     - `vote`: a day vote for one seat, or no seat at all to withdraw a vote.
     """
 

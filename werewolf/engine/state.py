@@ -18,7 +18,8 @@ class State:
     `roles[seat]` is the seat's role, `alive[seat]` whether it lives, `revealed[seat]`
     whether its role is public. `phase` and `number` name the phase that is open now
     ("night" 1, "day" 1, ...); `index` counts resolved phases. `pack` is the wolves in
-    order of succession, the alpha first; `winner` is set when the game is over.
+    order of succession, the alpha first; `spent` the seats that have used a
+    once-a-game power; `winner` is set when the game is over.
     """
 
     ruleset: str
@@ -31,6 +32,7 @@ class State:
     number: int
     index: int = 0
     pack: tuple[int, ...] = ()
+    spent: tuple[int, ...] = ()
     winner: str | None = None
 
     @property
@@ -64,6 +66,7 @@ class State:
             "number": self.number,
             "index": self.index,
             "pack": list(self.pack),
+            "spent": list(self.spent),
             "winner": self.winner,
         }
 
@@ -80,6 +83,7 @@ class State:
             number=int(raw["number"]),
             index=int(raw.get("index", 0)),
             pack=tuple(int(x) for x in raw.get("pack", ())),
+            spent=tuple(int(x) for x in raw.get("spent", ())),
             winner=raw.get("winner"),
         )
 

@@ -26,10 +26,21 @@ SETUP_ERRORS = {
     "too_many_wolves": _("Too many werewolves: they must be fewer than the other players."),
     "no_wolves": _("A game needs at least one werewolf."),
     "too_many_seers": _("There are not enough players for that many seers."),
-    "bad_roles": _("Deal the game's numbers (werewolves: %(wolves)s, seers: %(seers)s) and a role to every player."),
+    "bad_roles": _(
+        "Deal the game's numbers (werewolves: %(wolves)s, seers: %(seers)s, and one Herbalist and one Vigilante "
+        "if the game has them) and a role to every player."
+    ),
+    "too_many_roles": _("There are not enough players for the werewolves, seers, Herbalist and Vigilante together."),
     "bad_alpha": _("The alpha must be one of the werewolves."),
 }
-ROLE_CHOICES = [("", "—"), ("wolf", _("Werewolf")), ("seer", _("Seer")), ("villager", _("Villager"))]
+ROLE_CHOICES = [
+    ("", "—"),
+    ("wolf", _("Werewolf")),
+    ("seer", _("Seer")),
+    ("villager", _("Villager")),
+    ("herbalist", _("Herbalist (wolfsbane)")),
+    ("vigilante", _("Vigilante")),
+]
 
 
 def _helper(label: str) -> FormHelper:
@@ -113,6 +124,21 @@ class GameForm(forms.Form):
         label=_("Announce whether the Seer saw a werewolf (without names)"), required=False
     )
     reveal_dead = forms.BooleanField(label=_("Reveal a dead player's role"), required=False, initial=True)
+    wolfsbane = forms.ChoiceField(
+        label=_("Wolfsbane"),
+        choices=[
+            ("none", _("None")),
+            ("herb", _("One villager holds it: the wolves cannot kill the Herbalist")),
+            ("doorstep", _("The Herbalist sprinkles one doorstep a night (Princeton variant)")),
+        ],
+        initial="none",
+        required=False,
+        help_text=_("Helps the village in small games; games may then end without a lynch deciding them."),
+    )
+    vigilante = forms.BooleanField(
+        label=_("A Vigilante: one villager may shoot once a game at night, killing only a werewolf"),
+        required=False,
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -177,8 +203,10 @@ class GameForm(forms.Form):
                 "missing_wolves",
                 "public_seer",
                 "reveal_dead",
+                "vigilante",
             )
         }
+        values["wolfsbane"] = data.get("wolfsbane") or "none"
         if data.get("wolves"):
             values["wolves"] = data["wolves"]
         return values
@@ -220,8 +248,8 @@ class NotecardForm(forms.Form):
             for rank in range(1, len(choices) + 1):
                 label = card_word("choice", rank=rank)
                 self.fields[f"choice_{rank}"] = SeatField(label=label, required=False, choices=nobody + choices)
-        elif slot.kind == "inquire":
-            self.fields["target"] = SeatField(label=card_word("inquire"), required=False, choices=nobody + choices)
+        elif slot.kind in ("inquire", "protect", "shoot"):
+            self.fields["target"] = SeatField(label=card_word(slot.kind), required=False, choices=nobody + choices)
         elif slot.kind == "vote":
             no_vote = [("", card_word("no_vote"))]
             self.fields["target"] = SeatField(label=card_word("vote"), required=False, choices=no_vote + choices)
@@ -249,8 +277,8 @@ class NotecardForm(forms.Form):
         target = data.get("target")
         if self.slot.kind == "vote":
             return engine.Order("vote", () if target is None else (target,))
-        if self.slot.kind == "inquire" and target is not None:
-            return engine.Order("inquire", (target,))
+        if self.slot.kind in ("inquire", "protect", "shoot") and target is not None:
+            return engine.Order(self.slot.kind, (target,))
         return engine.Order("sleep")
 
 

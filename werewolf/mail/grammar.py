@@ -2,6 +2,8 @@
 
     KILL Ada, Bruno        a wolf's preference list, most wanted first
     INQUIRE Ada            the Seer's one name
+    PROTECT Ada            the Herbalist's doorstep (Princeton wolfsbane)
+    SHOOT Ada              the Vigilante's one shot
     SLEEP                  no action
     VOTE Ada / NO VOTE     a day vote, or none
 
@@ -22,6 +24,8 @@ from werewolf import engine
 KEYWORDS = {
     "kill": "kill",
     "inquire": "inquire",
+    "protect": "protect",
+    "shoot": "shoot",
     "sleep": "sleep",
     "vote": "vote",
     "no vote": "no vote",

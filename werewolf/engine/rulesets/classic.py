@@ -1,6 +1,7 @@
 """Classic Werewolf as Adam Cadre ran it with written notecards.
 
-Roles: Werewolves (one of them the alpha), Seers and Villagers. Nights take every living
+Roles: Werewolves (one of them the alpha), Seers and Villagers, and with the variants a
+Herbalist who holds wolfsbane and a Vigilante with one shot. Nights take every living
 player's card at once; days take votes until a strict majority or the deadline.
 """
 
@@ -25,7 +26,9 @@ MAX_PLAYERS = 30
 WOLF = "wolf"
 SEER = "seer"
 VILLAGER = "villager"
-ROLES = (WOLF, SEER, VILLAGER)
+HERBALIST = "herbalist"
+VIGILANTE = "vigilante"
+ROLES = (WOLF, SEER, VILLAGER, HERBALIST, VIGILANTE)
 
 VILLAGE = "village"
 WOLVES = "wolves"
@@ -44,6 +47,8 @@ class ClassicOptions:
     missing_wolves: str = field(default="nobody", metadata={"choices": ("nobody", "random")})
     public_seer: bool = False
     reveal_dead: bool = True
+    wolfsbane: str = field(default="none", metadata={"choices": ("none", "herb", "doorstep")})
+    vigilante: bool = False
 
 
 class Classic:
@@ -60,6 +65,8 @@ class Classic:
             raise SetupError("too_many_wolves" if options.wolves else "no_wolves", "wolves", options.wolves)
         if options.seers < 0 or options.wolves + options.seers > players:
             raise SetupError("too_many_seers", "seers", options.seers)
+        if options.wolves + options.seers + _extras(asdict(options)) > players:
+            raise SetupError("too_many_roles", "players", players)
         return asdict(options)
 
     def setup(
@@ -74,14 +81,17 @@ class Classic:
         its role and the wolves their pack."""
         rng = setup_rng(seed)
         wolves, seers = options["wolves"], options["seers"]
+        specials = [HERBALIST] * (options["wolfsbane"] != "none") + [VIGILANTE] * bool(options["vigilante"])
         if roles is None:
-            deck = [WOLF] * wolves + [SEER] * seers + [VILLAGER] * (players - wolves - seers)
+            plain = players - wolves - seers - len(specials)
+            deck = [WOLF] * wolves + [SEER] * seers + specials + [VILLAGER] * plain
             rng.shuffle(deck)
         else:
             deck = list(roles)
             if len(deck) != players or any(role not in ROLES for role in deck):
                 raise SetupError("bad_roles", "roles", roles)
-            if deck.count(WOLF) != wolves or deck.count(SEER) != seers:
+            wanted = [WOLF] * wolves + [SEER] * seers + specials
+            if any(deck.count(role) != wanted.count(role) for role in (WOLF, SEER, HERBALIST, VIGILANTE)):
                 raise SetupError("bad_roles", "roles", roles)
         pack_seats = [seat for seat, role in enumerate(deck) if role == WOLF]
         if alpha is None:
@@ -100,7 +110,14 @@ class Classic:
             number=1,
             pack=pack,
         )
-        events = [Event("game_set_up", {"players": players, "wolves": wolves, "seers": seers}, Audience.public())]
+        setup = {
+            "players": players,
+            "wolves": wolves,
+            "seers": seers,
+            "wolfsbane": options["wolfsbane"],
+            "vigilante": bool(options["vigilante"]),
+        }
+        events = [Event("game_set_up", setup, Audience.public())]
         events += [
             Event("role_dealt", {"seat": seat, "role": role}, Audience.of(seat)) for seat, role in enumerate(deck)
         ]
@@ -121,10 +138,15 @@ class Classic:
         slots: dict[int, Slot] = {}
         for seat in living:
             role = roles[seat]
+            others = tuple(other for other in living if other != seat)
             if role == WOLF and not quiet:
                 slots[seat] = prey
             elif role == SEER:
-                slots[seat] = Slot("inquire", tuple(other for other in living if other != seat))
+                slots[seat] = Slot("inquire", others)
+            elif role == HERBALIST and state.options["wolfsbane"] == "doorstep":
+                slots[seat] = Slot("protect", tuple(living))
+            elif role == VIGILANTE and seat not in state.spent:
+                slots[seat] = Slot("shoot", others)
             else:
                 slots[seat] = Slot("sleep")
         return PhaseSpec("night", state.number, slots)
@@ -182,7 +204,7 @@ class Classic:
 def _bot_card(slot: Slot, seat: int, rng: Random) -> Order:
     if slot.kind == "sleep":
         return Order("sleep")
-    choices = [choice for choice in slot.choices if choice != seat]
+    choices = [choice for choice in slot.choices if choice != seat or slot.kind == "protect"]
     if not choices:
         return Order(slot.kind) if slot.kind == "vote" else Order("sleep")
     return Order(slot.kind, (rng.choice(choices),))
@@ -190,6 +212,11 @@ def _bot_card(slot: Slot, seat: int, rng: Random) -> Order:
 
 def default_wolves(players: int) -> int:
     return 3 if players >= 17 else 2
+
+
+def _extras(options: Mapping[str, Any]) -> int:
+    """How many special villagers the variants add to the deck."""
+    return int(options["wolfsbane"] != "none") + int(bool(options["vigilante"]))
 
 
 def _side(role: str) -> str:
@@ -223,14 +250,14 @@ def _check(state: State, spec: PhaseSpec, seat: int, order: Order) -> Order | Or
             if problem:
                 return OrderError(problem, target)
         return order
-    if order.kind == "inquire" and len(order.targets) != 1:
+    if order.kind in ("inquire", "protect", "shoot") and len(order.targets) != 1:
         return OrderError("one_name")
     if order.kind == "vote" and len(order.targets) > 1:
         return OrderError("one_name")
     for target in order.targets:
         if not state.alive[target]:
             return OrderError("target_dead", target)
-        if order.kind == "inquire" and target == seat:
+        if order.kind in ("inquire", "shoot") and target == seat:
             return OrderError("target_self", target)
     return order
 
@@ -260,6 +287,8 @@ def _discarded(seat: int, order: Order, error: OrderError) -> Event:
 
 
 def _resolve_night(state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+    """The night's cards act together at dawn: the pack's choice, the inquiries, the
+    wolfsbane, then the deaths (the Vigilante's shot first, then the pack's victim)."""
     pack = [seat for seat in state.pack if state.alive[seat]]
     victim, how, decided_by = _pack_choice(state, cards, pack, rng)
     events.append(Event("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack)))
@@ -271,10 +300,40 @@ def _resolve_night(state: State, cards: Mapping[int, Order], rng: Random, events
             events.append(Event("seer_saw", {"seer": seat, "target": target, "werewolf": werewolf}, Audience.of(seat)))
             if state.options["public_seer"]:
                 events.append(Event("seer_announced", {"werewolf": werewolf}, Audience.public()))
-    if victim is None:
+    if victim is not None:
+        saved_by = _wolfsbane(state, cards, victim)
+        if saved_by is not None:
+            events.append(Event("wolfsbane_saved", {"seat": victim, "how": saved_by}, Audience.moderator()))
+            victim = None
+    deaths = 0
+    for seat in sorted(cards):
+        if cards[seat].kind == "shoot" and not state.over:
+            target = cards[seat].targets[0]
+            hit = state.roles[target] == WOLF
+            state = replace(state, spent=tuple(sorted({*state.spent, seat})))
+            events.append(Event("vigilante_fired", {"target": target, "hit": hit}, Audience.of(seat)))
+            if hit:
+                state = _die(state, target, "shot", events)
+                deaths += 1
+    if victim is not None and not state.over:
+        state = _die(state, victim, "killed", events)
+        deaths += 1
+    if not deaths:
         events.append(Event("dawn_no_death", {}, Audience.public()))
-        return state
-    return _die(state, victim, "killed", events)
+    return state
+
+
+def _wolfsbane(state: State, cards: Mapping[int, Order], victim: int) -> str | None:
+    """How the pack's victim is saved, if it is: it holds the herb, or a living
+    Herbalist sprinkled its doorstep tonight."""
+    variant = state.options["wolfsbane"]
+    if variant == "herb" and state.roles[victim] == HERBALIST:
+        return "herb"
+    if variant == "doorstep":
+        for seat, card in cards.items():
+            if card.kind == "protect" and card.targets == (victim,) and state.roles[seat] == HERBALIST:
+                return "doorstep"
+    return None
 
 
 def _pack_choice(
