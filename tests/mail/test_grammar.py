@@ -14,6 +14,7 @@ VOTER = engine.Slot("vote", (0, 1, 2, 3, 4))
 SLEEPER = engine.Slot("sleep")
 HERBALIST = engine.Slot("protect", (0, 1, 2, 3, 4))
 VIGILANTE = engine.Slot("shoot", (0, 1, 2, 3))
+CUPID = engine.Slot("pair", (0, 1, 2, 3))
 
 
 @pytest.mark.parametrize(
@@ -33,6 +34,8 @@ VIGILANTE = engine.Slot("shoot", (0, 1, 2, 3))
         ("chloe", HERBALIST, engine.Order("protect", (3,))),
         ("shoot: Bruno", VIGILANTE, engine.Order("shoot", (1,))),
         ("SLEEP", VIGILANTE, engine.Order("sleep")),
+        ("PAIR Ada, Chloé", CUPID, engine.Order("pair", (0, 3))),
+        ("bruno and ada", CUPID, engine.Order("pair", (1, 0))),
     ],
 )
 def test_cards_are_read(text, slot, order) -> None:

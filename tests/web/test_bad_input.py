@@ -380,3 +380,22 @@ def test_the_herbalist_and_the_vigilante_get_their_own_cards(organiser) -> None:
     status, page = post_card(game, vigilante, target=vigilante)
     assert status == 400 and "You cannot name yourself on this card: name another player." in page
     assert snapshot(game) == before
+
+
+def test_cupid_names_two_lovers_on_the_form(organiser) -> None:
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    options = {"wolves": 2, "seers": 1, "cupid": True}
+    game = services.start_game(services.create_game(organiser, name="Cupid", seats=seats, options=options, seed=4))
+    cupid = game.engine_state.roles.index("cupid")
+    first, second = [seat for seat in range(7) if seat != cupid][:2]
+    page = Client().get(path_of(game, cupid)).content.decode()
+    assert "Lover 1" in page and "Lover 2" in page and "Name the two players who fall in love" in page
+    before = snapshot(game)
+    status, page = post_card(game, cupid, lover_1=first)
+    assert status == 400 and "Name exactly two different players." in page
+    status, page = post_card(game, cupid, lover_1=first, lover_2=first)
+    assert status == 400 and "appears twice on your list" in page
+    assert snapshot(game) == before
+    status, _ = post_card(game, cupid, lover_1=first, lover_2=second)
+    assert status == 302
+    assert Order.objects.get(seat=cupid).order == engine.Order("pair", (first, second))

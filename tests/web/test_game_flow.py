@@ -130,15 +130,15 @@ def test_plurality_game_with_a_day_start_and_quiet_night(organiser_client: Clien
 
 
 @pytest.mark.parametrize("wolfsbane,seed", [("doorstep", 6), ("herb", 7)])
-def test_variant_game_with_wolfsbane_and_a_vigilante_keeps_every_secret(
+def test_variant_game_with_every_special_villager_keeps_every_secret(
     organiser_client: Client, wolfsbane: str, seed: int
 ) -> None:
-    game = play_whole_game(organiser_client, seed, players=8, wolfsbane=wolfsbane, vigilante="on")
+    game = play_whole_game(organiser_client, seed, players=9, wolfsbane=wolfsbane, vigilante="on", cupid="on")
     assert game.status == Game.Status.FINISHED
     roles = game.engine_state.roles
-    assert roles.count("herbalist") == 1 and roles.count("vigilante") == 1
+    assert [roles.count(role) for role in ("herbalist", "vigilante", "cupid")] == [1, 1, 1]
     kinds = set(game.events.values_list("kind", flat=True))
-    assert "vigilante_fired" in kinds  # the bots' Vigilante fires on the first night
+    assert {"vigilante_fired", "lovers_paired", "fell_in_love"} <= kinds  # the bots act on the first night
 
 
 def test_export_replays_to_the_same_events(organiser_client: Client) -> None:

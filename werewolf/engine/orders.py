@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-OrderKind = Literal["sleep", "kill", "inquire", "protect", "shoot", "vote"]
-ORDER_KINDS: tuple[OrderKind, ...] = ("sleep", "kill", "inquire", "protect", "shoot", "vote")
+OrderKind = Literal["sleep", "kill", "inquire", "protect", "shoot", "pair", "vote"]
+ORDER_KINDS: tuple[OrderKind, ...] = ("sleep", "kill", "inquire", "protect", "shoot", "pair", "vote")
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +19,7 @@ class Order:
     - `inquire`: the Seer's one name;
     - `protect`: the Herbalist's doorstep for the night (the Princeton wolfsbane);
     - `shoot`: the Vigilante's one shot of the game;
+    - `pair`: Cupid's two Lovers, on the first night;
     - `vote`: a day vote for one seat, or no seat at all to withdraw a vote.
     """
 

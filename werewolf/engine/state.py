@@ -19,7 +19,8 @@ class State:
     whether its role is public. `phase` and `number` name the phase that is open now
     ("night" 1, "day" 1, ...); `index` counts resolved phases. `pack` is the wolves in
     order of succession, the alpha first; `spent` the seats that have used a
-    once-a-game power; `winner` is set when the game is over.
+    once-a-game power; `lovers` the two seats Cupid paired; `winner` is set when the
+    game is over.
     """
 
     ruleset: str
@@ -33,6 +34,7 @@ class State:
     index: int = 0
     pack: tuple[int, ...] = ()
     spent: tuple[int, ...] = ()
+    lovers: tuple[int, ...] = ()
     winner: str | None = None
 
     @property
@@ -67,6 +69,7 @@ class State:
             "index": self.index,
             "pack": list(self.pack),
             "spent": list(self.spent),
+            "lovers": list(self.lovers),
             "winner": self.winner,
         }
 
@@ -84,6 +87,7 @@ class State:
             index=int(raw.get("index", 0)),
             pack=tuple(int(x) for x in raw.get("pack", ())),
             spent=tuple(int(x) for x in raw.get("spent", ())),
+            lovers=tuple(int(x) for x in raw.get("lovers", ())),
             winner=raw.get("winner"),
         )
 

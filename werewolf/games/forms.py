@@ -27,10 +27,10 @@ SETUP_ERRORS = {
     "no_wolves": _("A game needs at least one werewolf."),
     "too_many_seers": _("There are not enough players for that many seers."),
     "bad_roles": _(
-        "Deal the game's numbers (werewolves: %(wolves)s, seers: %(seers)s, and one Herbalist and one Vigilante "
-        "if the game has them) and a role to every player."
+        "Deal the game's numbers (werewolves: %(wolves)s, seers: %(seers)s, and one Herbalist, Vigilante or Cupid "
+        "each if the game has them) and a role to every player."
     ),
-    "too_many_roles": _("There are not enough players for the werewolves, seers, Herbalist and Vigilante together."),
+    "too_many_roles": _("There are not enough players for the werewolves, seers and special villagers together."),
     "bad_alpha": _("The alpha must be one of the werewolves."),
 }
 ROLE_CHOICES = [
@@ -40,6 +40,7 @@ ROLE_CHOICES = [
     ("villager", _("Villager")),
     ("herbalist", _("Herbalist (wolfsbane)")),
     ("vigilante", _("Vigilante")),
+    ("cupid", _("Cupid")),
 ]
 
 
@@ -139,6 +140,10 @@ class GameForm(forms.Form):
         label=_("A Vigilante: one villager may shoot once a game at night, killing only a werewolf"),
         required=False,
     )
+    cupid = forms.BooleanField(
+        label=_("Cupid: on the first night one villager makes two players Lovers, who live and die together"),
+        required=False,
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -204,6 +209,7 @@ class GameForm(forms.Form):
                 "public_seer",
                 "reveal_dead",
                 "vigilante",
+                "cupid",
             )
         }
         values["wolfsbane"] = data.get("wolfsbane") or "none"
@@ -248,6 +254,10 @@ class NotecardForm(forms.Form):
             for rank in range(1, len(choices) + 1):
                 label = card_word("choice", rank=rank)
                 self.fields[f"choice_{rank}"] = SeatField(label=label, required=False, choices=nobody + choices)
+        elif slot.kind == "pair":
+            for number in (1, 2):
+                label = card_word("lover", number=number)
+                self.fields[f"lover_{number}"] = SeatField(label=label, required=False, choices=nobody + choices)
         elif slot.kind in ("inquire", "protect", "shoot"):
             self.fields["target"] = SeatField(label=card_word(slot.kind), required=False, choices=nobody + choices)
         elif slot.kind == "vote":
@@ -261,6 +271,8 @@ class NotecardForm(forms.Form):
         initial: dict[str, Any] = {"phase": phase_id}
         if card is not None and card.kind == "kill":
             initial.update({f"choice_{rank}": target for rank, target in enumerate(card.targets, start=1)})
+        elif card is not None and card.kind == "pair":
+            initial.update({f"lover_{number}": target for number, target in enumerate(card.targets, start=1)})
         elif card is not None and card.targets:
             initial["target"] = card.targets[0]
         return initial
@@ -274,6 +286,9 @@ class NotecardForm(forms.Form):
                 if name.startswith("choice_") and data.get(name) is not None
             ]
             return engine.Order(self.slot.kind, tuple(ranked)) if ranked else engine.Order("sleep")
+        if self.slot.kind == "pair":
+            lovers = tuple(data[name] for name in ("lover_1", "lover_2") if data.get(name) is not None)
+            return engine.Order("pair", lovers) if lovers else engine.Order("sleep")
         target = data.get("target")
         if self.slot.kind == "vote":
             return engine.Order("vote", () if target is None else (target,))

@@ -4,6 +4,7 @@
     INQUIRE Ada            the Seer's one name
     PROTECT Ada            the Herbalist's doorstep (Princeton wolfsbane)
     SHOOT Ada              the Vigilante's one shot
+    PAIR Ada, Bruno        Cupid's two Lovers, on the first night
     SLEEP                  no action
     VOTE Ada / NO VOTE     a day vote, or none
 
@@ -26,13 +27,14 @@ KEYWORDS = {
     "inquire": "inquire",
     "protect": "protect",
     "shoot": "shoot",
+    "pair": "pair",
     "sleep": "sleep",
     "vote": "vote",
     "no vote": "no vote",
     "novote": "no vote",
     "abstain": "no vote",
 }
-_SEPARATORS = re.compile(r"\s*(?:,|;|\bthen\b|>|\n)\s*", re.IGNORECASE)
+_SEPARATORS = re.compile(r"\s*(?:,|;|\bthen\b|\band\b|>|\n)\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Classic Werewolf as Adam Cadre ran it with written notecards.
 
 Roles: Werewolves (one of them the alpha), Seers and Villagers, and with the variants a
-Herbalist who holds wolfsbane and a Vigilante with one shot. Nights take every living
+Herbalist who holds wolfsbane, a Vigilante with one shot and Cupid, who makes two Lovers. Nights take every living
 player's card at once; days take votes until a strict majority or the deadline.
 """
 
@@ -28,10 +28,12 @@ SEER = "seer"
 VILLAGER = "villager"
 HERBALIST = "herbalist"
 VIGILANTE = "vigilante"
-ROLES = (WOLF, SEER, VILLAGER, HERBALIST, VIGILANTE)
+CUPID = "cupid"
+ROLES = (WOLF, SEER, VILLAGER, HERBALIST, VIGILANTE, CUPID)
 
 VILLAGE = "village"
 WOLVES = "wolves"
+LOVERS = "lovers"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +51,7 @@ class ClassicOptions:
     reveal_dead: bool = True
     wolfsbane: str = field(default="none", metadata={"choices": ("none", "herb", "doorstep")})
     vigilante: bool = False
+    cupid: bool = False
 
 
 class Classic:
@@ -81,7 +84,11 @@ class Classic:
         its role and the wolves their pack."""
         rng = setup_rng(seed)
         wolves, seers = options["wolves"], options["seers"]
-        specials = [HERBALIST] * (options["wolfsbane"] != "none") + [VIGILANTE] * bool(options["vigilante"])
+        specials = (
+            [HERBALIST] * (options["wolfsbane"] != "none")
+            + [VIGILANTE] * bool(options["vigilante"])
+            + [CUPID] * bool(options["cupid"])
+        )
         if roles is None:
             plain = players - wolves - seers - len(specials)
             deck = [WOLF] * wolves + [SEER] * seers + specials + [VILLAGER] * plain
@@ -91,7 +98,7 @@ class Classic:
             if len(deck) != players or any(role not in ROLES for role in deck):
                 raise SetupError("bad_roles", "roles", roles)
             wanted = [WOLF] * wolves + [SEER] * seers + specials
-            if any(deck.count(role) != wanted.count(role) for role in (WOLF, SEER, HERBALIST, VIGILANTE)):
+            if any(deck.count(role) != wanted.count(role) for role in ROLES if role != VILLAGER):
                 raise SetupError("bad_roles", "roles", roles)
         pack_seats = [seat for seat, role in enumerate(deck) if role == WOLF]
         if alpha is None:
@@ -116,6 +123,7 @@ class Classic:
             "seers": seers,
             "wolfsbane": options["wolfsbane"],
             "vigilante": bool(options["vigilante"]),
+            "cupid": bool(options["cupid"]),
         }
         events = [Event("game_set_up", setup, Audience.public())]
         events += [
@@ -147,6 +155,8 @@ class Classic:
                 slots[seat] = Slot("protect", tuple(living))
             elif role == VIGILANTE and seat not in state.spent:
                 slots[seat] = Slot("shoot", others)
+            elif role == CUPID and seat not in state.spent:
+                slots[seat] = Slot("pair", others)
             else:
                 slots[seat] = Slot("sleep")
         return PhaseSpec("night", state.number, slots)
@@ -185,8 +195,7 @@ class Classic:
     def outcome(self, state: State) -> Outcome | None:
         if state.winner is None:
             return None
-        side = state.winner
-        return Outcome(side, tuple(seat for seat, role in enumerate(state.roles) if _side(role) == side))
+        return Outcome(state.winner, _winners(state, state.winner))
 
     def decisive(self, state: State, orders: Mapping[int, Order]) -> bool:
         """A day ends as soon as a strict majority of the living vote for one player."""
@@ -205,6 +214,8 @@ def _bot_card(slot: Slot, seat: int, rng: Random) -> Order:
     if slot.kind == "sleep":
         return Order("sleep")
     choices = [choice for choice in slot.choices if choice != seat or slot.kind == "protect"]
+    if slot.kind == "pair":
+        return Order("pair", tuple(rng.sample(choices, 2))) if len(choices) >= 2 else Order("sleep")
     if not choices:
         return Order(slot.kind) if slot.kind == "vote" else Order("sleep")
     return Order(slot.kind, (rng.choice(choices),))
@@ -216,7 +227,14 @@ def default_wolves(players: int) -> int:
 
 def _extras(options: Mapping[str, Any]) -> int:
     """How many special villagers the variants add to the deck."""
-    return int(options["wolfsbane"] != "none") + int(bool(options["vigilante"]))
+    return int(options["wolfsbane"] != "none") + int(bool(options["vigilante"])) + int(bool(options["cupid"]))
+
+
+def _winners(state: State, side: str) -> tuple[int, ...]:
+    """The seats that win with `side`: the whole side, its dead included, or the Lovers."""
+    if side == LOVERS:
+        return tuple(sorted(state.lovers))
+    return tuple(seat for seat, role in enumerate(state.roles) if _side(role) == side)
 
 
 def _side(role: str) -> str:
@@ -252,12 +270,17 @@ def _check(state: State, spec: PhaseSpec, seat: int, order: Order) -> Order | Or
         return order
     if order.kind in ("inquire", "protect", "shoot") and len(order.targets) != 1:
         return OrderError("one_name")
+    if order.kind == "pair":
+        if len(order.targets) != 2:
+            return OrderError("two_names")
+        if order.targets[0] == order.targets[1]:
+            return OrderError("repeated_name", order.targets[0])
     if order.kind == "vote" and len(order.targets) > 1:
         return OrderError("one_name")
     for target in order.targets:
         if not state.alive[target]:
             return OrderError("target_dead", target)
-        if order.kind in ("inquire", "shoot") and target == seat:
+        if order.kind in ("inquire", "shoot", "pair") and target == seat:
             return OrderError("target_self", target)
     return order
 
@@ -294,7 +317,12 @@ def _resolve_night(state: State, cards: Mapping[int, Order], rng: Random, events
     events.append(Event("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack)))
     for seat in sorted(cards):
         card = cards[seat]
-        if card.kind == "inquire":
+        if card.kind == "pair":
+            lovers = tuple(sorted(card.targets))
+            state = replace(state, lovers=lovers, spent=tuple(sorted({*state.spent, seat})))
+            events.append(Event("lovers_paired", {"cupid": seat, "lovers": list(lovers)}, Audience.of(seat)))
+            events.append(Event("fell_in_love", {"lovers": list(lovers)}, Audience.of(*lovers)))
+        elif card.kind == "inquire":
             target = card.targets[0]
             werewolf = state.roles[target] == WOLF
             events.append(Event("seer_saw", {"seer": seat, "target": target, "werewolf": werewolf}, Audience.of(seat)))
@@ -389,8 +417,23 @@ def _ballots(cards: Mapping[int, Order]) -> dict[int, int]:
 
 
 def _die(state: State, seat: int, cause: str, events: list[Event]) -> State:
-    """Kill `seat`, reveal its card if the options say so, pass the alpha's role on, and
-    check the end of the game: after every death."""
+    """Kill `seat` (and a Lover's partner with it, of a broken heart), reveal the cards
+    if the options say so, pass the alpha's role on, and check the end of the game:
+    after every death and its heartbreak."""
+    state = _kill(state, seat, cause, events)
+    partner = _partner(state, seat)
+    if partner is not None and state.alive[partner]:
+        state = _kill(state, partner, "heartbroken", events)
+    winner = _winner(state)
+    if winner is None:
+        return state
+    state = replace(state, winner=winner, phase="over", revealed=(True,) * state.seats)
+    data = {"winner": winner, "winners": list(_winners(state, winner)), "roles": list(state.roles)}
+    events.append(Event("game_over", data, Audience.public()))
+    return state
+
+
+def _kill(state: State, seat: int, cause: str, events: list[Event]) -> State:
     old_alpha = _alpha(state)
     reveal = bool(state.options["reveal_dead"])
     state = state.with_death(seat, reveal=reveal)
@@ -400,15 +443,13 @@ def _die(state: State, seat: int, cause: str, events: list[Event]) -> State:
     if seat == old_alpha and alpha is not None:
         living_pack = [wolf for wolf in state.pack if state.alive[wolf]]
         events.append(Event("alpha_passed", {"alpha": alpha, "pack": living_pack}, Audience.of(*living_pack)))
-    winner = _winner(state)
-    if winner is None:
-        return state
-    state = replace(state, winner=winner, phase="over", revealed=(True,) * state.seats)
-    winners = [other for other, role in enumerate(state.roles) if _side(role) == winner]
-    events.append(
-        Event("game_over", {"winner": winner, "winners": winners, "roles": list(state.roles)}, Audience.public())
-    )
     return state
+
+
+def _partner(state: State, seat: int) -> int | None:
+    if seat not in state.lovers:
+        return None
+    return next(other for other in state.lovers if other != seat)
 
 
 def _pack_formed(state: State) -> Event:
@@ -425,6 +466,12 @@ def _alpha(state: State) -> int | None:
 
 
 def _winner(state: State) -> str | None:
+    """The Lovers, when a werewolf and a villager in love are the last two alive; else
+    the village when no wolf lives; else the wolves when they are at least as many as
+    everyone else. (Two Lovers of one side left alone have simply won with it.)"""
+    if state.lovers and state.living() == list(state.lovers):
+        if len({_side(state.roles[seat]) for seat in state.lovers}) == 2:
+            return LOVERS
     wolves = others = 0
     for seat, alive in enumerate(state.alive):
         if alive:
