@@ -11,30 +11,18 @@ from django.core import mail
 
 from werewolf import engine
 from werewolf.games import links, services
-from werewolf.games.models import Event, Game, InboundMessage, Order, Phase
+from werewolf.games.models import Game, InboundMessage, Order
 from werewolf.mail import inbound
 from werewolf.mail.outbound import orders_address
 
-from ..web.play import NAMES, reply_address
+from ..web.play import NAMES, reply_address, snapshot, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def game(organiser) -> Game:
-    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
-    game = services.create_game(organiser, name="By mail", seats=seats, options={"wolves": 2, "seers": 1}, seed=11)
-    return services.start_game(game)
-
-
-def snapshot(game: Game) -> tuple:
-    game.refresh_from_db()
-    return (
-        Order.objects.filter(phase__game=game).count(),
-        Event.objects.filter(game=game).count(),
-        game.state,
-        list(Phase.objects.filter(game=game).values_list("status", "deadline")),
-    )
+    return started_game(organiser, "By mail")
 
 
 def seat_of(game: Game, role: str) -> int:

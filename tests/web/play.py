@@ -45,6 +45,30 @@ def create_game(client: Client, players: int = 7, **options: Any) -> Game:
     return Game.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
 
 
+def started_game(organiser: Any, name: str, players: int = 7, seed: int = 11, **options: Any) -> Game:
+    """A running game made through the services, every player with an address."""
+    from werewolf.games import services
+
+    seats = [services.Seating(player, f"{player.lower()}@example.org") for player in NAMES[:players]]
+    game = services.create_game(
+        organiser, name=name, seats=seats, options={"wolves": 2, "seers": 1, **options}, seed=seed
+    )
+    return services.start_game(game)
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    """What a refused input must leave unchanged: cards, events, state, phases."""
+    from werewolf.games.models import Event, Order
+
+    game.refresh_from_db()
+    return (
+        Order.objects.filter(phase__game=game).count(),
+        Event.objects.filter(game=game).count(),
+        game.state,
+        list(Phase.objects.filter(game=game).values_list("status", "deadline")),
+    )
+
+
 def seat_paths(game: Game) -> dict[int, str]:
     """Each seat's private page, as read from the mails the players got."""
     paths: dict[int, str] = {}

@@ -13,16 +13,14 @@ from werewolf import engine
 from werewolf.games import links, services
 from werewolf.games.models import Event, Game, Order, Phase
 
-from .play import GAME_FORM, NAMES
+from .play import GAME_FORM, NAMES, snapshot, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def game(organiser) -> Game:
-    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
-    game = services.create_game(organiser, name="Bad input", seats=seats, options={"wolves": 2, "seers": 1}, seed=11)
-    return services.start_game(game)
+    return started_game(organiser, "Bad input")
 
 
 def path_of(game: Game, seat: int) -> str:
@@ -31,16 +29,6 @@ def path_of(game: Game, seat: int) -> str:
 
 def role_seat(game: Game, role: str) -> int:
     return game.engine_state.roles.index(role)
-
-
-def snapshot(game: Game) -> tuple:
-    game.refresh_from_db()
-    return (
-        Order.objects.filter(phase__game=game).count(),
-        Event.objects.filter(game=game).count(),
-        game.state,
-        list(Phase.objects.filter(game=game).values_list("status", "deadline")),
-    )
 
 
 def post_card(game: Game, seat: int, **fields) -> tuple[int, str]:
@@ -364,9 +352,7 @@ def test_the_organiser_may_deal_the_roles(organiser_client: Client) -> None:
 
 
 def test_the_herbalist_and_the_vigilante_get_their_own_cards(organiser) -> None:
-    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:8]]
-    options = {"wolves": 2, "seers": 1, "wolfsbane": "doorstep", "vigilante": True}
-    game = services.start_game(services.create_game(organiser, name="Variants", seats=seats, options=options, seed=4))
+    game = started_game(organiser, "Variants", players=8, seed=4, wolfsbane="doorstep", vigilante=True)
     roles = game.engine_state.roles
     herbalist, vigilante = roles.index("herbalist"), roles.index("vigilante")
     page = Client().get(path_of(game, herbalist)).content.decode()
@@ -383,9 +369,7 @@ def test_the_herbalist_and_the_vigilante_get_their_own_cards(organiser) -> None:
 
 
 def test_cupid_names_two_lovers_on_the_form(organiser) -> None:
-    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
-    options = {"wolves": 2, "seers": 1, "cupid": True}
-    game = services.start_game(services.create_game(organiser, name="Cupid", seats=seats, options=options, seed=4))
+    game = started_game(organiser, "Cupid", seed=4, cupid=True)
     cupid = game.engine_state.roles.index("cupid")
     first, second = [seat for seat in range(7) if seat != cupid][:2]
     page = Client().get(path_of(game, cupid)).content.decode()
