@@ -15,6 +15,7 @@ SLEEPER = engine.Slot("sleep")
 HERBALIST = engine.Slot("protect", (0, 1, 2, 3, 4))
 VIGILANTE = engine.Slot("shoot", (0, 1, 2, 3))
 CUPID = engine.Slot("pair", (0, 1, 2, 3))
+DARK_WOLF = engine.Slot("kill", (1, 2, 3, 4), ranked=True, swap=True)
 
 
 @pytest.mark.parametrize(
@@ -36,6 +37,10 @@ CUPID = engine.Slot("pair", (0, 1, 2, 3))
         ("SLEEP", VIGILANTE, engine.Order("sleep")),
         ("PAIR Ada, Chloé", CUPID, engine.Order("pair", (0, 3))),
         ("bruno and ada", CUPID, engine.Order("pair", (1, 0))),
+        ("KILL Bruno, Dmitri SWAP Chloé, Ada", DARK_WOLF, engine.Order("kill", (1, 4), (3, 0))),
+        ("kill dmitri\nswap: chloe and bruno", DARK_WOLF, engine.Order("kill", (4,), (3, 1))),
+        ("SWAP Chloé, Ada", DARK_WOLF, engine.Order("kill", (), (3, 0))),
+        ("Dmitri swap Chloé, Ada", DARK_WOLF, engine.Order("kill", (4,), (3, 0))),
     ],
 )
 def test_cards_are_read(text, slot, order) -> None:

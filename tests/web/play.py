@@ -93,6 +93,8 @@ def card_form(game: Game, seat: int, rng: Random) -> dict[str, Any] | None:
     if slot.kind == "kill":
         ranked = rng.sample(choices, k=min(len(choices), 2))
         form.update({f"choice_{rank}": target for rank, target in enumerate(ranked, start=1)})
+        if slot.swap and len(choices) >= 2 and rng.random() < 0.7:
+            form.update({f"swap_{number}": seat for number, seat in enumerate(rng.sample(choices, 2), start=1)})
     elif slot.kind == "pair":
         form.update({f"lover_{number}": target for number, target in enumerate(rng.sample(choices, 2), start=1)})
     elif slot.kind in ("inquire", "protect", "shoot", "vote") and choices:
@@ -127,8 +129,9 @@ def mail_card(game: Game, seat: int, form: dict[str, Any], rng: Random) -> Any:
     slot = engine.phase(game.engine_state).asks(seat)
     assert slot is not None
     ranked = [names[form[key]] for key in sorted(form) if key.startswith(("choice_", "lover_"))]
+    swap = [names[form[key]] for key in sorted(form) if key.startswith("swap_")]
     if slot.kind in ("kill", "pair") and ranked:
-        card = slot.kind.upper() + " " + ", ".join(ranked)
+        card = slot.kind.upper() + " " + ", ".join(ranked) + (" SWAP " + ", ".join(swap) if swap else "")
     elif slot.kind in ("inquire", "protect", "shoot", "vote") and "target" in form:
         card = f"{slot.kind.upper()} {names[form['target']]}"
     else:

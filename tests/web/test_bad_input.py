@@ -383,3 +383,19 @@ def test_cupid_names_two_lovers_on_the_form(organiser) -> None:
     status, _ = post_card(game, cupid, lover_1=first, lover_2=second)
     assert status == 302
     assert Order.objects.get(seat=cupid).order == engine.Order("pair", (first, second))
+
+
+def test_dark_city_wolves_may_swap_two_cards_on_the_form(organiser) -> None:
+    game = started_game(organiser, "Dark City", seed=4, dark_city=True)
+    state = game.engine_state
+    wolf, other_wolf = state.pack[0], state.pack[1]
+    villagers = [seat for seat in range(7) if state.roles[seat] != "wolf"]
+    page = Client().get(path_of(game, wolf)).content.decode()
+    assert "Swap the card of, 1" in page and "whose cards swap at the end of the night" in page
+    before = snapshot(game)
+    status, page = post_card(game, wolf, choice_1=villagers[0], swap_1=villagers[1], swap_2=other_wolf)
+    assert status == 400 and "is a werewolf: only villagers' cards can be swapped." in page
+    assert snapshot(game) == before
+    status, _ = post_card(game, wolf, swap_1=villagers[1], swap_2=villagers[2])
+    assert status == 302
+    assert Order.objects.get(seat=wolf).order == engine.Order("kill", (), (villagers[1], villagers[2]))

@@ -129,16 +129,19 @@ def test_plurality_game_with_a_day_start_and_quiet_night(organiser_client: Clien
     assert game.status == Game.Status.FINISHED
 
 
-@pytest.mark.parametrize("wolfsbane,seed", [("doorstep", 6), ("herb", 7)])
+@pytest.mark.parametrize("wolfsbane,seed,dark_city", [("doorstep", 6, ""), ("herb", 7, "on")])
 def test_variant_game_with_every_special_villager_keeps_every_secret(
-    organiser_client: Client, wolfsbane: str, seed: int
+    organiser_client: Client, wolfsbane: str, seed: int, dark_city: str
 ) -> None:
-    game = play_whole_game(organiser_client, seed, players=9, wolfsbane=wolfsbane, vigilante="on", cupid="on")
+    game = play_whole_game(
+        organiser_client, seed, players=9, wolfsbane=wolfsbane, vigilante="on", cupid="on", dark_city=dark_city
+    )
     assert game.status == Game.Status.FINISHED
     roles = game.engine_state.roles
     assert [roles.count(role) for role in ("herbalist", "vigilante", "cupid")] == [1, 1, 1]
     kinds = set(game.events.values_list("kind", flat=True))
     assert {"vigilante_fired", "lovers_paired", "fell_in_love"} <= kinds  # the bots act on the first night
+    assert ("cards_swapped" in kinds) == bool(dark_city)
 
 
 def test_export_replays_to_the_same_events(organiser_client: Client) -> None:

@@ -96,12 +96,14 @@ class State:
 class Slot:
     """The order a phase asks of one seat: its kind and the seats it may name.
 
-    `ranked` slots take a preference list (one or more distinct names, best first).
+    `ranked` slots take a preference list (one or more distinct names, best first);
+    `swap` slots may also name two of the `choices` whose cards change hands (Dark City).
     """
 
     kind: OrderKind
     choices: tuple[int, ...] = ()
     ranked: bool = False
+    swap: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,6 +144,11 @@ class GameForm(forms.Form):
         label=_("Cupid: on the first night one villager makes two players Lovers, who live and die together"),
         required=False,
     )
+    dark_city = forms.BooleanField(
+        label=_("Dark City: each night the wolves may also swap two villagers' cards"),
+        required=False,
+        help_text=_("A dead player's card then shows only whether it was a werewolf's."),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -210,6 +215,7 @@ class GameForm(forms.Form):
                 "reveal_dead",
                 "vigilante",
                 "cupid",
+                "dark_city",
             )
         }
         values["wolfsbane"] = data.get("wolfsbane") or "none"
@@ -254,6 +260,10 @@ class NotecardForm(forms.Form):
             for rank in range(1, len(choices) + 1):
                 label = card_word("choice", rank=rank)
                 self.fields[f"choice_{rank}"] = SeatField(label=label, required=False, choices=nobody + choices)
+            if slot.swap:
+                for number in (1, 2):
+                    label = card_word("swap", number=number)
+                    self.fields[f"swap_{number}"] = SeatField(label=label, required=False, choices=nobody + choices)
         elif slot.kind == "pair":
             for number in (1, 2):
                 label = card_word("lover", number=number)
@@ -271,6 +281,7 @@ class NotecardForm(forms.Form):
         initial: dict[str, Any] = {"phase": phase_id}
         if card is not None and card.kind == "kill":
             initial.update({f"choice_{rank}": target for rank, target in enumerate(card.targets, start=1)})
+            initial.update({f"swap_{number}": seat for number, seat in enumerate(card.swap, start=1)})
         elif card is not None and card.kind == "pair":
             initial.update({f"lover_{number}": target for number, target in enumerate(card.targets, start=1)})
         elif card is not None and card.targets:
@@ -285,7 +296,8 @@ class NotecardForm(forms.Form):
                 for name in sorted(self.fields, key=_rank)
                 if name.startswith("choice_") and data.get(name) is not None
             ]
-            return engine.Order(self.slot.kind, tuple(ranked)) if ranked else engine.Order("sleep")
+            swap = tuple(data[name] for name in ("swap_1", "swap_2") if data.get(name) is not None)
+            return engine.Order(self.slot.kind, tuple(ranked), swap) if ranked or swap else engine.Order("sleep")
         if self.slot.kind == "pair":
             lovers = tuple(data[name] for name in ("lover_1", "lover_2") if data.get(name) is not None)
             return engine.Order("pair", lovers) if lovers else engine.Order("sleep")

@@ -5,6 +5,7 @@
     PROTECT Ada            the Herbalist's doorstep (Princeton wolfsbane)
     SHOOT Ada              the Vigilante's one shot
     PAIR Ada, Bruno        Cupid's two Lovers, on the first night
+    KILL Ada SWAP Bo, Cy   in Dark City, a wolf's list and the two cards to swap
     SLEEP                  no action
     VOTE Ada / NO VOTE     a day vote, or none
 
@@ -47,11 +48,23 @@ class CardError(Exception):
     candidates: tuple[str, ...] = ()
 
 
+_SWAP = re.compile(r"\bswap\b:?", re.IGNORECASE)
+
+
 def read_card(text: str, names: Sequence[str], slot: engine.Slot | None) -> engine.Order:
-    """The order a card's text means for a seat asked for `slot`, or `CardError`."""
+    """The order a card's text means for a seat asked for `slot`, or `CardError`. A
+    Dark City wolf's card may carry a SWAP clause after (or instead of) its list."""
     words = " ".join(text.split())
     if not words:
         raise CardError("empty_card")
+    found = _SWAP.search(words)
+    if found:
+        head, tail = words[: found.start()].strip(), words[found.end() :].strip()
+        swap = tuple(find_seat(part, names) for part in _SEPARATORS.split(tail) if part)
+        if not swap:
+            raise CardError("no_name", "SWAP")
+        main = read_card(head, names, slot) if head else engine.Order("kill")
+        return engine.Order("kill" if main.kind == "sleep" else main.kind, main.targets, swap)
     keyword, rest = _keyword(words)
     if keyword is None:
         if slot is None or slot.kind == "sleep":

@@ -1,7 +1,8 @@
 """Classic Werewolf as Adam Cadre ran it with written notecards.
 
 Roles: Werewolves (one of them the alpha), Seers and Villagers, and with the variants a
-Herbalist who holds wolfsbane, a Vigilante with one shot and Cupid, who makes two Lovers. Nights take every living
+Herbalist who holds wolfsbane, a Vigilante with one shot and Cupid, who makes two Lovers;
+in Dark City the wolves also swap two villagers' cards each night. Nights take every living
 player's card at once; days take votes until a strict majority or the deadline.
 """
 
@@ -52,6 +53,7 @@ class ClassicOptions:
     wolfsbane: str = field(default="none", metadata={"choices": ("none", "herb", "doorstep")})
     vigilante: bool = False
     cupid: bool = False
+    dark_city: bool = False
 
 
 class Classic:
@@ -124,6 +126,7 @@ class Classic:
             "wolfsbane": options["wolfsbane"],
             "vigilante": bool(options["vigilante"]),
             "cupid": bool(options["cupid"]),
+            "dark_city": bool(options["dark_city"]),
         }
         events = [Event("game_set_up", setup, Audience.public())]
         events += [
@@ -142,7 +145,9 @@ class Classic:
             return PhaseSpec("day", state.number, {seat: ballot for seat in living}, public_orders=True)
         roles = state.roles
         quiet = state.number == 1 and state.options["first_night"] == "quiet"
-        prey = Slot("kill", tuple(seat for seat in living if roles[seat] != WOLF), ranked=True)
+        prey = Slot(
+            "kill", tuple(seat for seat in living if roles[seat] != WOLF), ranked=True, swap=state.options["dark_city"]
+        )
         slots: dict[int, Slot] = {}
         for seat in living:
             role = roles[seat]
@@ -213,6 +218,8 @@ class Classic:
 def _bot_card(slot: Slot, seat: int, rng: Random) -> Order:
     if slot.kind == "sleep":
         return Order("sleep")
+    if slot.swap and len(slot.choices) >= 2:
+        return Order(slot.kind, (rng.choice(slot.choices),), tuple(rng.sample(slot.choices, 2)))
     choices = [choice for choice in slot.choices if choice != seat or slot.kind == "protect"]
     if slot.kind == "pair":
         return Order("pair", tuple(rng.sample(choices, 2))) if len(choices) >= 2 else Order("sleep")
@@ -256,8 +263,12 @@ def _check(state: State, spec: PhaseSpec, seat: int, order: Order) -> Order | Or
         return order if slot.kind != "vote" else OrderError("wrong_order")
     if order.kind != slot.kind:
         return OrderError("wrong_order")
+    if order.swap:
+        refused = _swap_problem(state, slot, order.swap)
+        if refused is not None:
+            return refused
     if order.kind == "kill":
-        if not order.targets:
+        if not order.targets and not order.swap:
             return OrderError("empty_list")
         seen: set[int] = set()
         for target in order.targets:
@@ -285,6 +296,23 @@ def _check(state: State, spec: PhaseSpec, seat: int, order: Order) -> Order | Or
     return order
 
 
+def _swap_problem(state: State, slot: Slot, swap: tuple[int, ...]) -> OrderError | None:
+    """Why a Dark City swap cannot stand: it must name two different living villagers."""
+    if not slot.swap:
+        return OrderError("wrong_order")
+    if len(swap) != 2:
+        return OrderError("two_names")
+    if swap[0] == swap[1]:
+        return OrderError("repeated_name", swap[0])
+    for seat in swap:
+        if not 0 <= seat < state.seats:
+            return OrderError("unknown_seat", seat)
+        problem = _victim_problem(state, seat)
+        if problem:
+            return OrderError("swap_wolf" if problem == "target_wolf" else problem, seat)
+    return None
+
+
 def _victim_problem(state: State, target: int) -> str | None:
     if not state.alive[target]:
         return "target_dead"
@@ -301,7 +329,8 @@ def _kill_list(state: State, spec: PhaseSpec, seat: int, order: Order) -> Order 
     legal = tuple(
         target for target in order.targets if 0 <= target < state.seats and not _victim_problem(state, target)
     )
-    return Order("kill", legal) if legal else OrderError("empty_list")
+    swap = order.swap if order.swap and _swap_problem(state, slot, order.swap) is None else ()
+    return Order("kill", legal, swap) if legal or swap else OrderError("empty_list")
 
 
 def _discarded(seat: int, order: Order, error: OrderError) -> Event:
@@ -348,7 +377,32 @@ def _resolve_night(state: State, cards: Mapping[int, Order], rng: Random, events
         deaths += 1
     if not deaths:
         events.append(Event("dawn_no_death", {}, Audience.public()))
+    if not state.over:
+        state = _swap_cards(state, cards, pack, events)
     return state
+
+
+def _swap_cards(state: State, cards: Mapping[int, Order], pack: Sequence[int], events: list[Event]) -> State:
+    """Dark City: the pack's swap (the same pair on every swapping wolf's card, or the
+    highest-ranked swapping wolf's) trades two villagers' cards at the end of the night.
+    Each of the two is told its new card if it changed; once-a-game powers go with the card."""
+    swaps = {seat: frozenset(cards[seat].swap) for seat in pack if seat in cards and cards[seat].swap}
+    if not swaps:
+        return state
+    chosen = next(iter(swaps.values())) if len(set(swaps.values())) == 1 else swaps[next(s for s in pack if s in swaps)]
+    first, second = sorted(chosen)
+    living = [wolf for wolf in pack if state.alive[wolf]]
+    if not (state.alive[first] and state.alive[second]):
+        events.append(Event("swap_skipped", {"seats": [first, second]}, Audience.of(*living)))
+        return state
+    roles = list(state.roles)
+    roles[first], roles[second] = roles[second], roles[first]
+    spent = {({first: second, second: first}.get(seat, seat)) for seat in state.spent}
+    events.append(Event("cards_swapped", {"seats": [first, second]}, Audience.of(*living)))
+    for seat in (first, second):
+        if roles[seat] != state.roles[seat]:
+            events.append(Event("card_changed", {"seat": seat, "role": roles[seat]}, Audience.of(seat)))
+    return replace(state, roles=tuple(roles), spent=tuple(sorted(spent)))
 
 
 def _wolfsbane(state: State, cards: Mapping[int, Order], victim: int) -> str | None:
@@ -370,7 +424,7 @@ def _pack_choice(
     """The night's victim, how it was chosen, and whose list decided (None by consensus)."""
     if state.number == 1 and state.options["first_night"] == "quiet":
         return None, "quiet", None
-    lists = {seat: cards[seat].targets for seat in pack if seat in cards and cards[seat].kind == "kill"}
+    lists = {seat: cards[seat].targets for seat in pack if seat in cards and cards[seat].targets}
     if lists:
         firsts = {targets[0] for targets in lists.values()}
         if len(firsts) == 1:
@@ -434,11 +488,16 @@ def _die(state: State, seat: int, cause: str, events: list[Event]) -> State:
 
 
 def _kill(state: State, seat: int, cause: str, events: list[Event]) -> State:
+    """One death. In Dark City a revealed card says only whether it was a werewolf's,
+    never whether it was the Seer's."""
     old_alpha = _alpha(state)
     reveal = bool(state.options["reveal_dead"])
-    state = state.with_death(seat, reveal=reveal)
-    role = state.roles[seat] if reveal else None
-    events.append(Event(cause, {"seat": seat, "role": role}, Audience.public()))
+    dark = bool(state.options["dark_city"])
+    state = state.with_death(seat, reveal=reveal and not dark)
+    data: dict[str, Any] = {"seat": seat, "role": state.roles[seat] if reveal and not dark else None}
+    if reveal and dark:
+        data["werewolf"] = state.roles[seat] == WOLF
+    events.append(Event(cause, data, Audience.public()))
     alpha = _alpha(state)
     if seat == old_alpha and alpha is not None:
         living_pack = [wolf for wolf in state.pack if state.alive[wolf]]
