@@ -12,7 +12,7 @@ from django.test import Client
 
 from werewolf import engine
 from werewolf.games import links, selectors
-from werewolf.games.models import Game, Phase, Player
+from werewolf.games.models import Game, Order, Phase, Player
 from werewolf.games.templatetags.werewolf import render_event
 
 NAMES = ["Alba", "Brio", "Cato", "Dara", "Ezio", "Fenna", "Gusto", "Hilde", "Ivo"]
@@ -58,7 +58,7 @@ def started_game(organiser: Any, name: str, players: int = 7, seed: int = 11, **
 
 def snapshot(game: Game) -> tuple[Any, ...]:
     """What a refused input must leave unchanged: cards, events, state, phases."""
-    from werewolf.games.models import Event, Order
+    from werewolf.games.models import Event
 
     game.refresh_from_db()
     return (
@@ -172,11 +172,19 @@ def secrets_hidden_from(game: Game, viewer: engine.Viewer) -> set[str]:
                 secrets.update(links._reference_mac(link.nonce, index) for index in range(phases + 1))
     phase = game.current_phase()
     if phase is not None and not engine.phase(game.engine_state).public_orders:
-        own = selectors.card_of(phase, viewer) if isinstance(viewer, int) else None
+        # Whatever the viewer wrote itself, in any phase, it knows: another seat's card
+        # that happens to read the same is no secret from it.
+        own_words = (
+            [card_summary(row.order, names) for row in Order.objects.filter(phase__game=game, seat=viewer)]
+            if isinstance(viewer, int)
+            else []
+        )
         for seat in range(len(names)):
             card = selectors.card_of(phase, seat)
-            if seat != viewer and card is not None and card != own and card.kind != "sleep":
-                secrets.add(card_summary(card, names))
+            if seat != viewer and card is not None and card.kind != "sleep":
+                words = card_summary(card, names)
+                if not any(words in own for own in own_words):
+                    secrets.add(words)
     return {secret for secret in secrets if secret.strip()}
 
 
@@ -199,7 +207,7 @@ def open_phase(game: Game) -> Phase | None:
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 
 
-ROLE_TELLING = ("seer_saw", "killed", "lynched", "shot", "vigilante_fired")
+ROLE_TELLING = ("seer_saw", "killed", "lynched", "shot", "vigilante_fired", "tested", "exposed", "converted")
 """Events that tell their audience something of the role of the seat they name."""
 
 

@@ -56,6 +56,8 @@ def sweep(game: Game, paths: dict[int, str], client: Client) -> None:
 
 def play_whole_game(organiser_client: Client, seed: int, players: int = 7, check: bool = True, **options: str) -> Game:
     game = create_game(organiser_client, players=players, **options)
+    # The form draws a fresh seed; fix it so that each test plays the same game every run.
+    Game.objects.filter(pk=game.pk).update(seed=seed)
     response = organiser_client.post(f"/games/{game.pk}/", {"action": "start"})
     assert response.status_code == 302
     game.refresh_from_db()
@@ -142,6 +144,22 @@ def test_variant_game_with_every_special_villager_keeps_every_secret(
     kinds = set(game.events.values_list("kind", flat=True))
     assert {"vigilante_fired", "lovers_paired", "fell_in_love"} <= kinds  # the bots act on the first night
     assert ("cards_swapped" in kinds) == bool(dark_city)
+
+
+EVERY_VARIANT = {"wolfsbane": "doorstep", "vigilante": "on", "cupid": "on", "dark_city": "on"}
+
+
+@pytest.mark.parametrize("seed,others", [(8, {}), (13, EVERY_VARIANT)])
+def test_a_thing_game_keeps_every_secret(organiser_client: Client, seed: int, others: dict[str, str]) -> None:
+    """Days test and nights convert: the convert must learn its card at once but the
+    pack only at nightfall, and nobody else may learn either; with every other variant too."""
+    game = play_whole_game(organiser_client, seed, players=9, thing="on", day_deadline="plurality", **others)
+    assert game.status == Game.Status.FINISHED
+    kinds = set(game.events.values_list("kind", flat=True))
+    assert {"converted", "infected", "tested"} <= kinds
+    assert "killed" not in kinds and "lynched" not in kinds
+    dealt = {event.data["role"] for event in game.events.filter(kind="role_dealt")}
+    assert dealt >= {"herbalist", "vigilante", "cupid"} or not others
 
 
 def test_export_replays_to_the_same_events(organiser_client: Client) -> None:

@@ -19,8 +19,8 @@ class State:
     whether its role is public. `phase` and `number` name the phase that is open now
     ("night" 1, "day" 1, ...); `index` counts resolved phases. `pack` is the wolves in
     order of succession, the alpha first; `spent` the seats that have used a
-    once-a-game power; `lovers` the two seats Cupid paired; `winner` is set when the
-    game is over.
+    once-a-game power; `lovers` the two seats Cupid paired; `step` counts the votes
+    of the open day ("Thing" days hold several); `winner` is set when the game is over.
     """
 
     ruleset: str
@@ -35,6 +35,7 @@ class State:
     pack: tuple[int, ...] = ()
     spent: tuple[int, ...] = ()
     lovers: tuple[int, ...] = ()
+    step: int = 1
     winner: str | None = None
 
     @property
@@ -70,6 +71,7 @@ class State:
             "pack": list(self.pack),
             "spent": list(self.spent),
             "lovers": list(self.lovers),
+            "step": self.step,
             "winner": self.winner,
         }
 
@@ -88,6 +90,7 @@ class State:
             pack=tuple(int(x) for x in raw.get("pack", ())),
             spent=tuple(int(x) for x in raw.get("spent", ())),
             lovers=tuple(int(x) for x in raw.get("lovers", ())),
+            step=int(raw.get("step", 1)),
             winner=raw.get("winner"),
         )
 
@@ -109,12 +112,14 @@ class Slot:
 @dataclass(frozen=True, slots=True)
 class PhaseSpec:
     """What the open phase asks for. `public_orders` says whether the orders given so far
-    may be shown to everyone (a day's running tally) or to nobody but their writer."""
+    may be shown to everyone (a day's running tally) or to nobody but their writer.
+    `step` numbers the votes within one day (only "Thing" days have more than one)."""
 
     kind: PhaseKind
     number: int
     slots: Mapping[int, Slot]
     public_orders: bool = False
+    step: int = 1
 
     def asks(self, seat: int) -> Slot | None:
         return self.slots.get(seat)

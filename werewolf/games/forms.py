@@ -144,6 +144,11 @@ class GameForm(forms.Form):
         label=_("Cupid: on the first night one villager makes two players Lovers, who live and die together"),
         required=False,
     )
+    thing = forms.BooleanField(
+        label=_("“Thing”: the day tests a player (only a werewolf dies), the night converts a villager to the pack"),
+        required=False,
+        help_text=_("A very different game: look for changes in behaviour rather than hidden plots."),
+    )
     dark_city = forms.BooleanField(
         label=_("Dark City: each night the wolves may also swap two villagers' cards"),
         required=False,
@@ -216,6 +221,7 @@ class GameForm(forms.Form):
                 "vigilante",
                 "cupid",
                 "dark_city",
+                "thing",
             )
         }
         values["wolfsbane"] = data.get("wolfsbane") or "none"

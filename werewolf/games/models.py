@@ -108,6 +108,7 @@ class Phase(models.Model):
     index = models.PositiveIntegerField()
     kind = models.CharField(max_length=16)
     number = models.PositiveIntegerField()
+    step = models.PositiveSmallIntegerField(default=1)  # the vote of the day, in "Thing" games
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     opened_at = models.DateTimeField()
     deadline = models.DateTimeField(db_index=True)

@@ -320,6 +320,7 @@ def _open_phase(game: Game, state: engine.State, now: datetime) -> Phase:
         index=state.index,
         kind=spec.kind,
         number=spec.number,
+        step=spec.step,
         opened_at=now,
         deadline=now + timedelta(minutes=minutes),
     )

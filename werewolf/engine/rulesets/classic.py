@@ -2,7 +2,8 @@
 
 Roles: Werewolves (one of them the alpha), Seers and Villagers, and with the variants a
 Herbalist who holds wolfsbane, a Vigilante with one shot and Cupid, who makes two Lovers;
-in Dark City the wolves also swap two villagers' cards each night. Nights take every living
+in Dark City the wolves also swap two villagers' cards each night; in "Thing" the day
+tests instead of lynching and the night converts instead of killing. Nights take every living
 player's card at once; days take votes until a strict majority or the deadline.
 """
 
@@ -54,6 +55,7 @@ class ClassicOptions:
     vigilante: bool = False
     cupid: bool = False
     dark_city: bool = False
+    thing: bool = False
 
 
 class Classic:
@@ -127,6 +129,7 @@ class Classic:
             "vigilante": bool(options["vigilante"]),
             "cupid": bool(options["cupid"]),
             "dark_city": bool(options["dark_city"]),
+            "thing": bool(options["thing"]),
         }
         events = [Event("game_set_up", setup, Audience.public())]
         events += [
@@ -142,7 +145,9 @@ class Classic:
         living = state.living()
         if state.phase == "day":
             ballot = Slot("vote", tuple(living))
-            return PhaseSpec("day", state.number, {seat: ballot for seat in living}, public_orders=True)
+            return PhaseSpec(
+                "day", state.number, {seat: ballot for seat in living}, public_orders=True, step=state.step
+            )
         roles = state.roles
         quiet = state.number == 1 and state.options["first_night"] == "quiet"
         prey = Slot(
@@ -192,9 +197,14 @@ class Classic:
         if spec.kind == "night":
             state = _resolve_night(state, cards, rng, events)
         else:
-            state = _resolve_day(state, cards, rng, events)
-            if state.index == 0 and not state.over:
-                events.append(_pack_formed(state))  # a day-first game: the wolves meet at the first night
+            state, again = _resolve_day(state, cards, rng, events)
+            if again:
+                return replace(state, step=state.step + 1, index=state.index + 1), events
+            first_nightfall = state.options["start"] == "day" and state.number == 1
+            if (first_nightfall or state.options["thing"]) and not state.over:
+                # The wolves meet at nightfall: in a day-first game for the first time; in
+                # "Thing" every night, so that the newly converted learn the pack.
+                events.append(_pack_formed(state))
         return _advance(state), events
 
     def outcome(self, state: State) -> Outcome | None:
@@ -372,11 +382,14 @@ def _resolve_night(state: State, cards: Mapping[int, Order], rng: Random, events
             if hit:
                 state = _die(state, target, "shot", events)
                 deaths += 1
-    if victim is not None and not state.over:
+    thing = bool(state.options["thing"])
+    if victim is not None and not state.over and not thing:
         state = _die(state, victim, "killed", events)
         deaths += 1
     if not deaths:
         events.append(Event("dawn_no_death", {}, Audience.public()))
+    if victim is not None and not state.over and thing:
+        state = _convert(state, victim, events)
     if not state.over:
         state = _swap_cards(state, cards, pack, events)
     return state
@@ -384,7 +397,8 @@ def _resolve_night(state: State, cards: Mapping[int, Order], rng: Random, events
 
 def _swap_cards(state: State, cards: Mapping[int, Order], pack: Sequence[int], events: list[Event]) -> State:
     """Dark City: the pack's swap (the same pair on every swapping wolf's card, or the
-    highest-ranked swapping wolf's) trades two villagers' cards at the end of the night.
+    highest-ranked swapping wolf's) trades two villagers' cards at the end of the night,
+    unless one of them died or joined the pack ("Thing") in the night.
     Each of the two is told its new card if it changed; once-a-game powers go with the card."""
     swaps = {seat: frozenset(cards[seat].swap) for seat in pack if seat in cards and cards[seat].swap}
     if not swaps:
@@ -392,7 +406,7 @@ def _swap_cards(state: State, cards: Mapping[int, Order], pack: Sequence[int], e
     chosen = next(iter(swaps.values())) if len(set(swaps.values())) == 1 else swaps[next(s for s in pack if s in swaps)]
     first, second = sorted(chosen)
     living = [wolf for wolf in pack if state.alive[wolf]]
-    if not (state.alive[first] and state.alive[second]):
+    if any(_victim_problem(state, seat) for seat in (first, second)):  # died, or converted, tonight
         events.append(Event("swap_skipped", {"seats": [first, second]}, Audience.of(*living)))
         return state
     roles = list(state.roles)
@@ -438,31 +452,43 @@ def _pack_choice(
     return None, "no_lists", None
 
 
-def _resolve_day(state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+def _resolve_day(state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> tuple[State, bool]:
+    """End the open vote: lynch the player named, or in "Thing" test them. Returns the
+    state and whether the same day votes again (a "Thing" day goes on after a werewolf
+    is found, and after its first test whatever it found)."""
     ballots = _ballots(cards)
-    lynched = strict_majority(ballots, len(state.living()))
+    named = strict_majority(ballots, len(state.living()))
     how = "majority"
     tied: list[int] = []
-    if lynched is None:
+    if named is None:
         top = leaders(ballots)
         if state.options["day_deadline"] == "no-lynch":
             how = "no_majority"
         elif len(top) == 1:
-            lynched, how = top[0], "plurality"
+            named, how = top[0], "plurality"
         elif top and state.options["tie"] == "random":
-            lynched, how, tied = rng.choice(top), "tie_drawn", top
+            named, how, tied = rng.choice(top), "tie_drawn", top
         else:
             how, tied = ("tie", top) if top else ("no_votes", [])
-    data = {
+    thing = bool(state.options["thing"])
+    data: dict[str, Any] = {
         "ballots": [[voter, ballots[voter]] for voter in sorted(ballots)],
-        "lynched": lynched,
+        "lynched": None if thing else named,
         "how": how,
         "tied": tied,
     }
+    if thing:
+        data["tested"] = named
     events.append(Event("day_ended", data, Audience.public()))
-    if lynched is None:
-        return state
-    return _die(state, lynched, "lynched", events)
+    if named is None:
+        return state, False
+    if not thing:
+        return _die(state, named, "lynched", events), False
+    werewolf = state.roles[named] == WOLF
+    events.append(Event("tested", {"seat": named, "werewolf": werewolf}, Audience.public()))
+    if werewolf:
+        state = _die(state, named, "exposed", events)
+    return state, not state.over and (werewolf or state.step == 1)
 
 
 def _ballots(cards: Mapping[int, Order]) -> dict[int, int]:
@@ -478,6 +504,24 @@ def _die(state: State, seat: int, cause: str, events: list[Event]) -> State:
     partner = _partner(state, seat)
     if partner is not None and state.alive[partner]:
         state = _kill(state, partner, "heartbroken", events)
+    return _judge(state, events)
+
+
+def _convert(state: State, seat: int, events: list[Event]) -> State:
+    """In "Thing" the pack's victim becomes a werewolf at once, last in the succession.
+    The pack knows whom it converted; the convert learns its new card now and the pack
+    at the next nightfall. Nobody dies, so dawn is quiet; the end is judged again."""
+    pack = [wolf for wolf in state.pack if state.alive[wolf]]
+    roles = list(state.roles)
+    roles[seat] = WOLF
+    state = replace(state, roles=tuple(roles), pack=(*state.pack, seat))
+    events.append(Event("converted", {"seat": seat}, Audience.of(*pack)))
+    events.append(Event("infected", {"seat": seat}, Audience.of(seat)))
+    return _judge(state, events)
+
+
+def _judge(state: State, events: list[Event]) -> State:
+    """End the game if a side has won."""
     winner = _winner(state)
     if winner is None:
         return state
@@ -552,8 +596,10 @@ def _advance(state: State) -> State:
         return replace(state, index=state.index + 1)
     starts_at_night = state.options["start"] == "night"
     if state.phase == "night":
-        return replace(state, phase="day", number=state.number + (0 if starts_at_night else 1), index=state.index + 1)
-    return replace(state, phase="night", number=state.number + (1 if starts_at_night else 0), index=state.index + 1)
+        number = state.number + (0 if starts_at_night else 1)
+        return replace(state, phase="day", number=number, index=state.index + 1, step=1)
+    number = state.number + (1 if starts_at_night else 0)
+    return replace(state, phase="night", number=number, index=state.index + 1, step=1)
 
 
 RULESET = Classic()
