@@ -403,8 +403,9 @@ def _swap_cards(state: State, cards: Mapping[int, Order], pack: Sequence[int], e
     swaps = {seat: frozenset(cards[seat].swap) for seat in pack if seat in cards and cards[seat].swap}
     if not swaps:
         return state
-    chosen = next(iter(swaps.values())) if len(set(swaps.values())) == 1 else swaps[next(s for s in pack if s in swaps)]
-    first, second = sorted(chosen)
+    # `swaps` follows the succession, so its first entry is the highest-ranked wolf's
+    # swap, which is also the pack's when they all agree.
+    first, second = sorted(next(iter(swaps.values())))
     living = [wolf for wolf in pack if state.alive[wolf]]
     if any(_victim_problem(state, seat) for seat in (first, second)):  # died, or converted, tonight
         events.append(Event("swap_skipped", {"seats": [first, second]}, Audience.of(*living)))
