@@ -251,12 +251,17 @@ def test_garbage_is_kept_and_answered_by_nobody(game: Game) -> None:
     assert InboundMessage.objects.count() == 3 and len(mail.outbox) == outbox
 
 
-def test_a_card_after_the_game_ended(game: Game) -> None:
+@pytest.mark.parametrize("how", ["ended by the organiser", "won"])
+def test_a_card_after_the_game_is_over(game: Game, how: str) -> None:
     seer = seat_of(game, "seer")
     address = reply_address(game.players.get(seat=seer))
-    services.end_game(game)
+    if how == "won":
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    else:
+        services.end_game(game)
     kept = inbound.receive(letter(game, seer, "SLEEP", to=address))
     assert kept.status == "refused" and kept.code == "game_over"
+    assert "The game is over: no more cards." in last_reply_to(game, seer)
 
 
 def test_a_crash_while_reading_keeps_the_message(game: Game, monkeypatch) -> None:

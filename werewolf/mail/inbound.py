@@ -79,7 +79,7 @@ def receive(raw: bytes, recipients: Sequence[str] = (), size: int | None = None)
 
         try:
             send_inbound_reply(row, reading)
-        except Exception:  # the message and its outcome are kept; the reply can be resent
+        except Exception:  # the message and its outcome are kept and shown to the organiser
             logger.exception("could not reply to inbound message %s", row.pk)
     return row
 
@@ -105,7 +105,7 @@ def read(row: InboundMessage, message: EmailMessage, size: int) -> Reading:
         return Reading(Status.REFUSED, "too_large", player=player, reply_to=player)
     phase = game.current_phase() if game.is_running else None
     if phase is None:
-        code = "game_over" if game.status == Game.Status.ENDED else "game_not_running"
+        code = "game_not_running" if game.status == Game.Status.DRAFT else "game_over"
         return Reading(Status.REFUSED, code, player=player, reply_to=player)
     if phase.index != index:
         return Reading(Status.REFUSED, "phase_closed", player=player, phase=phase, reply_to=player)
