@@ -65,12 +65,35 @@ def test_validate_never_changes_the_state() -> None:
         ({"public_seer": "maybe"}, 7, "bad_option_value", "public_seer"),
         ({"wolves": 2, "seers": 3, "wolfsbane": "herb", "vigilante": True}, 6, "too_many_roles", "players"),
         ({"wolfsbane": "garlic"}, 7, "bad_option_value", "wolfsbane"),
+        ({"thing": True, "thing_free": "second_test"}, 9, "bad_option_value", "thing_free"),
+        ({}, 5, "decided_before_vote", None),
+        ({"wolves": 3}, 7, "decided_before_vote", None),
+        ({"cupid": True, "dark_city": True}, 5, "decided_before_vote", None),
+        ({"thing": True}, 6, "decided_before_vote", None),
     ],
 )
 def test_bad_setups_are_named(options, players, code, option) -> None:
     with pytest.raises(engine.SetupError) as refused:
         engine.options("classic", options, players)
     assert (refused.value.code, refused.value.option) == (code, option)
+
+
+@pytest.mark.parametrize(
+    ("options", "players"),
+    [
+        ({}, 6),
+        ({"wolves": 3}, 8),
+        ({"start": "day"}, 5),
+        ({"first_night": "quiet"}, 5),
+        ({"wolfsbane": "herb"}, 5),
+        ({"wolfsbane": "doorstep"}, 5),
+        ({"vigilante": True}, 5),
+        ({"thing": True}, 7),
+        ({"thing": True, "start": "day"}, 6),
+    ],
+)
+def test_a_first_night_that_cannot_decide_alone_is_a_game(options, players) -> None:
+    assert engine.options("classic", options, players)["wolves"] == options.get("wolves", 2)
 
 
 def test_options_from_the_command_line_are_typed() -> None:

@@ -2,7 +2,9 @@
 
 Each scenario sets a table up (roles and alpha given, or dealt from the seed), then
 plays phases: cards that must be refused when handed in, the cards that count, and the
-events the resolution must produce, in order, with their audiences."""
+events the resolution must produce, in order, with their audiences. `absent` lists the
+events that must not appear: a kind, or a kind with data and an audience to match. A
+scenario with `setup_error` checks that the table is refused, with that code."""
 
 from __future__ import annotations
 
@@ -22,6 +24,11 @@ SCENARIOS = sorted(CATALOGUE.glob("*/*.json"))
 def test_rule(path: Path) -> None:
     scenario = json.loads(path.read_text())
     assert scenario["id"] == path.stem
+    if "setup_error" in scenario:
+        with pytest.raises(engine.SetupError) as refused:
+            engine.setup(path.parent.name, scenario["options"], scenario["players"], scenario["seed"])
+        assert refused.value.code == scenario["setup_error"]
+        return
     state, events = engine.setup(
         path.parent.name,
         scenario["options"],
@@ -31,8 +38,7 @@ def test_rule(path: Path) -> None:
         alpha=scenario.get("alpha"),
     )
     assert_contains(events, scenario.get("setup_expect", []), "setup")
-    for kind in scenario.get("setup_absent", []):
-        assert kind not in {event.kind for event in events}, f"setup: unexpected {kind}"
+    assert_absent(events, scenario.get("setup_absent", []), "setup")
     for number, phase in enumerate(scenario["phases"]):
         where = f"phase {number}"
         for key, value in phase.get("open", {}).items():
@@ -49,9 +55,7 @@ def test_rule(path: Path) -> None:
         orders = {int(seat): engine.Order.from_json(order) for seat, order in phase["orders"].items()}
         state, events = engine.resolve(state, orders)
         assert_contains(events, phase["expect"], where)
-        kinds = {event.kind for event in events}
-        for kind in phase.get("absent", []):
-            assert kind not in kinds, f"{where}: unexpected {kind}"
+        assert_absent(events, phase.get("absent", []), where)
         if "alive" in phase:
             assert list(state.alive) == phase["alive"], where
     if "winner" in scenario:
@@ -70,12 +74,21 @@ def assert_contains(events: list[engine.Event], expected: list[dict[str, Any]], 
         position += 1
 
 
+def assert_absent(events: list[engine.Event], unwanted: list[str | dict[str, Any]], where: str) -> None:
+    """No event matches any of `unwanted`: a bare kind, or a kind with data and audience."""
+    produced = [event.to_json() for event in events]
+    for pattern in unwanted:
+        wanted = {"kind": pattern} if isinstance(pattern, str) else pattern
+        found = [event for event in produced if matches(event, wanted)]
+        assert not found, f"{where}: unexpected {found}"
+
+
 def matches(event: dict[str, Any], wanted: dict[str, Any]) -> bool:
     if event["kind"] != wanted["kind"]:
         return False
     if "audience" in wanted and event["audience"] != wanted["audience"]:
         return False
-    return all(event["data"].get(key, object()) == value for key, value in wanted["data"].items())
+    return all(event["data"].get(key, object()) == value for key, value in wanted.get("data", {}).items())
 
 
 def test_every_scenario_is_numbered_once() -> None:

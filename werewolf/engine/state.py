@@ -19,8 +19,11 @@ class State:
     whether its role is public. `phase` and `number` name the phase that is open now
     ("night" 1, "day" 1, ...); `index` counts resolved phases. `pack` is the wolves in
     order of succession, the alpha first; `spent` the seats that have used a
-    once-a-game power; `lovers` the two seats Cupid paired; `step` counts the votes
-    of the open day ("Thing" days hold several); `winner` is set when the game is over.
+    once-a-game power; `lovers` the two seats Cupid paired; `unmet` the wolves who have
+    not met the pack yet (every wolf before the first night of a day-first game, a "Thing"
+    convert until the next nightfall); `step` counts the votes of the open day ("Thing"
+    days hold several) and `innocents` the tests of the open day that found no werewolf;
+    `winner` is set when the game is over.
     """
 
     ruleset: str
@@ -35,7 +38,9 @@ class State:
     pack: tuple[int, ...] = ()
     spent: tuple[int, ...] = ()
     lovers: tuple[int, ...] = ()
+    unmet: tuple[int, ...] = ()
     step: int = 1
+    innocents: int = 0
     winner: str | None = None
 
     @property
@@ -71,7 +76,9 @@ class State:
             "pack": list(self.pack),
             "spent": list(self.spent),
             "lovers": list(self.lovers),
+            "unmet": list(self.unmet),
             "step": self.step,
+            "innocents": self.innocents,
             "winner": self.winner,
         }
 
@@ -90,7 +97,9 @@ class State:
             pack=tuple(int(x) for x in raw.get("pack", ())),
             spent=tuple(int(x) for x in raw.get("spent", ())),
             lovers=tuple(int(x) for x in raw.get("lovers", ())),
+            unmet=tuple(int(x) for x in raw.get("unmet", ())),
             step=int(raw.get("step", 1)),
+            innocents=int(raw.get("innocents", 0)),
             winner=raw.get("winner"),
         )
 

@@ -56,6 +56,7 @@ class ClassicOptions:
     cupid: bool = False
     dark_city: bool = False
     thing: bool = False
+    thing_free: str = field(default="first_test", metadata={"choices": ("first_test", "first_innocent")})
 
 
 class Classic:
@@ -74,6 +75,8 @@ class Classic:
             raise SetupError("too_many_seers", "seers", options.seers)
         if options.wolves + options.seers + _extras(asdict(options)) > players:
             raise SetupError("too_many_roles", "players", players)
+        if _decided_before_vote(options, players):
+            raise SetupError("decided_before_vote")
         return asdict(options)
 
     def setup(
@@ -120,6 +123,7 @@ class Classic:
             phase=options["start"],
             number=1,
             pack=pack,
+            unmet=pack if options["start"] == "day" else (),
         )
         setup = {
             "players": players,
@@ -131,6 +135,8 @@ class Classic:
             "dark_city": bool(options["dark_city"]),
             "thing": bool(options["thing"]),
         }
+        if options["thing"]:
+            setup["thing_free"] = options.get("thing_free", "first_test")
         events = [Event("game_set_up", setup, Audience.public())]
         events += [
             Event("role_dealt", {"seat": seat, "role": role}, Audience.of(seat)) for seat, role in enumerate(deck)
@@ -165,7 +171,9 @@ class Classic:
                 slots[seat] = Slot("protect", tuple(living))
             elif role == VIGILANTE and seat not in state.spent:
                 slots[seat] = Slot("shoot", others)
-            elif role == CUPID and seat not in state.spent:
+            elif role == CUPID and seat not in state.spent and state.number == 1:
+                # Cupid shoots at the start of the game: on its first night (Night 1,
+                # whether or not Day 1 came before it), never later.
                 slots[seat] = Slot("pair", others)
             else:
                 slots[seat] = Slot("sleep")
@@ -205,6 +213,7 @@ class Classic:
                 # The wolves meet at nightfall: in a day-first game for the first time; in
                 # "Thing" every night, so that the newly converted learn the pack.
                 events.append(_pack_formed(state))
+                state = replace(state, unmet=())
         return _advance(state), events
 
     def outcome(self, state: State) -> Outcome | None:
@@ -240,6 +249,21 @@ def _bot_card(slot: Slot, seat: int, rng: Random) -> Order:
 
 def default_wolves(players: int) -> int:
     return 3 if players >= 17 else 2
+
+
+def _decided_before_vote(options: ClassicOptions, players: int) -> bool:
+    """Whether the wolves win at the first dawn, before anyone votes, whatever anyone
+    else writes: the game opens with a night that takes a victim, and that one victim
+    (killed, or in "Thing" converted) brings the pack to parity. Wolfsbane (the wolves may
+    pick its holder, or the sprinkled doorstep) and the Vigilante's shot can spoil that
+    night, so a game with either is a game still."""
+    if options.start != "night" or options.first_night != "normal":
+        return False
+    if options.wolfsbane != "none" or options.vigilante:
+        return False
+    wolves = options.wolves + int(options.thing)
+    others = players - options.wolves - 1
+    return wolves >= others
 
 
 def _extras(options: Mapping[str, Any]) -> int:
@@ -350,7 +374,9 @@ def _discarded(seat: int, order: Order, error: OrderError) -> Event:
 
 def _resolve_night(state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
     """The night's cards act together at dawn: the pack's choice, the inquiries, the
-    wolfsbane, then the deaths (the Vigilante's shot first, then the pack's victim)."""
+    wolfsbane, then the deaths, gathered first and each applied once (the Vigilante's
+    shot first, then the pack's victim, each followed by its broken heart), the conversion
+    in "Thing", and the end judged once when all that is done."""
     pack = [seat for seat in state.pack if state.alive[seat]]
     victim, how, decided_by = _pack_choice(state, cards, pack, rng)
     events.append(Event("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack)))
@@ -372,24 +398,31 @@ def _resolve_night(state: State, cards: Mapping[int, Order], rng: Random, events
         if saved_by is not None:
             events.append(Event("wolfsbane_saved", {"seat": victim, "how": saved_by}, Audience.moderator()))
             victim = None
-    deaths = 0
+    shots: list[tuple[int, str]] = []
     for seat in sorted(cards):
-        if cards[seat].kind == "shoot" and not state.over:
+        if cards[seat].kind == "shoot":
             target = cards[seat].targets[0]
             hit = state.roles[target] == WOLF
             state = replace(state, spent=tuple(sorted({*state.spent, seat})))
             events.append(Event("vigilante_fired", {"target": target, "hit": hit}, Audience.of(seat)))
             if hit:
-                state = _die(state, target, "shot", events)
-                deaths += 1
+                shots.append((target, "shot"))
+    deaths = _mourned(state, shots)
+    if victim is not None:
+        after_shots = _without(state, [seat for seat, _ in deaths])
+        if not after_shots.alive[victim] or _winner(after_shots) is not None:
+            # Died of a broken heart already, or the shot settled the game (say, it
+            # killed the last wolf): the pack's victim is neither killed nor converted.
+            victim = None
     thing = bool(state.options["thing"])
-    if victim is not None and not state.over and not thing:
-        state = _die(state, victim, "killed", events)
-        deaths += 1
+    if victim is not None and not thing:
+        deaths = _mourned(state, [*deaths, (victim, "killed")])
     if not deaths:
         events.append(Event("dawn_no_death", {}, Audience.public()))
-    if victim is not None and not state.over and thing:
+    state = _bury(state, deaths, events)
+    if victim is not None and thing:
         state = _convert(state, victim, events)
+    state = _judge(state, events)
     if not state.over:
         state = _swap_cards(state, cards, pack, events)
     return state
@@ -489,7 +522,14 @@ def _resolve_day(state: State, cards: Mapping[int, Order], rng: Random, events: 
     events.append(Event("tested", {"seat": named, "werewolf": werewolf}, Audience.public()))
     if werewolf:
         state = _die(state, named, "exposed", events)
-    return state, not state.over and (werewolf or state.step == 1)
+        return state, not state.over
+    # "The first one's free": the day's first test whatever it found, or (the other
+    # reading) its first test that found no werewolf; see docs/rules.md.
+    if state.options.get("thing_free", "first_test") == "first_innocent":
+        free = state.innocents == 0
+    else:
+        free = state.step == 1
+    return replace(state, innocents=state.innocents + 1), free
 
 
 def _ballots(cards: Mapping[int, Order]) -> dict[int, int]:
@@ -498,27 +538,64 @@ def _ballots(cards: Mapping[int, Order]) -> dict[int, int]:
 
 
 def _die(state: State, seat: int, cause: str, events: list[Event]) -> State:
-    """Kill `seat` (and a Lover's partner with it, of a broken heart), reveal the cards
-    if the options say so, pass the alpha's role on, and check the end of the game:
-    after every death and its heartbreak."""
-    state = _kill(state, seat, cause, events)
-    partner = _partner(state, seat)
-    if partner is not None and state.alive[partner]:
-        state = _kill(state, partner, "heartbroken", events)
-    return _judge(state, events)
+    """A death by day (a lynching, or a werewolf found by a "Thing" test) with the
+    heartbreak it causes, then the end of the game judged once after both."""
+    return _judge(_bury(state, _mourned(state, [(seat, cause)]), events), events)
+
+
+def _mourned(state: State, deaths: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The deaths of one moment, in order, each followed by its Lover's broken heart:
+    every seat once, and only a living seat."""
+    dying: list[tuple[int, str]] = []
+    gone: set[int] = set()
+    for seat, cause in deaths:
+        if seat in gone or not state.alive[seat]:
+            continue
+        dying.append((seat, cause))
+        gone.add(seat)
+        partner = _partner(state, seat)
+        if partner is not None and state.alive[partner] and partner not in gone:
+            dying.append((partner, "heartbroken"))
+            gone.add(partner)
+    return dying
+
+
+def _without(state: State, seats: Sequence[int]) -> State:
+    """The state as it would be with `seats` dead, for judging ahead; no event."""
+    alive = tuple(is_alive and seat not in seats for seat, is_alive in enumerate(state.alive))
+    return replace(state, alive=alive)
+
+
+def _bury(state: State, deaths: Sequence[tuple[int, str]], events: list[Event]) -> State:
+    """Apply the deaths of one moment (from `_mourned`), each announced once; then, if
+    the alpha was among them, the role passes on and the wolves who know the pack are told.
+    The caller judges the end of the game once, after everything of that moment."""
+    old_alpha = _alpha(state)
+    for seat, cause in deaths:
+        state = _kill(state, seat, cause, events)
+    alpha = _alpha(state)
+    if old_alpha is not None and not state.alive[old_alpha] and alpha is not None:
+        living_pack = [wolf for wolf in state.pack if state.alive[wolf]]
+        # A wolf who has not met the pack yet (before the first night of a day-first
+        # game, or a "Thing" convert before its first nightfall) learns it at nightfall.
+        told = [wolf for wolf in living_pack if wolf not in state.unmet]
+        if told:
+            events.append(Event("alpha_passed", {"alpha": alpha, "pack": living_pack}, Audience.of(*told)))
+    return state
 
 
 def _convert(state: State, seat: int, events: list[Event]) -> State:
     """In "Thing" the pack's victim becomes a werewolf at once, last in the succession.
     The pack knows whom it converted; the convert learns its new card now and the pack
-    at the next nightfall. Nobody dies, so dawn is quiet; the end is judged again."""
+    at the next nightfall (until then it is `unmet`). Nobody dies, so dawn is quiet; the
+    caller judges the end of the game."""
     pack = [wolf for wolf in state.pack if state.alive[wolf]]
     roles = list(state.roles)
     roles[seat] = WOLF
-    state = replace(state, roles=tuple(roles), pack=(*state.pack, seat))
+    state = replace(state, roles=tuple(roles), pack=(*state.pack, seat), unmet=(*state.unmet, seat))
     events.append(Event("converted", {"seat": seat}, Audience.of(*pack)))
     events.append(Event("infected", {"seat": seat}, Audience.of(seat)))
-    return _judge(state, events)
+    return state
 
 
 def _judge(state: State, events: list[Event]) -> State:
@@ -533,9 +610,8 @@ def _judge(state: State, events: list[Event]) -> State:
 
 
 def _kill(state: State, seat: int, cause: str, events: list[Event]) -> State:
-    """One death. In Dark City a revealed card says only whether it was a werewolf's,
-    never whether it was the Seer's."""
-    old_alpha = _alpha(state)
+    """One death, announced. In Dark City a revealed card says only whether it was a
+    werewolf's, never whether it was the Seer's."""
     reveal = bool(state.options["reveal_dead"])
     dark = bool(state.options["dark_city"])
     state = state.with_death(seat, reveal=reveal and not dark)
@@ -543,10 +619,6 @@ def _kill(state: State, seat: int, cause: str, events: list[Event]) -> State:
     if reveal and dark:
         data["werewolf"] = state.roles[seat] == WOLF
     events.append(Event(cause, data, Audience.public()))
-    alpha = _alpha(state)
-    if seat == old_alpha and alpha is not None:
-        living_pack = [wolf for wolf in state.pack if state.alive[wolf]]
-        events.append(Event("alpha_passed", {"alpha": alpha, "pack": living_pack}, Audience.of(*living_pack)))
     return state
 
 
@@ -598,9 +670,9 @@ def _advance(state: State) -> State:
     starts_at_night = state.options["start"] == "night"
     if state.phase == "night":
         number = state.number + (0 if starts_at_night else 1)
-        return replace(state, phase="day", number=number, index=state.index + 1, step=1)
+        return replace(state, phase="day", number=number, index=state.index + 1, step=1, innocents=0)
     number = state.number + (1 if starts_at_night else 0)
-    return replace(state, phase="night", number=number, index=state.index + 1, step=1)
+    return replace(state, phase="night", number=number, index=state.index + 1, step=1, innocents=0)
 
 
 RULESET = Classic()
