@@ -72,3 +72,26 @@ def test_names_differing_only_by_accents_are_ambiguous() -> None:
     with pytest.raises(CardError) as refused:
         find_seat("Ana", NAMES)
     assert refused.value.candidates == ("Ana", "Aña")
+
+
+def test_a_card_may_be_written_one_name_a_line() -> None:
+    assert read_card("KILL\nBruno\nDmitri", NAMES, WOLF) == engine.Order("kill", (1, 4))
+    assert read_card("Bruno\nDmitri", NAMES, WOLF) == engine.Order("kill", (1, 4))
+
+
+def test_a_text_longer_than_any_card_is_refused_at_once() -> None:
+    with pytest.raises(CardError) as refused:
+        read_card("KILL " + "Bruno, " * 1_000, NAMES, WOLF)
+    assert refused.value.code == "too_long" and len(refused.value.text) <= 40
+
+
+def test_a_card_error_passes_through_context_managers() -> None:
+    """A frozen dataclass exception cannot take the traceback a context manager sets."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def around():
+        yield
+
+    with pytest.raises(CardError), around():
+        read_card("EAT Bruno", NAMES, SLEEPER)

@@ -11,7 +11,8 @@
 
 The keyword may be left out: names alone are read as the card the phase asks of the
 seat. Names match a seat's name ignoring case and accents, or a unique beginning of it.
-The organiser types paper cards in with it; mailed orders will be read with it too.
+The organiser types paper cards in with it; mailed orders are read with it too. A text
+longer than MAX_CARD_CHARS is no card (`too_long`), so reading one costs little.
 """
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ KEYWORDS = {
     "novote": "no vote",
     "abstain": "no vote",
 }
+MAX_CARD_CHARS = 2000  # a notecard holds a few names: a longer text is not a card
 _SEPARATORS = re.compile(r"\s*(?:,|;|\bthen\b|\band\b|>|\n)\s*", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)  # not frozen: raising sets __traceback__ (and context managers too)
 class CardError(Exception):
     """A card that could not be read: `code` picks the message; `text` is the part at
     fault; `candidates` are the names it could mean."""
@@ -54,9 +56,11 @@ _SWAP = re.compile(r"\bswap\b:?", re.IGNORECASE)
 def read_card(text: str, names: Sequence[str], slot: engine.Slot | None) -> engine.Order:
     """The order a card's text means for a seat asked for `slot`, or `CardError`. A
     Dark City wolf's card may carry a SWAP clause after (or instead of) its list."""
-    words = " ".join(text.split())
+    words = "\n".join(" ".join(line.split()) for line in text.splitlines() if line.strip())
     if not words:
         raise CardError("empty_card")
+    if len(words) > MAX_CARD_CHARS:
+        raise CardError("too_long", words[:40])
     found = _SWAP.search(words)
     if found:
         head, tail = words[: found.start()].strip(), words[found.end() :].strip()
@@ -68,7 +72,7 @@ def read_card(text: str, names: Sequence[str], slot: engine.Slot | None) -> engi
     keyword, rest = _keyword(words)
     if keyword is None:
         if slot is None or slot.kind == "sleep":
-            raise CardError("unknown_keyword", words.split(" ")[0])
+            raise CardError("unknown_keyword", words.split()[0])
         keyword = slot.kind
     if keyword in ("sleep", "no vote"):
         if rest:
@@ -99,8 +103,8 @@ def find_seat(text: str, names: Sequence[str]) -> int:
 def _keyword(words: str) -> tuple[str | None, str]:
     lowered = words.lower()
     for spelling in sorted(KEYWORDS, key=len, reverse=True):
-        if lowered == spelling or lowered.startswith(spelling + " ") or lowered.startswith(spelling + ":"):
-            return KEYWORDS[spelling], words[len(spelling) :].lstrip(" :")
+        if lowered == spelling or lowered.startswith((spelling + " ", spelling + ":", spelling + "\n")):
+            return KEYWORDS[spelling], words[len(spelling) :].lstrip(" :\n")
     return None, words
 
 

@@ -1,26 +1,33 @@
 """Inbound mail: a player's reply read as a notecard.
 
-Every message is stored first, in its own transaction, and only then read: whatever
-happens next (a refusal, a crash, a duplicate), the raw mail stays for the organiser.
+Every message is stored first, in its own transaction, before it is even parsed: whatever
+happens next (a refusal, a crash, a duplicate, a message built to break the parser), the
+raw mail stays for the organiser. It is then parsed within limits (MIME nesting and part
+count, the length of each header, the text read for a card), so that no message costs
+more than a bounded amount of work; one beyond them is refused as `unreadable`.
 A message is matched to a seat and a phase by the signed reference in the address it
 was sent to (see `links.reference_for`), never by its From line alone; it must also
 come from the seat's own address. Replies go only to a seat's registered address, so
-a forged message never makes the server mail a stranger.
+a forged message never makes the server mail a stranger, and never to a robot
+(auto-replies and bounces), so that two robots never talk forever.
 """
 
 from __future__ import annotations
 
+import codecs
+import html as htmllib
 import logging
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from email import message_from_bytes, policy
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
+from email.parser import BytesParser
+from email.policy import EmailPolicy
 from email.utils import getaddresses, parseaddr
-from html.parser import HTMLParser
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
+from django.db import transaction
 
 from werewolf import engine
 from werewolf.games import links, selectors, services
@@ -31,6 +38,62 @@ from .grammar import KEYWORDS, CardError, read_card
 logger = logging.getLogger(__name__)
 
 ADDRESS_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
+
+# Limits on what one message may cost to read. Real replies are far inside them.
+MAX_DEPTH = 20  # MIME parts inside parts (a reply with a forwarded mail in it: 3 or 4)
+MAX_PARTS = 200  # MIME parts in all (a reply with its quoted mail and attachments: a dozen)
+MAX_HEADER_CHARS = 8192  # of each header, cut before it is parsed (RFC 5322 lines: 998)
+MAX_ADDRESS_HEADERS = 10  # of each address header (To, Cc, ...) read for a reference
+MAX_TEXT_CHARS = 100_000  # of the reply's text searched for a card
+MAX_SIZE = 2**31 - 1  # what the size column holds
+# Codecs Python has that no mail charset means; punycode's decoder is quadratic.
+NOT_MAIL_CHARSETS = {"punycode", "idna", "undefined", "unicode_escape", "raw_unicode_escape"}
+
+
+class Unreadable(Exception):
+    """A message beyond the limits: MIME nested too deep or in too many parts."""
+
+
+class BoundedPolicy(EmailPolicy):
+    """`policy.default`, but a header is cut to MAX_HEADER_CHARS before anything parses
+    it: the header parser's cost grows faster than the header (a Subject of 32,000
+    encoded words took 23 seconds)."""
+
+    def header_source_parse(self, sourcelines: list[str]) -> tuple[str, str]:
+        name, value = super().header_source_parse(sourcelines)
+        if len(value) > MAX_HEADER_CHARS:
+            value = value[:MAX_HEADER_CHARS].rstrip("\r\n")
+        return name, value
+
+
+POLICY = BoundedPolicy()
+
+
+class _Part(EmailMessage):
+    """A message part that knows how deep it sits and refuses to go deeper than MAX_DEPTH."""
+
+    depth = 0
+
+    def attach(self, payload: Any) -> None:
+        if self.depth >= MAX_DEPTH:
+            raise Unreadable(f"MIME parts nested deeper than {MAX_DEPTH}")
+        payload.depth = self.depth + 1
+        super().attach(payload)
+
+
+def parse(raw: bytes, headers_only: bool = False) -> EmailMessage:
+    """The message in `raw`, or `Unreadable` if it is nested too deep or has too many
+    parts. Only its headers are parsed if `headers_only`."""
+    made = 0
+
+    def part(policy: Any = POLICY) -> _Part:
+        nonlocal made
+        made += 1
+        if made > MAX_PARTS + 1:  # the parser makes one to try the factory out
+            raise Unreadable(f"more than {MAX_PARTS} MIME parts")
+        return _Part(policy=policy)
+
+    return cast(EmailMessage, BytesParser(_class=part, policy=POLICY).parsebytes(raw, headersonly=headers_only))
 
 
 @dataclass
@@ -50,30 +113,51 @@ class Reading:
 
 def receive(raw: bytes, recipients: Sequence[str] = (), size: int | None = None) -> InboundMessage:
     """Keep `raw` (as delivered to `recipients`, the SMTP envelope if known), then read it.
-    `size` is the whole message's length when `raw` is already cut to what is kept."""
+    `size` is the whole message's length when `raw` is already cut to what is kept.
+
+    Raises only if the message could not be stored; once it is, whatever the message
+    holds, the row is returned with what became of it."""
     keep = settings.WEREWOLF_INBOUND_KEEP_BYTES
     size = len(raw) if size is None else size
-    message = message_from_bytes(raw[:keep], policy=policy.default)
-    row = InboundMessage.objects.create(
-        raw=raw[:keep],
-        size=size,
-        truncated=size > keep,
-        message_id=_text(_header(message, "Message-ID"))[:255],
-        sender=_text(_sender(message))[:320],
-        subject=_text(_header(message, "Subject"))[:255],
-        recipients=_text("\n".join(recipients)),
-    )
+    kept = bytes(raw[:keep])
+    with transaction.atomic():
+        row = InboundMessage.objects.create(
+            raw=kept, size=min(size, MAX_SIZE), truncated=size > keep, recipients=_text("\n".join(recipients))
+        )
     try:
-        reading = read(row, message, size)
+        _take(row, kept, size)
     except Exception:
         logger.exception("could not read inbound message %s", row.pk)
-        InboundMessage.objects.filter(pk=row.pk).update(status=InboundMessage.Status.FAILED, code="server_error")
-        row.refresh_from_db()
-        return row
+        _settle(row, InboundMessage.Status.FAILED, "server_error")
+    return row
+
+
+def _take(row: InboundMessage, raw: bytes, size: int) -> None:
+    """Parse the stored message within the limits, read it and answer it."""
+    readable, limit = True, settings.WEREWOLF_INBOUND_READ_BYTES
+    try:
+        # A message too large to read is refused from its headers alone (in its first bytes).
+        message = parse(raw[:limit], headers_only=True) if size > limit else parse(raw)
+    except Exception as problem:  # Unreadable, RecursionError, or whatever else the parser met
+        logger.warning("inbound message %s cannot be parsed: %s", row.pk, problem)
+        readable = False
+        try:
+            message = parse(raw[:limit], headers_only=True)
+        except Exception:
+            logger.exception("inbound message %s has no readable headers", row.pk)
+            _settle(row, InboundMessage.Status.FAILED, "unreadable")
+            return
+    row.message_id = _text(_header(message, "Message-ID"))[:255]
+    row.sender = _text(_sender(message))[:320]
+    row.subject = _text(_header(message, "Subject"))[:255]
+    with transaction.atomic():
+        row.save(update_fields=["message_id", "sender", "subject"])
+    reading = read(row, message, size, readable=readable)
     row.status, row.code, row.card = reading.status, reading.code, _text(reading.card)[:2000]
     row.player, row.phase, row.order = reading.player, reading.phase, reading.order
     row.game = reading.player.game if reading.player else None
-    row.save(update_fields=["status", "code", "card", "player", "phase", "order", "game"])
+    with transaction.atomic():
+        row.save(update_fields=["status", "code", "card", "player", "phase", "order", "game"])
     if reading.reply_to is not None:
         from .outbound import send_inbound_reply
 
@@ -81,11 +165,21 @@ def receive(raw: bytes, recipients: Sequence[str] = (), size: int | None = None)
             send_inbound_reply(row, reading)
         except Exception:  # the message and its outcome are kept and shown to the organiser
             logger.exception("could not reply to inbound message %s", row.pk)
-    return row
 
 
-def read(row: InboundMessage, message: EmailMessage, size: int) -> Reading:
-    """Match the message to a seat and a phase and hand its card in, or say why not."""
+def _settle(row: InboundMessage, status: str, code: str) -> None:
+    """Mark `row` with an outcome without raising: it is stored, whatever happens now."""
+    row.status, row.code = status, code
+    try:
+        with transaction.atomic():
+            InboundMessage.objects.filter(pk=row.pk).update(status=status, code=code)
+    except Exception:
+        logger.exception("could not mark inbound message %s %s", row.pk, status)
+
+
+def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool = True) -> Reading:
+    """Match the message to a seat and a phase and hand its card in, or say why not.
+    `readable` is False for a message whose headers alone could be parsed."""
     Status = InboundMessage.Status
     if row.message_id and (
         InboundMessage.objects.filter(message_id=row.message_id, pk__lt=row.pk)
@@ -94,15 +188,20 @@ def read(row: InboundMessage, message: EmailMessage, size: int) -> Reading:
     ):
         return Reading(Status.DUPLICATE, "duplicate")
     player, index, problem = _addressee(row, message)
+    robot = _automatic(message)
     if player is None:
         # Tell the sender only if the From line is a seat's own address in a running game.
-        known = _known_sender(row.sender)
+        known = None if robot else _known_sender(row.sender)
         return Reading(Status.UNMATCHED, problem, reply_to=known)
+    if robot:
+        return Reading(Status.REFUSED, "auto_submitted", player=player)
     game = player.game
     if not _same_address(row.sender, player.email):
         return Reading(Status.REFUSED, "wrong_sender", player=player, reply_to=player, params={"sender": row.sender})
     if size > settings.WEREWOLF_INBOUND_READ_BYTES:
         return Reading(Status.REFUSED, "too_large", player=player, reply_to=player)
+    if not readable:
+        return Reading(Status.REFUSED, "unreadable", player=player, reply_to=player)
     phase = game.current_phase() if game.is_running else None
     if phase is None:
         code = "game_not_running" if game.status == Game.Status.DRAFT else "game_over"
@@ -152,13 +251,18 @@ def _addressee(row: InboundMessage, message: EmailMessage) -> tuple[Player | Non
 
 
 def _addresses(envelope: Iterable[str], message: EmailMessage) -> list[str]:
+    """The envelope's addresses, then those of the first MAX_ADDRESS_HEADERS headers of
+    each name in ADDRESS_HEADERS (each cut to MAX_HEADER_CHARS by the policy)."""
     found = [address.strip().lower() for address in envelope if address.strip()]
-    for name in ADDRESS_HEADERS:
-        try:
-            values = [str(value) for value in message.get_all(name, [])]
-        except Exception:  # a header too broken to parse is no address
-            continue
-        found += [address.strip().lower() for _, address in getaddresses(values) if address]
+    raw = list(message.raw_items())
+    for wanted in ADDRESS_HEADERS:
+        values = [(name, value) for name, value in raw if name.lower() == wanted.lower()]
+        for name, value in values[:MAX_ADDRESS_HEADERS]:
+            try:
+                text = str(message.policy.header_fetch_parse(name, value))
+                found += [address.strip().lower() for _, address in getaddresses([text]) if address]
+            except Exception:  # a header too broken to parse is no address
+                continue
     return list(dict.fromkeys(found))
 
 
@@ -178,8 +282,9 @@ def _same_address(sender: str, email: str) -> bool:
 
 
 def _text(value: str) -> str:
-    """Text fit for any database: PostgreSQL refuses NUL characters, which mail may hold."""
-    return value.replace("\x00", "\ufffd")
+    """Text fit for any database: PostgreSQL refuses NUL characters, which mail may hold,
+    and no database takes the lone surrogates undecodable bytes become."""
+    return value.replace("\x00", "\ufffd").encode("utf-8", "replace").decode("utf-8")
 
 
 def _header(message: EmailMessage, name: str) -> str:
@@ -192,6 +297,24 @@ def _header(message: EmailMessage, name: str) -> str:
 
 def _sender(message: EmailMessage) -> str:
     return parseaddr(_header(message, "From"))[1].lower()
+
+
+_ROBOT_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
+
+
+def _automatic(message: EmailMessage) -> bool:
+    """An auto-reply or a bounce (RFC 3834 and the usual markers): kept, never answered."""
+    submitted = _header(message, "Auto-Submitted").lower()
+    if submitted and submitted != "no":
+        return True
+    if _header(message, "Precedence").lower() in _ROBOT_PRECEDENCE or _header(message, "Return-Path") == "<>":
+        return True
+    if _header(message, "X-Autoreply") or _header(message, "X-Autorespond"):
+        return True
+    try:
+        return message.get_content_type() == "multipart/report"
+    except Exception:
+        return False
 
 
 # Reading the card out of a reply ----------------------------------------------------
@@ -221,7 +344,7 @@ def card_texts(message: EmailMessage) -> list[str]:
     mail and signature are left out): the first paragraph that starts with a notecard
     word or, without one, each paragraph in turn (the first that names players wins)."""
     lines = []
-    for line in _body(message).splitlines():
+    for line in _body(message)[:MAX_TEXT_CHARS].splitlines():
         stripped = line.strip().replace("\u00a0", " ")
         if any(pattern.search(stripped) for pattern in _QUOTE_STARTS):
             break
@@ -249,50 +372,87 @@ def _body(message: EmailMessage) -> str:
     if part is None:
         return ""
     try:
-        content = part.get_content()
-    except Exception:  # an encoding Python cannot undo: read the bytes as UTF-8
         payload = part.get_payload(decode=True)
-        content = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else str(payload)
-    if not isinstance(content, str):
+    except Exception:  # a transfer encoding too broken to undo
         return ""
+    if not isinstance(payload, bytes):
+        return ""
+    content = _decode(payload, part)
     if part.get_content_subtype() == "html":
         return _html_text(content)
     return content
 
 
-class _HTMLText(HTMLParser):
-    """The text of an HTML reply, up to where it starts quoting."""
+def _decode(payload: bytes, part: MIMEPart) -> str:
+    """The text of a part: in its charset if that is one mail uses and Python knows,
+    else as UTF-8 (which ASCII is too)."""
+    try:
+        charset = part.get_content_charset() or "utf-8"
+        codec = codecs.lookup(charset).name.replace("-", "_")
+        if codec not in NOT_MAIL_CHARSETS:
+            return payload.decode(codec, "replace")
+    except Exception:  # LookupError, or a charset name no codec could have
+        pass
+    return payload.decode("utf-8", "replace")
 
-    BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6"}
-    HIDDEN = {"style", "script", "head", "title"}
 
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.hidden: list[str] = []
-        self.quoting = False
+# The text of an HTML reply, read in one pass: html.parser.HTMLParser takes quadratic time
+# on some markup ("<a" repeated 300,000 times: over five minutes).
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "blockquote" or "quote" in (dict(attrs).get("class") or ""):
-            self.quoting = True
-        elif tag in self.HIDDEN:
-            self.hidden.append(tag)
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if self.hidden and tag == self.hidden[-1]:
-            self.hidden.pop()
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self.hidden and not self.quoting:
-            self.parts.append(data)
+_BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6"}
+_HIDDEN = {
+    name: re.compile(rf"</{name}\s*>" + (r"|<body[\s>]" if name == "head" else ""), re.IGNORECASE)
+    for name in ("style", "script", "head", "title")
+}
+_TAG_NAME = re.compile(r"/?([a-zA-Z][^\s/>]*)")
+_CLASS = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
 
 
 def _html_text(html: str) -> str:
-    parser = _HTMLText()
-    parser.feed(html)
-    parser.close()
-    return "".join(parser.parts)
+    """The text of an HTML reply up to where it starts quoting (a blockquote, or an
+    element whose class says quote), without what is never shown, a line break for
+    each block. Every character is looked at a bounded number of times."""
+    parts: list[str] = []
+    position, end = 0, len(html)
+    while position < end:
+        opening = html.find("<", position)
+        if opening < 0:
+            parts.append(htmllib.unescape(html[position:]))
+            break
+        parts.append(htmllib.unescape(html[position:opening]))
+        if html.startswith("<!--", opening):
+            closing = html.find("-->", opening + 4)
+            if closing < 0:
+                break  # the rest is an unclosed comment
+            position = closing + 3
+            continue
+        following = html[opening + 1 : opening + 2]
+        if not following or not (following.isascii() and following.isalpha() or following in "/!?"):
+            parts.append("<")  # "a < b": a character, not a tag
+            position = opening + 1
+            continue
+        closing = html.find(">", opening + 1)
+        if closing < 0:
+            break  # an unclosed tag: nothing after it is shown
+        tag, position = html[opening + 1 : closing], closing + 1
+        named = _TAG_NAME.match(tag)
+        if named is None:  # <!doctype>, <?xml?>, <![CDATA[ and the like
+            continue
+        name = named.group(1).lower()
+        if tag.startswith("/"):
+            if name in _BLOCKS:
+                parts.append("\n")
+            continue
+        found = _CLASS.search(tag)
+        if name == "blockquote" or (found and "quote" in "".join(filter(None, found.groups())).lower()):
+            break  # the quoted mail starts here
+        if name in _HIDDEN:
+            ended = _HIDDEN[name].search(html, position)
+            if ended is None:
+                break  # hidden to the end
+            # A head left open ends where the body starts: the body's tag is read next.
+            position = ended.end() if ended.group(0).startswith("</") else ended.start()
+            continue
+        if name in _BLOCKS:
+            parts.append("\n")
+    return "".join(parts)

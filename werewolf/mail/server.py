@@ -1,6 +1,8 @@
 """An SMTP listener for mailed orders (aiosmtpd), for sites whose mail system can relay
 the orders address to it. It accepts mail for the orders mailbox only, so it is never
-an open relay, and answers 451 (try again later) if the message could not be stored."""
+an open relay. It answers 250 once a message is stored, whatever the message holds (one
+that cannot be parsed is kept and refused, not bounced back to the sender's MTA), and 451
+(try again later) only if it could not be stored."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ EX_TEMPFAIL = 75  # sysexits: the mail system keeps the message and tries again
 class Command(BaseCommand):
     help = (
         "Read one mail (RFC 5322, as delivered) from standard input, keep it, and hand in the card it holds. "
-        "Exits 75 (try again later) only if the message could not be stored."
+        "Exits 0 once the message is stored, whatever it holds; 75 (try again later) only if it could not be stored."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -29,16 +29,27 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        try:
+            raw, size = self.read(sys.stdin.buffer)
+            row = inbound.receive(raw, opts["recipient"], size=size)
+        except Exception as failure:  # not stored: the mail system keeps it and tries again
+            self.stderr.write(f"could not store the message: {failure}")
+            sys.exit(EX_TEMPFAIL)
+        # Stored: whatever became of it (refused, unreadable, failed), the answer is 0, or
+        # the mail system would deliver it again and again.
+        try:
+            outcome = f"{row.status} ({row.code})" if row.code else row.status
+            self.stdout.write(f"kept as inbound message {row.pk}: {outcome}")
+        except Exception:
+            pass
+
+    @staticmethod
+    def read(stream: Any) -> tuple[bytes, int]:
+        """What is kept of the message (WEREWOLF_INBOUND_KEEP_BYTES) and its whole size."""
         raw, size = bytearray(), 0
         keep = settings.WEREWOLF_INBOUND_KEEP_BYTES
-        stream = sys.stdin.buffer
         while chunk := stream.read(1 << 16):
             size += len(chunk)
             if len(raw) <= keep:
                 raw += chunk[: keep + 1 - len(raw)]
-        try:
-            row = inbound.receive(bytes(raw), opts["recipient"], size=size)
-        except Exception as failure:
-            self.stderr.write(f"could not store the message: {failure}")
-            sys.exit(EX_TEMPFAIL)
-        self.stdout.write(f"kept as inbound message {row.pk}: {row.status}" + (f" ({row.code})" if row.code else ""))
+        return bytes(raw), size
