@@ -1,4 +1,7 @@
-"""Outbound mail: each player is sent what they may know, once."""
+"""Outbound mail: each player is sent what they may know, once (see werewolf.mail.outbound).
+
+Failures are kept on each mail's row and retried by the sweep with back-off, so these
+tasks never retry themselves: a retried task could only find the rows already claimed."""
 
 from __future__ import annotations
 
@@ -7,9 +10,9 @@ from celery import shared_task
 from werewolf.mail import outbound
 
 
-@shared_task(name="tasks.mail.send_welcome", autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
-def send_welcome(player_id: int, request: str = "") -> bool:
-    return outbound.send_welcome(player_id, request)
+@shared_task(name="tasks.mail.deliver")
+def deliver(ids: list[int]) -> int:
+    return outbound.deliver(ids)
 
 
 @shared_task(name="tasks.mail.send_pending_mail")
@@ -17,6 +20,6 @@ def send_pending_mail() -> int:
     return outbound.send_pending()
 
 
-@shared_task(name="tasks.mail.send_phase_mails", autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
+@shared_task(name="tasks.mail.send_phase_mails")
 def send_phase_mails(phase_id: int) -> int:
     return outbound.send_phase_mails(phase_id)

@@ -11,7 +11,10 @@ import os
 from werewolf.settings import *  # noqa: F403
 from werewolf.settings import VAR_DIR
 
-EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# Mail stays in memory, except in a worker process a test started with a mail server
+# of its own (WEREWOLF_EMAIL=smtp and its host and port).
+if not (os.environ.get("WEREWOLF_REAL_TASKS") and os.environ.get("WEREWOLF_EMAIL") == "smtp"):
+    EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 WEREWOLF_INLINE_TASKS = not os.environ.get("WEREWOLF_REAL_TASKS")
 SITE_URL = "http://testserver"

@@ -6,7 +6,11 @@ import os
 
 from celery import Celery
 
+from werewolf import broker
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "werewolf.settings")
+
+broker.install()
 
 app = Celery("werewolf")
 app.config_from_object("django.conf:settings", namespace="CELERY")

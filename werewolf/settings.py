@@ -110,7 +110,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("it", "Italiano")]
+LANGUAGES = [("en", "English")]  # only languages with a catalogue: Italian arrives with werewolf/locale/it
 LOCALE_PATHS = [BASE_DIR / "werewolf" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -172,6 +172,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 WEREWOLF_SWEEP_SECONDS = float(os.environ.get("WEREWOLF_SWEEP_SECONDS", "30"))
 WEREWOLF_MAIL_SWEEP_SECONDS = float(os.environ.get("WEREWOLF_MAIL_SWEEP_SECONDS", "120"))
 WEREWOLF_ETA_HORIZON_SECONDS = float(os.environ.get("WEREWOLF_ETA_HORIZON_SECONDS", "600"))
+# A mail still marked "being sent" after this long belonged to a worker that died while
+# sending it: the sweep marks it "may not have been sent" and never sends it again itself.
+WEREWOLF_MAIL_STALE_SECONDS = float(os.environ.get("WEREWOLF_MAIL_STALE_SECONDS", "900"))
 
 LOGGING = {
     "version": 1,

@@ -28,7 +28,15 @@ def database_url() -> str:
 
 
 class Worker:
-    def __init__(self, name: str, log: Path, *, beat: bool = False, schedule: Path | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        log: Path,
+        *,
+        beat: bool = False,
+        schedule: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "tests.settings",
@@ -36,6 +44,7 @@ class Worker:
             "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
             "WEREWOLF_REAL_TASKS": "1",
             "WEREWOLF_SWEEP_SECONDS": "1",
+            **(env or {}),
         }
         command = [
             sys.executable,

@@ -12,7 +12,7 @@ from django.test import Client
 
 from werewolf import engine
 from werewolf.games import links, selectors
-from werewolf.games.models import Game, Order, Phase, Player
+from werewolf.games.models import Event, Game, Order, Phase, Player
 from werewolf.games.templatetags.werewolf import render_event
 
 NAMES = ["Alba", "Brio", "Cato", "Dara", "Ezio", "Fenna", "Gusto", "Hilde", "Ivo"]
@@ -236,7 +236,8 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
     themselves, and every event it may not see gone. The two must be the same."""
     from django.db import transaction
 
-    actual = CSRF.sub("", client.get(path).content.decode())
+    poll = path + "version.json"
+    actual = CSRF.sub("", client.get(path).content.decode()) + client.get(poll).content.decode()
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         raw = dict(game.state)
@@ -252,9 +253,22 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
         ]
         game.state = raw
         game.save(update_fields=["state"])
-        for event in game.events.all():
-            if not event.visible_to(viewer):
-                event.delete()
+        # Every event the viewer may not see gone, and the visible ones written again
+        # with new database ids: nothing may count the hidden ones (not even by ids).
+        visible = [event for event in game.events.order_by("pk") if event.visible_to(viewer)]
+        game.events.all().delete()
+        for event in visible:
+            created = event.created_at
+            event.pk = None
+            event.save()
+            Event.objects.filter(pk=event.pk).update(created_at=created)
+        # Other seats' cards: only the one that counts, as if never changed.
+        phase = game.current_phase()
+        if phase is not None:
+            for seat in set(phase.orders.values_list("seat", flat=True)) - {viewer}:
+                latest = phase.orders.filter(seat=seat).order_by("-pk").first()
+                phase.orders.filter(seat=seat).exclude(pk=latest.pk).delete()
         imagined = CSRF.sub("", client.get(path).content.decode())
+        imagined += client.get(poll).content.decode()
         transaction.set_rollback(True)
     return actual, imagined

@@ -170,11 +170,58 @@ class Event(models.Model):
 
 
 class Dispatch(models.Model):
-    """A mail sent to a player, recorded so that a retried task never sends it twice."""
+    """One mail to one player: the outbox row (see docs/architecture.md, "Mail").
+
+    The row is committed, with the rendered message and a Message-ID made from `key`,
+    before anything talks to the mail server; it is marked sent after the server took
+    the message. `key` makes each mail once: a welcome per link, the results of a phase
+    per seat, an answer per inbound message. A failed send is retried with back-off and
+    never holds up another message; a row left `sending` by a worker that died is never
+    sent again by the sweep (it becomes `uncertain`, for the organiser to judge)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting to be sent")
+        SENDING = "sending", _("being sent")
+        SENT = "sent", _("sent")
+        RETRYING = "retrying", _("failed, will try again")
+        FAILED = "failed", _("failed, gave up")
+        UNCERTAIN = "uncertain", _("may not have been sent")
+
+    class Kind(models.TextChoices):
+        WELCOME = "welcome", _("seat and link")
+        PHASE = "phase", _("phase results")
+        INBOUND_REPLY = "inbound_reply", _("answer to a mailed card")
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="dispatches")
     key = models.CharField(max_length=80, unique=True)
-    sent_at = models.DateTimeField(auto_now_add=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, null=True, blank=True, related_name="dispatches")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    message_id = models.CharField(max_length=255)
+    recipient = models.CharField(max_length=400)
+    subject = models.TextField(blank=True)
+    body_text = models.TextField(blank=True)
+    body_html = models.TextField(blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    claimed_by = models.CharField(max_length=16, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [
+            # The sweep's one query: what is due to be sent (or stuck in `sending`).
+            models.Index(fields=["status", "next_attempt_at"], name="dispatch_due"),
+            # ... and the rows a dead worker may have left `sending` (few, whatever was sent).
+            models.Index(fields=["claimed_at"], name="dispatch_sending", condition=models.Q(status="sending")),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status})"
 
 
 class InboundMessage(models.Model):

@@ -4,13 +4,15 @@ only its own seat and what the engine has made public (a revealed card)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from werewolf import engine
 
 from . import links
-from .models import Event, Game, Order, Phase, Player
+from .models import Dispatch, Event, Game, Order, Phase, Player
 from .services import ORGANISER_EVENTS, current_orders
 
 
@@ -39,16 +41,33 @@ def visible_events(game: Game, viewer: engine.Viewer) -> list[Event]:
 
 def log(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[PhaseLog]:
     """The events the viewer may see (`seen`), grouped by the phase that produced them;
-    those the public may not see are marked `private` for a seat's own page."""
+    those the public may not see are marked `private` for a seat's own page. Each event
+    carries the names the seats had when it happened (`names_then`) and its phase, so
+    rendering the log costs no query per event."""
     groups: list[PhaseLog] = []
     phases = {phase.pk: phase for phase in game.phases.all()}
+    _names_then(seen, names(game))
     for event in seen:
         event.private = isinstance(viewer, int) and not event.visible_to(engine.PUBLIC)
         phase = phases.get(event.phase_id) if event.phase_id else None
+        if phase is not None:
+            event.phase = phase
         if not groups or groups[-1].phase != phase:
             groups.append(PhaseLog(phase))
         groups[-1].events.append(event)
     return groups
+
+
+def _names_then(seen: list[Event], now: list[str]) -> None:
+    """Give each event the names the seats had when it happened: a substitution renames
+    its seat from then on, never what came before. Substitutions are public, so every
+    viewer's events tell them all; one list is shared until a substitution changes it."""
+    current = list(now)
+    for event in reversed(seen):
+        event.names_then = current
+        seat = event.data.get("seat") if event.kind == "player_substituted" else None
+        if isinstance(seat, int) and 0 <= seat < len(current):
+            current = [*current[:seat], event.data.get("old_name", current[seat]), *current[seat + 1 :]]
 
 
 def private_events(seen: list[Event]) -> list[Event]:
@@ -194,6 +213,7 @@ def dashboard_context(game: Game) -> dict[str, Any]:
             "asked": player.seat in handed,
             "handed_in": handed.get(player.seat, False),
             "link": links.url_for(player) if player.seat is not None and not player.is_bot else None,
+            "role": state.roles[player.seat] if state and player.seat is not None else None,
         }
         for player in players
     ]
@@ -210,24 +230,43 @@ def dashboard_context(game: Game) -> dict[str, Any]:
         "outcome": _outcome_event(game),
         "version": version(game, engine.PUBLIC),  # what the dashboard polls
         "inbound": list(game.inbound.select_related("player")[:100]),
+        "mail_problems": list(
+            Dispatch.objects.filter(player__game=game)
+            .exclude(status=Dispatch.Status.SENT)
+            .select_related("player", "phase")
+            .order_by("-pk")[:100]
+        ),
     }
 
 
 def version(game: Game, viewer: engine.Viewer, seen: list[Event] | None = None) -> str:
-    """Changes whenever the viewer's page would show something new, and only then: an
-    event the viewer may not see must not even show as a change."""
+    """Changes whenever the viewer's page would show something new, and only then. It is
+    a digest of what the page shows that can change, taken from what the viewer may see
+    only: how many events it may see (never their database ids, which count everybody's),
+    the open phase, its deadline, how many seats have a card in (shown to all), the public
+    tally, and the viewer's own card. A hidden event or another seat's changed night card
+    does not change it."""
     if seen is None:
         seen = visible_events(game, viewer)
-    last = seen[-1].pk if seen else 0
+    parts: list[Any] = [game.status, len(seen)]
     phase = game.current_phase() if game.is_running else None
-    if phase is None:
-        return f"{game.status}-{last}"
-    return f"{game.status}-{last}-{phase.pk}-{phase.deadline.timestamp():.0f}-{phase.orders.count()}"
+    if phase is not None:
+        handed = cards_in(phase)
+        tally = running_tally(phase)
+        parts += [phase.index, phase.deadline.isoformat(), sum(handed.values()), len(handed)]
+        parts.append(tally.rows if tally else None)
+        if isinstance(viewer, int):
+            own = card_of(phase, viewer)
+            parts.append(own.to_json() if own else None)
+    digest = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+    return digest[:16]
 
 
 def export(game: Game) -> dict[str, Any]:
     """The whole game for the organiser: setup, every phase's counted cards, every
-    event. It replays through the engine to the same events (see engine.replay)."""
+    event. It replays through the engine to the same events (see engine.replay); a game
+    the organiser dealt carries the deal (each seat's role and the alpha's seat), since
+    the seed alone would deal other cards."""
     phases = []
     for phase in game.phases.filter(status=Phase.Status.RESOLVED).order_by("index"):
         cards = current_orders(phase)
@@ -240,15 +279,14 @@ def export(game: Game) -> dict[str, Any]:
                 "orders": {str(seat): order.to_json() for seat, order in sorted(cards.items())},
             }
         )
-    return {
+    seated = list(game.players.exclude(seat=None).order_by("seat"))
+    exported: dict[str, Any] = {
         "format": "werewolf-game/1",
         "name": game.name,
         "ruleset": game.ruleset,
         "options": game.options,
         "seed": game.seed,
-        "players": [
-            {"seat": player.seat, "name": player.name} for player in game.players.exclude(seat=None).order_by("seat")
-        ],
+        "players": [{"seat": player.seat, "name": player.name} for player in seated],
         "phases": phases,
         "events": [
             {
@@ -259,6 +297,16 @@ def export(game: Game) -> dict[str, Any]:
             for event in game.events.select_related("phase").all()
         ],
     }
+    if not game.deal_roles and seated:
+        # The alpha the organiser chose, or the one drawn at the start: the first of the
+        # pack, whose order of succession runs clockwise from the alpha.
+        chosen = next((player.seat for player in seated if player.assigned_alpha), None)
+        pack = (game.state or {}).get("pack") or [None]
+        exported["deal"] = {
+            "roles": [player.assigned_role for player in seated],
+            "alpha": chosen if chosen is not None else pack[0],
+        }
+    return exported
 
 
 def _outcome_event(game: Game) -> Event | None:

@@ -136,10 +136,8 @@ def start_game(game: Game) -> Game:
         game.status = Game.Status.RUNNING
         game.started_at = now
         game.save()
-        for player in players:
-            if player.email and not player.is_bot:
-                after_commit("tasks.mail.send_welcome", player.pk)
         _open_phase(game, state, now)
+        _mail([outbox().queue_welcome(player) for player in players])
     return game
 
 
@@ -159,6 +157,68 @@ def assign_roles(game: Game, roles: Mapping[int, str], alpha: int | None) -> Non
             player.assigned_role = role
             player.assigned_alpha = player.pk == alpha
             player.save(update_fields=["assigned_role", "assigned_alpha"])
+
+
+def update_draft(
+    game: Game,
+    *,
+    name: str,
+    seats: Sequence[Seating],
+    options: Mapping[str, Any],
+    timezone_name: str = "UTC",
+    night_minutes: int = 1440,
+    day_minutes: int = 1440,
+    early_resolution: bool = True,
+    draw_seats: bool = True,
+    deal_roles: bool = True,
+) -> Game:
+    """Change a game that has not started, as `create_game` set it up. The players are
+    written again in the new order (the listed order is their order of creation); a
+    role the organiser dealt stays with the player of that name, unless the whole deal
+    no longer fits the game's new numbers: then it is dealt again from nothing."""
+    checked = engine.options(game.ruleset, options, len(seats))
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status != Game.Status.DRAFT:
+            raise ServiceError("already_started")
+        dealt = {player.name.casefold(): player for player in game.players.all()}
+        players = []
+        for seat in seats:
+            kept = dealt.get(seat.name.casefold())
+            players.append(
+                Player(
+                    game=game,
+                    name=seat.name,
+                    email=seat.email,
+                    is_bot=seat.is_bot,
+                    assigned_role=kept.assigned_role if kept else "",
+                    assigned_alpha=kept.assigned_alpha if kept else False,
+                )
+            )
+        deck = [player.assigned_role for player in players]
+        if all(deck):
+            alpha = next((index for index, player in enumerate(players) if player.assigned_alpha), None)
+            try:
+                engine.setup(game.ruleset, checked, len(players), game.seed, deck, alpha)
+            except engine.SetupError:
+                for player in players:
+                    player.assigned_role, player.assigned_alpha = "", False
+        game.name, game.options, game.timezone = name, checked, timezone_name
+        game.night_minutes, game.day_minutes = night_minutes, day_minutes
+        game.early_resolution, game.draw_seats, game.deal_roles = early_resolution, draw_seats, deal_roles
+        game.save()
+        game.players.all().delete()
+        Player.objects.bulk_create(players)
+    return game
+
+
+def delete_draft(game: Game) -> None:
+    """Delete a game that has not started (nobody has been mailed yet)."""
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status != Game.Status.DRAFT:
+            raise ServiceError("already_started")
+        game.delete()
 
 
 # Orders ----------------------------------------------------------------------------
@@ -277,9 +337,9 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
             game.status = Game.Status.FINISHED
             game.finished_at = now
         game.save(update_fields=["state", "status", "finished_at"])
-        after_commit("tasks.mail.send_phase_mails", phase.pk)
         if not new_state.over:
             _open_phase(game, new_state, now)
+        _mail([outbox().queue_phase_mails(phase)])
     logger.info("resolved phase %s of game %s (%s)", phase.index, game.pk, resolution)
     return True
 
@@ -415,7 +475,7 @@ def substitute_player(player: Player, *, name: str, email: str) -> Player:
             ],
         )
         if email and player.game.is_running:
-            after_commit("tasks.mail.send_welcome", player.pk)
+            _mail([outbox().queue_welcome(player)])
     return player
 
 
@@ -424,7 +484,20 @@ def mail_link_again(player: Player) -> None:
     if not (player.game.is_running and player.email and not player.is_bot):
         raise ServiceError("no_address")
     with transaction.atomic():
-        after_commit("tasks.mail.send_welcome", player.pk, secrets.token_hex(4))
+        _mail([outbox().queue_welcome(player, secrets.token_hex(4))])
+
+
+def send_mail_again(game: Game, dispatch_id: int | None) -> None:
+    """The organiser sends again a mail of this game that failed or may not have gone
+    out: the same message with the same Message-ID (a copy already there is dropped by
+    most mail clients)."""
+    from .models import Dispatch
+
+    dispatch = Dispatch.objects.filter(pk=dispatch_id, player__game=game).first()
+    if dispatch is None or not outbox().send_again(dispatch):
+        raise ServiceError("mail_not_failed")
+    with transaction.atomic():
+        after_commit("tasks.mail.deliver", [dispatch.pk])
 
 
 def end_game(game: Game) -> Game:
@@ -444,8 +517,24 @@ def end_game(game: Game) -> Game:
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at"])
         if phase is not None:
-            after_commit("tasks.mail.send_phase_mails", phase.pk)
+            phase.refresh_from_db()
+            _mail([outbox().queue_phase_mails(phase)])
     return game
+
+
+def outbox() -> Any:
+    """The outbound mail module (imported late: it reads games through selectors)."""
+    from werewolf.mail import outbound
+
+    return outbound
+
+
+def _mail(batches: Iterable[list[int]]) -> None:
+    """Send the queued mails once the transaction that queued them commits; if that
+    task is lost, the beat's mail sweep sends them."""
+    ids = [pk for batch in batches for pk in batch]
+    if ids:
+        after_commit("tasks.mail.deliver", ids)
 
 
 def _locked(game: Game) -> Game:
@@ -467,9 +556,18 @@ def _open_phase_of(game: Game, index: int | None = None) -> Phase:
 
 
 def start_demo(
-    organiser: Any, *, name: str, you: str, bot_names: Sequence[str], night_minutes: int, day_minutes: int
+    organiser: Any,
+    *,
+    name: str,
+    you: str,
+    bot_names: Sequence[str],
+    night_minutes: int,
+    day_minutes: int,
+    early_resolution: bool = False,
 ) -> Player:
-    """A game whose other seats are bots; returns the human player."""
+    """A game whose other seats are bots; returns the human player. Without early
+    resolution each phase runs to its deadline (a majority still ends a day), so the
+    demo keeps the pace the home page promises instead of ending in seconds."""
     seats = [Seating(you)] + [Seating(bot, is_bot=True) for bot in bot_names]
     game = create_game(
         organiser,
@@ -478,6 +576,7 @@ def start_demo(
         options={"wolves": 2, "seers": 1},
         night_minutes=night_minutes,
         day_minutes=day_minutes,
+        early_resolution=early_resolution,
         is_demo=True,
     )
     start_game(game)

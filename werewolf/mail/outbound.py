@@ -1,65 +1,100 @@
-"""Outbound mail: the welcome with a player's private link, and after each phase the
-events that player may know. Each mail is recorded in `Dispatch` before it is sent, in
-the same transaction, so a retried task never sends it twice."""
+"""Outbound mail through an outbox: the welcome with a player's private link, after each
+phase the events that player may know, and the answer to a mailed card.
+
+Each mail is a `Dispatch` row, rendered and committed before anything talks to the mail
+server (for phase results, in the very transaction that resolves the phase, so a lost
+task loses no mail). Sending claims rows (`sending`, committed), hands them to SMTP over
+one connection, and marks each `sent` as soon as the server has taken it. A failure is
+kept on its row and retried with back-off; it never stops another message. A row left
+`sending` by a worker that died is never sent again by the sweep: it becomes
+`uncertain`, and the organiser may send it again (with the same Message-ID, which lets
+mail clients drop a copy they already have). See docs/architecture.md, "Mail".
+"""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+from collections.abc import Callable, Iterable
 from datetime import timedelta
+from email.headerregistry import Address
+from email.utils import parseaddr
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from werewolf import engine
 from werewolf.games import links, selectors
-from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, SeatLink
+from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player
+
+logger = logging.getLogger(__name__)
+
+Status = Dispatch.Status
+
+RETRY_DELAYS = (
+    timedelta(minutes=1),
+    timedelta(minutes=5),
+    timedelta(minutes=15),
+    timedelta(hours=1),
+    timedelta(hours=3),
+    timedelta(hours=6),
+)
+"""How long to wait after the n-th failed attempt; after the last one the row is given up."""
 
 
-def send_welcome(player_id: int, request: str = "") -> bool:
+BATCH = 200
+"""How many due rows one sweep claims at a time."""
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+# Queueing: called inside the transaction that makes the news ---------------------------
+
+
+def queue_welcome(player: Player, request: str = "") -> list[int]:
     """The player's seat and link. `request` names a repeat the organiser asked for, so
-    that it is sent once too."""
-    player = Player.objects.select_related("game").filter(pk=player_id).first()
-    link = links.current(player) if player else None
-    if player is None or link is None or not player.email or player.is_bot:
-        return False
+    that it is sent once too. Call it after the game's first phase is open."""
+    link = links.current(player)
+    if link is None or not player.email or player.is_bot:
+        return []
     key = f"welcome:{link.pk}" + (f":{request}" if request else "")
-    return _send_once(player, key, "welcome", _context(player, phase=None))
+    return _queue([(player, key, Dispatch.Kind.WELCOME, None, lambda: _render(player, "welcome", _context(player)))])
 
 
-def send_phase_mails(phase_id: int) -> int:
-    """Mail every player with an address what the phase's resolution showed them."""
-    phase = Phase.objects.select_related("game").filter(pk=phase_id).first()
-    if phase is None:
-        return 0
-    sent = 0
-    for player in phase.game.players.exclude(email="").filter(is_bot=False).exclude(seat=None):
-        sent += _send_once(player, f"phase:{phase.pk}:{player.pk}", "phase", _context(player, phase=phase))
-    return sent
+def queue_phase_mails(phase: Phase) -> list[int]:
+    """Every player with an address: what the phase's resolution showed them. Call it
+    after the next phase (if any) is open, so the mail can ask for its card."""
+    game = phase.game
+    events = list(phase.events.all())
+    players = game.players.exclude(email="").filter(is_bot=False).exclude(seat=None)
+    return _queue(
+        [
+            (
+                player,
+                f"phase:{phase.pk}:{player.pk}",
+                Dispatch.Kind.PHASE,
+                phase,
+                _bind(_render_phase, player, phase, events),
+            )
+            for player in players
+        ]
+    )
 
 
-def send_pending(within: timedelta = timedelta(days=2)) -> int:
-    """Send what a lost task left unsent: welcomes for links and results for phases of
-    the last `within`. Run by the beat; the Dispatch rows keep it from sending twice."""
-    since = timezone.now() - within
-    sent = 0
-    for link in SeatLink.objects.filter(created_at__gte=since, revoked_at=None).exclude(player__email=""):
-        if not Dispatch.objects.filter(key=f"welcome:{link.pk}").exists():
-            sent += send_welcome(link.player_id)
-    for phase in Phase.objects.filter(status=Phase.Status.RESOLVED, resolved_at__gte=since):
-        sent += send_phase_mails(phase.pk)
-    return sent
-
-
-def send_inbound_reply(row: InboundMessage, reading: Any) -> bool:
+def queue_inbound_reply(row: InboundMessage, reading: Any) -> list[int]:
     """Tell the seat what became of its mailed card: taken, or refused and why. Sent to
     the seat's registered address only, and once per inbound message."""
     player = reading.reply_to
     if player is None or not player.email:
-        return False
-    context = _context(player, phase=None)
+        return []
+    context = _context(player)
     context.update(
         {
             "reading": reading,
@@ -69,21 +104,257 @@ def send_inbound_reply(row: InboundMessage, reading: Any) -> bool:
         }
     )
     headers = {"In-Reply-To": row.message_id, "References": row.message_id} if row.message_id else {}
-    return _send_once(player, f"inbound:{row.pk}", "inbound_reply", context, headers)
+    return _queue(
+        [
+            (
+                player,
+                f"inbound:{row.pk}",
+                Dispatch.Kind.INBOUND_REPLY,
+                None,
+                lambda: _render(player, "inbound_reply", context, headers),
+            )
+        ]
+    )
+
+
+# Sending ---------------------------------------------------------------------------
+
+
+def deliver(ids: Iterable[int]) -> int:
+    """Send the given rows that are due (others have been sent, or are another worker's).
+    Run outside any transaction: each claim and each "sent" is committed at once."""
+    return _send(list(ids))
+
+
+def send_pending(now: Any = None) -> int:
+    """The beat's sweep: give up on rows a dead worker left `sending` (never resent), then
+    send what is due, a batch at a time. One indexed query when nothing is pending."""
+    now = now or timezone.now()
+    stale = now - timedelta(seconds=settings.WEREWOLF_MAIL_STALE_SECONDS)
+    Dispatch.objects.filter(status=Status.SENDING, claimed_at__lt=stale).update(
+        status=Status.UNCERTAIN, last_error="worker_lost"
+    )
+    sent = 0
+    while True:
+        due = list(
+            Dispatch.objects.filter(status__in=[Status.PENDING, Status.RETRYING], next_attempt_at__lte=now)
+            .order_by("next_attempt_at")
+            .values_list("pk", flat=True)[:BATCH]
+        )
+        if not due:
+            return sent
+        sent += _send(due)
+        if len(due) < BATCH:
+            return sent
+
+
+def send_inbound_reply(row: InboundMessage, reading: Any) -> bool:
+    """Queue the answer to a mailed card and send it at once (the sweep retries it)."""
+    return bool(deliver(queue_inbound_reply(row, reading)))
+
+
+def send_phase_mails(phase_id: int) -> int:
+    """Queue (if not yet) and send the phase's results. Safe to run any number of times."""
+    phase = Phase.objects.select_related("game").filter(pk=phase_id).first()
+    if phase is None:
+        return 0
+    queue_phase_mails(phase)
+    return deliver(Dispatch.objects.filter(phase=phase).values_list("pk", flat=True))
+
+
+def send_again(dispatch: Dispatch) -> bool:
+    """The organiser's "send again" for a row that failed or may not have gone out: the
+    same message, with the same Message-ID."""
+    return bool(
+        Dispatch.objects.filter(pk=dispatch.pk, status__in=[Status.FAILED, Status.UNCERTAIN]).update(
+            status=Status.PENDING, next_attempt_at=timezone.now(), attempts=0, last_error=""
+        )
+    )
+
+
+def _claim(pk: int) -> Dispatch | None:
+    """Make one due row ours (`sending`), committed before it goes to the mail server.
+    One row at a time: a worker that dies leaves at most the one message it was sending
+    in doubt, never the rest of its batch."""
+    now = timezone.now()
+    token = secrets.token_hex(8)
+    claimed = Dispatch.objects.filter(
+        pk=pk, status__in=[Status.PENDING, Status.RETRYING], next_attempt_at__lte=now
+    ).update(status=Status.SENDING, claimed_at=now, attempts=F("attempts") + 1, claimed_by=token)
+    if not claimed:
+        return None
+    return Dispatch.objects.filter(pk=pk, claimed_by=token).first()
+
+
+def _send(ids: list[int]) -> int:
+    """Send the due rows among `ids` over one connection to the mail server, opened only
+    if there is something to send."""
+    connection = None
+    sent = 0
+    try:
+        for pk in ids:
+            row = _claim(pk)
+            if row is None:
+                continue
+            connection = connection or get_connection()
+            try:
+                message = _message(row, connection)
+                if not message.send():
+                    raise OSError("the mail backend took nothing")
+            except Exception as failure:
+                _failed(row, failure)
+                _close_quietly(connection)  # a broken connection would fail the next one too
+                continue
+            _mark_sent(row)
+            sent += 1
+    finally:
+        if connection is not None:
+            _close_quietly(connection)
+    return sent
+
+
+def _mark_sent(row: Dispatch) -> None:
+    """Record that the server took the message. A database that is restarting is waited
+    for a little: until this commits, the row says `sending` and would end `uncertain`."""
+    from django.db import close_old_connections
+    from django.db.utils import DatabaseError, InterfaceError
+
+    for attempt in range(20):
+        try:
+            Dispatch.objects.filter(pk=row.pk, status=Status.SENDING).update(
+                status=Status.SENT, sent_at=timezone.now(), last_error=""
+            )
+            return
+        except (DatabaseError, InterfaceError):
+            logger.warning("could not record dispatch %s as sent (try %s)", row.pk, attempt + 1)
+            close_old_connections()
+            _sleep(min(0.5 * (attempt + 1), 3))
+    logger.error("dispatch %s was sent but could not be recorded: it will show as uncertain", row.pk)
+
+
+def _failed(row: Dispatch, failure: BaseException) -> None:
+    logger.warning("could not send dispatch %s (%s): %s", row.pk, row.key, failure)
+    error = f"{type(failure).__name__}: {failure}"[:2000]
+    attempts = row.attempts  # counted when the row was claimed
+    if attempts > len(RETRY_DELAYS):
+        update: dict[str, Any] = {"status": Status.FAILED, "next_attempt_at": None}
+    else:
+        update = {"status": Status.RETRYING, "next_attempt_at": timezone.now() + RETRY_DELAYS[attempts - 1]}
+    try:
+        Dispatch.objects.filter(pk=row.pk, status=Status.SENDING).update(last_error=error, **update)
+    except Exception:  # the database is away too: the row ends `uncertain`, never resent twice
+        logger.exception("could not record the failure of dispatch %s", row.pk)
+
+
+def _close_quietly(connection: Any) -> None:
+    try:
+        connection.close()
+    except Exception:  # an SMTP server that hung up already
+        logger.debug("closing the mail connection failed", exc_info=True)
+
+
+def _sleep(seconds: float) -> None:
+    import time
+
+    time.sleep(seconds)
+
+
+def _message(row: Dispatch, connection: Any) -> EmailMultiAlternatives:
+    headers = {**row.headers, "Message-ID": row.message_id}
+    message = EmailMultiAlternatives(
+        row.subject,
+        row.body_text,
+        to=[row.recipient],
+        reply_to=[headers.pop("Reply-To")] if headers.get("Reply-To") else None,
+        headers=headers,
+        connection=connection,
+    )
+    if row.body_html:
+        message.attach_alternative(row.body_html, "text/html")
+    return message
+
+
+# Building the rows -----------------------------------------------------------------
+
+Build = Callable[[], dict[str, Any]]
+
+
+def _bind(function: Callable[..., dict[str, Any]], *args: Any) -> Build:
+    return lambda: function(*args)
+
+
+def _queue(wanted: list[tuple[Player, str, str, Phase | None, Build]]) -> list[int]:
+    """Insert the rows not there yet (rendered now; a row that can't be rendered is kept
+    as failed, with why); return the ids of those waiting to be sent."""
+    if not wanted:
+        return []
+    keys = [key for _, key, _, _, _ in wanted]
+    existing = set(Dispatch.objects.filter(key__in=keys).values_list("key", flat=True))
+    now = timezone.now()
+    rows = []
+    for player, key, kind, phase, build in wanted:
+        if key in existing:
+            continue
+        row = Dispatch(
+            player=player, key=key, kind=kind, phase=phase, message_id=message_id_for(key), next_attempt_at=now
+        )
+        try:
+            for name, value in build().items():
+                setattr(row, name, value)
+        except Exception as failure:  # one seat's mail must never stop the others'
+            logger.exception("could not write mail %s", key)
+            row.status, row.next_attempt_at = Status.FAILED, None
+            row.last_error = f"{type(failure).__name__}: {failure}"[:2000]
+            row.recipient = row.recipient or _text(player.email)
+        rows.append(row)
+    Dispatch.objects.bulk_create(rows, ignore_conflicts=True)
+    return list(
+        Dispatch.objects.filter(key__in=keys, status=Status.PENDING).order_by("pk").values_list("pk", flat=True)
+    )
+
+
+def message_id_for(key: str) -> str:
+    """A Message-ID made from the dispatch key: the same mail always has the same one."""
+    digest = hmac.new(settings.SECRET_KEY.encode(), f"dispatch:{key}".encode(), hashlib.sha256).hexdigest()[:32]
+    domain = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].rpartition("@")[2] or "werewolf.invalid"
+    return f"<{digest}@{domain}>"
+
+
+def recipient(name: str, email: str) -> str:
+    """`Name <address>` for any display name: quoted and escaped as RFC 5322 asks, with
+    control characters (which no header may hold) turned into spaces."""
+    display = " ".join(_CONTROL.sub(" ", name).split())
+    return str(Address(display_name=display, addr_spec=email.strip()))
+
+
+def _render_phase(player: Player, phase: Phase, events: list[Any]) -> dict[str, Any]:
+    context = _context(player, phase=phase, events=[e for e in events if e.visible_to(player.seat)])
+    return _render(player, "phase", context)
+
+
+def _render(
+    player: Player, template: str, context: dict[str, Any], headers: dict[str, str] | None = None
+) -> dict[str, Any]:
+    subject = " ".join(render_to_string(f"emails/{template}_subject.txt", context).split())
+    extra = dict(headers or {})
+    if context.get("reply_to"):
+        extra["Reply-To"] = context["reply_to"]
+    return {
+        "recipient": recipient(player.name, player.email),
+        "subject": _text(subject),
+        "body_text": _text(render_to_string(f"emails/{template}.txt", context)),
+        "body_html": _text(render_to_string(f"emails/{template}.html", context)),
+        "headers": {name: _text(value) for name, value in extra.items()},
+    }
 
 
 def compose(
     player: Player, template: str, context: dict[str, Any], headers: dict[str, str] | None = None
 ) -> EmailMultiAlternatives:
-    subject = " ".join(render_to_string(f"emails/{template}_subject.txt", context).split())
-    text = render_to_string(f"emails/{template}.txt", context)
-    html = render_to_string(f"emails/{template}.html", context)
-    reply_to = [context["reply_to"]] if context.get("reply_to") else None
-    message = EmailMultiAlternatives(
-        subject, text, to=[f"{player.name} <{player.email}>"], reply_to=reply_to, headers=headers
-    )
-    message.attach_alternative(html, "text/html")
-    return message
+    """The message a template makes for a player, as it would be sent (for previews and tests)."""
+    rendered = _render(player, template, context, headers)
+    row = Dispatch(message_id=message_id_for(f"preview:{player.pk}:{template}"), **rendered)
+    return _message(row, None)
 
 
 def orders_address(reference: str) -> str:
@@ -92,26 +363,16 @@ def orders_address(reference: str) -> str:
     return f"{local}+{reference}@{domain}"
 
 
-def _send_once(
-    player: Player, key: str, template: str, context: dict[str, Any], headers: dict[str, str] | None = None
-) -> bool:
-    try:
-        with transaction.atomic():
-            Dispatch.objects.create(player=player, key=key)
-            compose(player, template, context, headers).send()
-    except IntegrityError:
-        return False
-    return True
+def _text(value: str) -> str:
+    """PostgreSQL refuses NUL characters in text."""
+    return value.replace("\x00", "\ufffd")
 
 
-def _context(player: Player, phase: Phase | None) -> dict[str, Any]:
+def _context(player: Player, phase: Phase | None = None, events: list[Any] | None = None) -> dict[str, Any]:
     """What one player's mail may show: events visible to the seat, nothing else."""
     game: Game = player.game
     seat = player.seat
     state = game.engine_state
-    events = []
-    if phase is not None:
-        events = [event for event in phase.events.all() if event.visible_to(seat)]
     following = game.current_phase() if game.is_running else None
     slot = engine.phase(state).asks(seat) if following else None
     reference = links.reference_for(player, following.index) if following and slot else None
@@ -124,7 +385,7 @@ def _context(player: Player, phase: Phase | None) -> dict[str, Any]:
         "role": state.roles[seat],
         "private": selectors.private_events(selectors.visible_events(game, seat)) if phase is None else [],
         "phase": phase,
-        "events": events,
+        "events": events or [],
         "next_phase": following,
         "slot": slot,
         "link": links.url_for(player),

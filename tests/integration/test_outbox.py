@@ -1,0 +1,119 @@
+"""The outbox, over real SMTP on loopback: every mail once, any display name, and a
+failure kept on its own row (retried later, shown to the organiser) that never holds up
+another player's mail."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from werewolf.games import services
+from werewolf.games.models import Dispatch, Player
+from werewolf.mail import outbound
+
+from ..web.play import NAMES
+from .test_smtp import smtp  # noqa: F401  (the loopback SMTP server fixture)
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+Status = Dispatch.Status
+
+
+def start(organiser, seats, name="Outbox"):
+    return services.start_game(services.create_game(organiser, name=name, seats=seats, options={"wolves": 2}))
+
+
+def addressed(smtp) -> list[str]:  # noqa: F811
+    return [message["To"].addresses[0].addr_spec for message in smtp.messages]
+
+
+def test_any_display_name_is_written_and_nobody_is_held_up(organiser, smtp) -> None:  # noqa: F811
+    names = ["Anna [3B]", "Team: Red", "a@b", "Ann\\", 'Zoë "Z" O\'Neil', "Bo;Lo", "Cy"]
+    seats = [services.Seating(name, f"p{n}@example.org") for n, name in enumerate(names)]
+    game = start(organiser, seats)
+    # A name with a line break and markup, as an old substitute form let in.
+    Player.objects.filter(game=game, name="Cy").update(name="Cy\r\nBcc: x@example.org <b>")
+    services.resolve_now(game)
+    assert sorted(addressed(smtp)) == sorted([seat.email for seat in seats] * 2)
+    shown = {message["To"].addresses[0].display_name for message in smtp.messages}
+    assert {"Anna [3B]", "Team: Red", "a@b", "Ann\\", 'Zoë "Z" O\'Neil', "Bo;Lo"} <= shown
+    assert all("x@example.org" not in str(message["To"]) or "Cy" in str(message["To"]) for message in smtp.messages)
+    assert not any(message["Bcc"] for message in smtp.messages)
+    assert set(Dispatch.objects.values_list("status", flat=True)) == {Status.SENT}
+
+
+def test_an_address_the_server_refuses_fails_alone_and_is_retried_later(organiser, smtp) -> None:  # noqa: F811
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    seats[3] = services.Seating(NAMES[3], "refused@elsewhere.test")  # the server relays nothing there
+    game = start(organiser, seats)
+    services.resolve_now(game)
+    assert len(smtp.messages) == 12  # everybody else's welcome and results
+    failed = Dispatch.objects.exclude(status=Status.SENT)
+    assert {row.status for row in failed} == {Status.RETRYING}
+    assert all("550" in row.last_error and row.next_attempt_at > timezone.now() for row in failed)
+    assert outbound.send_pending() == 0  # not due yet: no new attempt
+    assert len(smtp.messages) == 12
+    Dispatch.objects.filter(status=Status.RETRYING).update(next_attempt_at=timezone.now(), attempts=6)
+    outbound.send_pending()
+    assert set(Dispatch.objects.filter(player__email="refused@elsewhere.test").values_list("status", flat=True)) == {
+        Status.FAILED
+    }
+
+
+def test_an_address_the_backend_cannot_write_fails_alone(organiser, smtp) -> None:  # noqa: F811
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = services.create_game(organiser, name="Bad address", seats=seats, options={"wolves": 2})
+    Player.objects.filter(game=game, name=NAMES[0]).update(email="no such address")
+    services.start_game(game)
+    assert len(smtp.messages) == 6
+    bad = Dispatch.objects.get(player__name=NAMES[0])
+    assert bad.status in (Status.FAILED, Status.RETRYING) and bad.last_error
+
+
+def test_each_mail_has_a_message_id_made_from_its_key(organiser, smtp) -> None:  # noqa: F811
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    start(organiser, seats, name="Tom & Jerry <3")
+    ids = {message["Message-ID"] for message in smtp.messages}
+    assert ids == {outbound.message_id_for(key) for key in Dispatch.objects.values_list("key", flat=True)}
+    assert all(message["Subject"].startswith("[Tom & Jerry <3]") for message in smtp.messages)
+
+
+def test_the_sweep_costs_the_same_whatever_was_sent_before(organiser, smtp) -> None:  # noqa: F811
+    def sweep_queries() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert outbound.send_pending() == 0
+        return len(queries)
+
+    empty = sweep_queries()
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    for number in range(3):
+        game = start(organiser, seats, name=f"Many {number}")
+        services.resolve_now(game)
+    assert Dispatch.objects.filter(status=Status.SENT).count() == 42
+    assert sweep_queries() == empty == 2
+
+
+def test_a_mail_left_sending_by_a_dead_worker_is_never_resent_by_the_sweep(organiser, smtp, settings) -> None:  # noqa: F811
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = start(organiser, seats)
+    row = Dispatch.objects.first()
+    # As a worker killed after the claim: `sending`, claimed long ago.
+    Dispatch.objects.filter(pk=row.pk).update(status=Status.SENDING, claimed_at=timezone.now() - timedelta(hours=1))
+    before = len(smtp.messages)
+    outbound.send_pending()
+    row.refresh_from_db()
+    assert row.status == Status.UNCERTAIN and len(smtp.messages) == before
+    outbound.send_pending()
+    assert len(smtp.messages) == before
+    # The organiser sends it again: the same message, the same Message-ID.
+    services.send_mail_again(game, row.pk)
+    assert len(smtp.messages) == before + 1
+    assert smtp.messages[-1]["Message-ID"] == row.message_id
+    row.refresh_from_db()
+    assert row.status == Status.SENT
+    with pytest.raises(services.ServiceError):
+        services.send_mail_again(game, row.pk)
