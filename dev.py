@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """The two commands of the quick start, on a machine with only Python 3.11+ and pip.
 
-    python3 dev.py run     set everything up and serve the app with a Celery worker and beat
-    python3 dev.py test    set everything up and run the whole test suite (extra args go to pytest)
+    python3 dev.py run [HOST:PORT]   set everything up and serve the app with a Celery worker
+                                     and beat, at HOST:PORT (default 127.0.0.1:8000, or the
+                                     WEREWOLF_ADDRESS environment variable); 0.0.0.0:8000
+                                     serves every network interface
+    python3 dev.py test [ARGS]       set everything up and run the whole test suite (ARGS go
+                                     to pytest)
 
 Both make a virtual environment in .venv and install what the project needs into it
 (again only when pyproject.toml changes). `test` also installs Debian's chromium for
@@ -27,14 +31,37 @@ VENV = ROOT / ".venv"
 PYTHON = VENV / "bin" / "python"
 
 
+HELP = ("-h", "--help", "help")
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) < 1 or argv[0] not in ("run", "test", "install"):
+    if argv and argv[0] in HELP:
         print(__doc__)
+        return 0
+    if len(argv) < 1 or argv[0] not in ("run", "test", "install"):
+        print(__doc__, file=sys.stderr)
         return 2
-    command, rest = argv[0], argv[1:]
+    command, rest, address = argv[0], argv[1:], ""
+    if command == "run":
+        # Everything about the command line is checked before anything is installed.
+        if any(arg in HELP for arg in rest):
+            print(__doc__)
+            return 0
+        if len(rest) > 1:
+            print(f"dev.py run takes one address, HOST:PORT, not {' '.join(rest)!r}.", file=sys.stderr)
+            return 2
+        given = rest[0] if rest else os.environ.get("WEREWOLF_ADDRESS", "127.0.0.1:8000")
+        address = parse_address(given)
+        if address is None:
+            print(
+                f"dev.py run: {given!r} is not an address to serve on. Write HOST:PORT, for example "
+                "127.0.0.1:8000, or 0.0.0.0:8080 to serve every network interface.",
+                file=sys.stderr,
+            )
+            return 2
     install(dev=command in ("test", "install"))
     if command == "run":
-        return run(rest)
+        return run(address)
     if command == "test":
         ensure_chromium()
         return subprocess.call([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT)
@@ -73,8 +100,19 @@ def manage(*args: str) -> None:
     subprocess.check_call([str(PYTHON), "manage.py", *args], cwd=ROOT)
 
 
-def run(rest: list[str]) -> int:
-    address = rest[0] if rest else os.environ.get("WEREWOLF_ADDRESS", "127.0.0.1:8000")
+def parse_address(address: str) -> str | None:
+    """`address` if it is HOST:PORT (an IPv6 host in brackets), else None."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    if host.startswith("["):
+        return address if host.endswith("]") and len(host) > 2 and ":" in host else None
+    if ":" in host or host.startswith("-") or any(char.isspace() or char in "/@?#" for char in host):
+        return None
+    return address
+
+
+def run(address: str) -> int:
     os.environ.setdefault("WEREWOLF_SITE_URL", f"http://{address}")
     manage("migrate", "--no-input", "-v", "0")
     login = subprocess.check_output([str(PYTHON), "manage.py", "ensure_organiser"], cwd=ROOT, text=True).strip()
@@ -110,6 +148,9 @@ def run(rest: list[str]) -> int:
 def _wait_for(address: str, server: subprocess.Popen[bytes], seconds: float = 60) -> None:
     """Return once the server answers on its port (or has died, or time is up)."""
     host, _, port = address.rpartition(":")
+    host = host.strip("[]")
+    if host in ("0.0.0.0", "::"):
+        host = "127.0.0.1" if host == "0.0.0.0" else "::1"
     deadline = time.monotonic() + seconds
     while server.poll() is None and time.monotonic() < deadline:
         try:

@@ -399,3 +399,80 @@ def test_dark_city_wolves_may_swap_two_cards_on_the_form(organiser) -> None:
     status, _ = post_card(game, wolf, swap_1=villagers[1], swap_2=villagers[2])
     assert status == 302
     assert Order.objects.get(seat=wolf).order == engine.Order("kill", (), (villagers[1], villagers[2]))
+
+
+# Inputs that once made a server error: each is a plain refusal now, nothing changed. ----
+
+
+def test_a_nul_in_a_link_is_a_plain_not_found(game: Game) -> None:
+    """PostgreSQL refuses a NUL in a query: the page must not ask it."""
+    before = snapshot(game)
+    for path in ("/g/%00/", "/g/%00/version.json", "/g/a%00b/", "/p/%00/", "/p/%00/version.json"):
+        assert Client().get(path).status_code == 404, path
+    page = Client().get("/p/" + "%00" * 32 + "/")
+    assert page.status_code == 404 and "The link is not valid" in page.content.decode()
+    assert Client().get("/p/" + "%00" * 32 + "/version.json").status_code == 404
+    assert Client().post("/p/" + "%00" * 32 + "/", {"phase": 1}).status_code == 404
+    page = Client().get("/g/%00/")
+    assert "There is nothing at this address" in page.content.decode()
+    assert snapshot(game) == before
+
+
+def test_a_player_name_longer_than_a_seat_holds_is_refused(game: Game, organiser_client: Client) -> None:
+    long_name = "A" * 61
+    players = "\n".join([f"{long_name} <a@example.org>"] + [f"{name} <{name}@x.org>" for name in NAMES[1:7]])
+    response = organiser_client.post("/games/new/", {**GAME_FORM, "players": players})
+    assert response.status_code == 200
+    assert "at most 60 characters" in response.content.decode()
+    assert Game.objects.filter(name=GAME_FORM["name"]).count() == 0
+    before, names = snapshot(game), seat_names(game)
+    url = f"/games/{game.pk}/seats/3/substitute/"
+    response = organiser_client.post(url, {"name": long_name, "email": "zora@example.org"})
+    assert response.status_code == 200 and "at most 60 characters" in response.content.decode()
+    response = organiser_client.post(url, {"name": "Zora", "email": "z" * 250 + "@example.org"})
+    assert response.status_code == 200 and "at most 254 characters" in response.content.decode()
+    assert snapshot(game) == before and seat_names(game) == names
+
+
+def test_a_phase_length_beyond_sixty_days_is_refused(organiser_client: Client) -> None:
+    players = "\n".join(f"{name} <{name.lower()}@example.org>" for name in NAMES[:7])
+    for field in ("night_minutes", "day_minutes"):
+        response = organiser_client.post("/games/new/", {**GAME_FORM, "players": players, field: 999_999_999_999})
+        assert response.status_code == 200
+        assert "less than or equal to 86400" in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_odd_digits_in_the_organisers_posts_change_nothing(game: Game, organiser_client: Client) -> None:
+    """ "²".isdigit() is true, but int("²") fails: only ASCII digits are numbers here."""
+    before = snapshot(game)
+    response = organiser_client.post(f"/games/{game.pk}/", {"action": "resolve", "phase": "²"})
+    assert response.status_code == 400 and "This form is out of date" in response.content.decode()
+    assert organiser_client.post(f"/games/{game.pk}/", {"action": "mail_link", "seat": "²"}).status_code == 404
+    response = organiser_client.post(f"/games/{game.pk}/", {"action": "extend", "minutes": 30, "phase": "²"})
+    assert "This form is out of date" in response.content.decode()
+    assert snapshot(game) == before
+    for entered in ("abc", "²", "-3", "1e9", "99999999999999999999"):
+        response = organiser_client.get(f"/games/{game.pk}/?entered={entered}")
+        assert response.status_code == 200, entered
+        assert "entered." not in response.content.decode()
+    assert "3 cards entered." in organiser_client.get(f"/games/{game.pk}/?entered=3").content.decode()
+    for handed in ("²", "x", "99999999999999999999"):
+        assert Client().get(path_of(game, 0) + f"?handed={handed}").status_code == 200
+
+
+def test_a_card_for_a_mangled_phase_says_the_form_is_out_of_date(game: Game, organiser_client: Client) -> None:
+    seer = role_seat(game, "seer")
+    before = snapshot(game)
+    for phase in ("", "abc", "²", "\x00", "99999999999999999999"):
+        response = Client().post(path_of(game, seer), {"phase": phase, "target": (seer + 1) % 7})
+        assert response.status_code == 400, phase
+        assert "This form is out of date: reload the page and hand your card in again." in response.content.decode()
+        response = organiser_client.post(
+            f"/games/{game.pk}/seats/{seer}/card/", {"phase": phase, "target": (seer + 1) % 7}
+        )
+        assert "This form is out of date: reload the page" in response.content.decode(), phase
+        response = organiser_client.post(f"/games/{game.pk}/cards/", {"phase": phase, f"seat_{seer}": "SLEEP"})
+        assert response.status_code == 400
+        assert "This form is out of date: reload the page" in response.content.decode(), phase
+    assert snapshot(game) == before

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import re
 import zoneinfo
+from functools import cache
 from typing import Any
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from werewolf import engine
 from werewolf.engine.rulesets import classic
 
+from . import validators
 from .services import Seating
 
 _LINE = re.compile(r"^\s*(?P<name>[^<>,;]+?)\s*(?:[<,;]\s*(?P<email>[^<>\s,;]+)\s*>?)?\s*$")
@@ -32,6 +34,10 @@ SETUP_ERRORS = {
     ),
     "too_many_roles": _("There are not enough players for the werewolves, seers and special villagers together."),
     "bad_alpha": _("The alpha must be one of the werewolves."),
+    "decided_before_vote": _(
+        "With these numbers the werewolves would win at the first dawn, before anyone could vote: add players, "
+        "have fewer werewolves, open the game with a day, or make the first night quiet."
+    ),
 }
 ROLE_CHOICES = [
     ("", "—"),
@@ -44,6 +50,42 @@ ROLE_CHOICES = [
 ]
 
 
+MAX_PHASE_MINUTES = 60 * 24 * 60
+"""The longest night or day: sixty days. Longer would overflow a deadline's date (and the
+database's integer) long before any table would wait that long."""
+COMMON_ZONES = (
+    "UTC",
+    "Europe/London",
+    "Europe/Rome",
+    "Europe/Berlin",
+    "America/New_York",
+    "America/Chicago",
+    "America/Denver",
+    "America/Los_Angeles",
+    "Australia/Sydney",
+    "Asia/Tokyo",
+)
+
+
+@cache
+def _zones() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """The time zones by region, each named by its place within the region; without
+    the legacy names that have no region ("GMT", "Japan", "posixrules", "Factory",
+    "localtime"): UTC, the one of those worth offering, heads the common zones."""
+    regions: dict[str, list[tuple[str, str]]] = {}
+    for zone in sorted(zoneinfo.available_timezones()):
+        region, slash, place = zone.partition("/")
+        if slash:
+            regions.setdefault(region, []).append((zone, place.replace("_", " ")))
+    return tuple((region, tuple(zones)) for region, zones in sorted(regions.items()))
+
+
+def timezone_choices() -> list[Any]:
+    """The time-zone menu: the common zones first, then every region's (optgroups)."""
+    common = [(zone, zone.replace("_", " ")) for zone in COMMON_ZONES]
+    return [(_("Common"), common)] + [(region, list(zones)) for region, zones in _zones()]
+
+
 def _helper(label: str) -> FormHelper:
     helper = FormHelper()
     helper.add_input(Submit("submit", label))
@@ -53,7 +95,7 @@ def _helper(label: str) -> FormHelper:
 class GameForm(forms.Form):
     """A classic game: who plays, how many wolves and seers, and how phases run."""
 
-    name = forms.CharField(label=_("Game name"), max_length=120)
+    name = forms.CharField(label=_("Game name"), max_length=120, validators=[validators.validate_one_line])
     players = forms.CharField(
         label=_("Players"),
         widget=forms.Textarea(
@@ -61,7 +103,8 @@ class GameForm(forms.Form):
         ),
         help_text=_(
             "One player a line: a name, then their email, as in “Ada &lt;ada@example.org&gt;”. "
-            "Names must differ. Leave the email out for players you will enter cards for."
+            "Names must differ, in more than case or accents, and are written on notecards: "
+            "no commas, semicolons or angle brackets. Leave the email out for players you will enter cards for."
         ),
     )
     wolves = forms.IntegerField(
@@ -72,9 +115,19 @@ class GameForm(forms.Form):
     )
     seers = forms.IntegerField(label=_("Seers"), min_value=0, initial=1)
     night_minutes = forms.IntegerField(
-        label=_("Night length (minutes)"), min_value=1, initial=1440, help_text=_("1440 minutes is one day.")
+        label=_("Night length (minutes)"),
+        min_value=1,
+        max_value=MAX_PHASE_MINUTES,
+        initial=1440,
+        help_text=_("1440 minutes is one day; 86400 (sixty days) is the longest."),
     )
-    day_minutes = forms.IntegerField(label=_("Day length (minutes)"), min_value=1, initial=1440)
+    day_minutes = forms.IntegerField(
+        label=_("Day length (minutes)"),
+        min_value=1,
+        max_value=MAX_PHASE_MINUTES,
+        initial=1440,
+        help_text=_("At most 86400 minutes (sixty days)."),
+    )
     timezone = forms.ChoiceField(
         label=_("Time zone"), initial="UTC", help_text=_("Deadlines are shown in this time zone.")
     )
@@ -149,41 +202,80 @@ class GameForm(forms.Form):
         required=False,
         help_text=_("A very different game: look for changes in behaviour rather than hidden plots."),
     )
+    thing_free = forms.ChoiceField(
+        label=_("“Thing”: which test of the day is free (the day votes again after it)"),
+        choices=[
+            ("first_test", _("The day's first test, whatever it finds")),
+            ("first_innocent", _("The day's first test that finds no werewolf")),
+        ],
+        initial="first_test",
+        required=False,
+        help_text=_(
+            "A test that finds a werewolf always lets the day vote again; a test that finds none ends the day, "
+            "except the free one."
+        ),
+    )
     dark_city = forms.BooleanField(
         label=_("Dark City: each night the wolves may also swap two villagers' cards"),
         required=False,
         help_text=_("A dead player's card then shows only whether it was a werewolf's."),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, submit_label: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["timezone"].choices = [(zone, zone) for zone in sorted(zoneinfo.available_timezones())]
-        self.helper = _helper(_("Create the game"))
+        self.fields["timezone"].choices = timezone_choices()
+        self.helper = _helper(submit_label or _("Create the game"))
+
+    @classmethod
+    def initial_for(cls, game: Any) -> dict[str, Any]:
+        """The form as it was filled in for a game not yet started, to change it."""
+        players = game.players.order_by("pk")
+        initial = {name: value for name, value in game.options.items() if name in cls.base_fields}
+        initial.update(
+            {
+                "name": game.name,
+                "players": "\n".join(f"{p.name} <{p.email}>" if p.email else p.name for p in players),
+                "night_minutes": game.night_minutes,
+                "day_minutes": game.day_minutes,
+                "timezone": game.timezone,
+                "seating": "draw" if game.draw_seats else "listed",
+                "dealing": "deal" if game.deal_roles else "assign",
+                "early_resolution": game.early_resolution,
+            }
+        )
+        return initial
 
     def clean_players(self) -> list[Seating]:
         seats: list[Seating] = []
-        seen: set[str] = set()
-        for number, line in enumerate(self.cleaned_data["players"].splitlines(), start=1):
+        problems: list[ValidationError] = []
+        # Only a line feed ends a line: any other break in a line (a lone CR, a vertical
+        # tab, U+2028) is refused as an invisible character, not read as a new player.
+        for number, line in enumerate(self.cleaned_data["players"].replace("\r\n", "\n").split("\n"), start=1):
             if not line.strip():
                 continue
             match = _LINE.match(line)
             if not match:
-                raise ValidationError(
-                    _("Line %(line)s is not “Name <email>”: %(text)s"), params={"line": number, "text": line.strip()}
+                problems.append(
+                    ValidationError(
+                        _("Line %(line)s is not “Name <email>”: %(text)s"),
+                        params={"line": number, "text": line.strip()},
+                    )
                 )
-            name, email = match["name"].strip(), (match["email"] or "").strip()
-            if email:
-                try:
-                    validate_email(email)
-                except ValidationError:
-                    raise ValidationError(
-                        _("Line %(line)s: “%(email)s” is not an email address."),
-                        params={"line": number, "email": email},
-                    ) from None
-            if name.casefold() in seen:
-                raise ValidationError(_("Two players are called “%(name)s”: names must differ."), params={"name": name})
-            seen.add(name.casefold())
+                continue
+            try:
+                name = validators.clean_player_name(match["name"])
+                email = validators.clean_email(match["email"]) if match["email"] else ""
+            except ValidationError as problem:
+                problems.append(
+                    ValidationError(
+                        _("Line %(line)s: %(problem)s"), params={"line": number, "problem": problem.messages[0]}
+                    )
+                )
+                continue
             seats.append(Seating(name, email))
+        if problems:
+            raise ValidationError(problems)
+        validators.check_distinct(seat.name for seat in seats)
         if not classic.MIN_PLAYERS <= len(seats) <= classic.MAX_PLAYERS:
             raise ValidationError(
                 SETUP_ERRORS["player_count"], params={"min": classic.MIN_PLAYERS, "max": classic.MAX_PLAYERS}
@@ -225,6 +317,7 @@ class GameForm(forms.Form):
             )
         }
         values["wolfsbane"] = data.get("wolfsbane") or "none"
+        values["thing_free"] = data.get("thing_free") or "first_test"
         if data.get("wolves"):
             values["wolves"] = data["wolves"]
         return values
@@ -238,12 +331,34 @@ class SeatField(forms.TypedChoiceField):
         super().__init__(coerce=int, empty_value=None, **kwargs)
 
     def valid_value(self, value: Any) -> bool:
-        return str(value).isdigit() or super().valid_value(value)
+        return validators.ascii_number(str(value)) is not None or super().valid_value(value)
+
+
+class PhaseCarrier(forms.Form):
+    """A form that carries, in a hidden field, the phase its page showed, so that a card
+    or a tool meant for one phase never acts on the next. A hidden field's error would
+    show nowhere: a missing or mangled phase is said at the top of the form instead."""
+
+    phase = forms.CharField(widget=forms.HiddenInput, required=False)
+    phase_required = True
+    stale_message = _("This form is out of date: reload the page and try again.")
+
+    def clean_phase(self) -> int | None:
+        return validators.ascii_number(self.cleaned_data["phase"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        sent = self.data.get(self.add_prefix("phase"), "")
+        if data.get("phase") is None and (sent or self.phase_required):
+            data.pop("phase", None)
+            raise ValidationError(self.stale_message, code="stale_form")
+        return data
 
 
 def words(template: str, context: dict[str, Any]) -> str:
-    """Words a player reads, from a template (never from Python strings)."""
-    return render_to_string(template, context).strip()
+    """Words a player reads, from a template (never from Python strings): HTML already
+    escaped by the template, so marked safe, lest a name's apostrophe be escaped twice."""
+    return mark_safe(render_to_string(template, context).strip())
 
 
 def card_word(word: str, **context: Any) -> str:
@@ -251,15 +366,17 @@ def card_word(word: str, **context: Any) -> str:
     return words("includes/notecard_words.html", {"word": word, **context})
 
 
-class NotecardForm(forms.Form):
+class NotecardForm(PhaseCarrier):
     """The card a phase asks of one seat (see `engine.PhaseSpec`). `submit` names the
     button's word in includes/notecard_words.html."""
-
-    phase = forms.IntegerField(widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, slot: engine.Slot, names: list[str], seat: int, submit: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.slot = slot
+        if submit == "hand_in":
+            self.stale_message = _("This form is out of date: reload the page and hand your card in again.")
+        else:
+            self.stale_message = _("This form is out of date: reload the page and enter the card again.")
         choices = [(str(choice), names[choice]) for choice in slot.choices]
         nobody = [("", card_word("none"))]
         if slot.ranked:
@@ -319,9 +436,10 @@ def _rank(name: str) -> int:
     return int(name.split("_")[1]) if name.startswith("choice_") else 0
 
 
-class ExtendForm(forms.Form):
+class ExtendForm(PhaseCarrier):
     action = forms.CharField(widget=forms.HiddenInput, initial="extend")
-    phase = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    phase_required = False
+    stale_message = _("This form is out of date: reload the page and extend the deadline again.")
     minutes = forms.IntegerField(
         label=_("Extend the deadline by (minutes)"), min_value=1, max_value=60 * 24 * 14, initial=60
     )
@@ -338,9 +456,10 @@ class AssignRolesForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.game = game
         self.players = list(game.players.order_by("pk"))
+        choices = offered_roles(game.options)
         for player in self.players:
             self.fields[f"role_{player.pk}"] = forms.ChoiceField(
-                label=player.name, choices=ROLE_CHOICES, required=True, initial=player.assigned_role
+                label=player.name, choices=choices, required=True, initial=player.assigned_role
             )
         alpha = next((player.pk for player in self.players if player.assigned_alpha), "")
         self.fields["alpha"] = forms.TypedChoiceField(
@@ -362,35 +481,50 @@ class AssignRolesForm(forms.Form):
         self.add_error(None, ValidationError(message, params=self.game.options))
 
 
+def offered_roles(options: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The roles a game's options deal: werewolves, seers if any, villagers, and the
+    special villagers of the variants on."""
+    dealt = {"", "wolf", "villager"}
+    dealt |= {"seer"} if options.get("seers") else set()
+    dealt |= {"herbalist"} if options.get("wolfsbane", "none") != "none" else set()
+    dealt |= {role for role in ("vigilante", "cupid") if options.get(role)}
+    return [(role, label) for role, label in ROLE_CHOICES if role in dealt]
+
+
 class SubstituteForm(forms.Form):
-    name = forms.CharField(label=_("New player's name"), max_length=60)
-    email = forms.EmailField(label=_("New player's email"), required=False)
+    name = forms.CharField(label=_("New player's name"), max_length=validators.NAME_MAX_LENGTH)
+    email = forms.CharField(
+        label=_("New player's email"), required=False, max_length=validators.EMAIL_MAX_LENGTH, strip=True
+    )
 
     def __init__(self, *args: Any, taken: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.taken = {name.casefold() for name in taken}
+        self.taken = list(taken)
         self.helper = _helper(_("Substitute"))
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
-        if name.casefold() in self.taken:
-            raise ValidationError(_("Another seat already has that name."))
+        name = validators.clean_player_name(self.cleaned_data["name"])
+        validators.check_new_name(name, self.taken)
         return name
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        return validators.clean_email(email) if email else ""
 
 
 class DemoForm(forms.Form):
-    name = forms.CharField(label=_("Your name in the demo"), max_length=60, initial="You")
+    name = forms.CharField(label=_("Your name in the demo"), max_length=60, initial="Robin")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.helper = _helper(_("Start a demo game"))
 
 
-class PaperCardsForm(forms.Form):
+class PaperCardsForm(PhaseCarrier):
     """Every asked seat's card at once, in the notecard words (docs/orders.md), for the
     organiser who collected paper cards. Empty rows leave a seat's card as it is."""
 
-    phase = forms.IntegerField(widget=forms.HiddenInput)
+    stale_message = _("This form is out of date: reload the page and type the cards in again.")
 
     def __init__(self, *args: Any, seats: list[tuple[int, str, str]], submit_label: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -18,11 +20,33 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from werewolf import engine
 from werewolf.mail.grammar import CardError, read_card
 
-from . import links, selectors, services
+from . import links, selectors, services, validators
 from .forms import AssignRolesForm, DemoForm, ExtendForm, GameForm, NotecardForm, PaperCardsForm, SubstituteForm, words
 from .models import Game, Order, Phase, Player
 
 DEMO_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
+_TOKEN = re.compile(rf"[a-z2-7]{{{links.TOKEN_LENGTH}}}")
+"""What a seat link's secret looks like: anything else opens nothing, unasked of the database."""
+_PUBLIC_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a public page's key looks like (secrets.token_urlsafe): PostgreSQL refuses a NUL."""
+
+DONE = {
+    "created": _("The game is set up. Nobody has been mailed yet: check it, then start it."),
+    "saved": _("The game is saved."),
+    "deleted": _("The game “%(name)s” was deleted."),
+    "started": _("The game has started: the seats are drawn, the roles dealt, and the players mailed their links."),
+    "extended": _("The deadline is %(minutes)s minutes later."),
+    "resolved": _("The phase is resolved."),
+    "ended": _("The game is over: every role is revealed."),
+    "mailed": _("The link is on its way to %(name)s again."),
+    "substituted": _("%(name)s now plays seat %(seat)s; the old link no longer opens it."),
+    "substituted_mailed": _(
+        "%(name)s now plays seat %(seat)s and is mailed a new link; the old link no longer opens it."
+    ),
+    "entered": _("%(name)s's card is in."),
+    "not_a_draft": _("This game has started: it can no longer be changed or deleted."),
+}
+"""What the organiser is told after an action went through (shown by base.html)."""
 
 
 # Organiser pages ---------------------------------------------------------------------
@@ -38,21 +62,64 @@ def home(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest) -> HttpResponse:
     form = GameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        game = services.create_game(
-            request.user,
-            name=data["name"],
-            seats=data["players"],
-            options=data["options"],
-            timezone_name=data["timezone"],
-            night_minutes=data["night_minutes"],
-            day_minutes=data["day_minutes"],
-            early_resolution=data["early_resolution"],
-            draw_seats=data["seating"] == "draw",
-            deal_roles=data["dealing"] == "deal",
-        )
+        game = services.create_game(request.user, **_game_settings(form.cleaned_data))
+        messages.success(request, DONE["created"])
         return redirect("games:dashboard", pk=game.pk)
     return render(request, "games/game_form.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Change a game that has not started, in the form that set it up."""
+    game = _organised(request, pk)
+    if game.status != Game.Status.DRAFT:
+        messages.error(request, DONE["not_a_draft"])
+        return redirect("games:dashboard", pk=pk)
+    form = GameForm(request.POST or None, initial=GameForm.initial_for(game), submit_label=_("Save the game"))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_draft(game, **_game_settings(form.cleaned_data))
+        except services.ServiceError:
+            messages.error(request, DONE["not_a_draft"])
+        else:
+            messages.success(request, DONE["saved"])
+        return redirect("games:dashboard", pk=pk)
+    return render(request, "games/game_form.html", {"form": form, "game": game})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Delete a game that has not started: a page that asks, and its POST that does."""
+    game = _organised(request, pk)
+    if game.status != Game.Status.DRAFT:
+        messages.error(request, DONE["not_a_draft"])
+        return redirect("games:dashboard", pk=pk)
+    if request.method == "POST":
+        try:
+            services.delete_draft(game)
+        except services.ServiceError:
+            messages.error(request, DONE["not_a_draft"])
+            return redirect("games:dashboard", pk=pk)
+        messages.success(request, DONE["deleted"] % {"name": game.name})
+        return redirect("games:home")
+    return render(request, "games/delete.html", {"game": game, "players": game.players.order_by("pk")})
+
+
+def _game_settings(data: dict[str, Any]) -> dict[str, Any]:
+    """The game form's answers, as `services.create_game` and `update_draft` take them."""
+    return {
+        "name": data["name"],
+        "seats": data["players"],
+        "options": data["options"],
+        "timezone_name": data["timezone"],
+        "night_minutes": data["night_minutes"],
+        "day_minutes": data["day_minutes"],
+        "early_resolution": data["early_resolution"],
+        "draw_seats": data["seating"] == "draw",
+        "deal_roles": data["dealing"] == "deal",
+    }
 
 
 def _extend_form(game: Game) -> ExtendForm:
@@ -60,10 +127,20 @@ def _extend_form(game: Game) -> ExtendForm:
     return ExtendForm(initial={"phase": phase.index if phase else None})
 
 
+def _posted_number(request: HttpRequest, name: str) -> int | None:
+    """A whole number posted by a form of ours, or None for anything else (no `²`)."""
+    value = request.POST.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 19 else None
+
+
 def _posted_phase(request: HttpRequest) -> int | None:
-    """The index of the phase the organiser's page showed, if the form carried it."""
+    """The index of the phase the organiser's page showed, if the form carried it; a
+    mangled one refuses the action (`stale_form`) rather than act on whatever is open."""
     value = request.POST.get("phase", "")
-    return int(value) if value.isdigit() else None
+    index = validators.ascii_number(value)
+    if value and index is None:
+        raise services.ServiceError("stale_form")
+    return index
 
 
 @login_required
@@ -86,19 +163,27 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                         roles_form.refuse(refused)
             elif action == "start":
                 services.start_game(game)
+                messages.success(request, DONE["started"])
             elif action == "extend":
                 extend_form = ExtendForm(request.POST)
                 if extend_form.is_valid():
                     data = extend_form.cleaned_data
                     services.extend_deadline(game, data["minutes"], data["phase"])
+                    messages.success(request, DONE["extended"] % {"minutes": data["minutes"]})
                     return redirect("games:dashboard", pk=pk)
             elif action == "resolve":
-                services.resolve_now(game, _posted_phase(request))
+                if services.resolve_now(game, _posted_phase(request)):
+                    messages.success(request, DONE["resolved"])
+            elif action == "resend":
+                services.send_mail_again(game, _posted_number(request, "dispatch"))
             elif action == "end":
                 services.end_game(game)
+                messages.success(request, DONE["ended"])
             elif action == "mail_link":
-                seat = request.POST.get("seat", "")
-                services.mail_link_again(get_object_or_404(Player, game=game, seat=int(seat) if seat.isdigit() else -1))
+                seat = validators.ascii_number(request.POST.get("seat", ""))
+                player = get_object_or_404(Player, game=game, seat=-1 if seat is None else seat)
+                services.mail_link_again(player)
+                messages.success(request, DONE["mailed"] % {"name": player.name})
             if not extend_form.is_bound and not (roles_form and roles_form.is_bound):
                 return redirect("games:dashboard", pk=pk)
         except services.ServiceError as refusal:
@@ -107,7 +192,13 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         game.refresh_from_db()
     context = selectors.dashboard_context(game)
     context.update(
-        {"extend_form": extend_form, "roles_form": roles_form, "error": error, "public_url": _public_url(game)}
+        {
+            "extend_form": extend_form,
+            "roles_form": roles_form,
+            "error": error,
+            "public_url": _public_url(game),
+            "entered": validators.ascii_number(request.GET.get("entered", "")),
+        }
     )
     return render(request, "games/dashboard.html", context, status=400 if error else 200)
 
@@ -135,6 +226,7 @@ def seat_card(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
             entered_by=request.user,
         )
         if handed:
+            messages.success(request, DONE["entered"] % {"name": player.name})
             return redirect("games:dashboard", pk=pk)
     context = {
         "game": game,
@@ -165,14 +257,25 @@ def paper_cards(request: HttpRequest, pk: int) -> HttpResponse:
     form = PaperCardsForm(
         request.POST or None, seats=rows, initial={"phase": phase.pk}, submit_label=_("Hand in these cards")
     )
+    verbs = _verbs(spec)
     error = None
     if request.method == "POST" and form.is_valid():
+        # One pass: every line is read, and every line that reads is checked against the
+        # rules, so the organiser sees all the faulty lines at once.
+        state = game.engine_state
         cards = {}
         for seat, text in form.card_texts():
             try:
-                cards[seat] = read_card(text, names, spec.asks(seat))
+                card = read_card(text, names, spec.asks(seat))
             except CardError as problem:
-                form.add_error(f"seat_{seat}", words("includes/card_error.html", {"error": problem, "names": names}))
+                form.add_error(f"seat_{seat}", _paper_card_error(names, seat, verbs, reading=problem))
+                continue
+            checked = engine.validate(state, seat, card)
+            if isinstance(checked, engine.OrderError):
+                refusal = services.OrderRefused(checked)
+                form.add_error(f"seat_{seat}", _paper_card_error(names, seat, verbs, refusal=refusal))
+            else:
+                cards[seat] = card
         if not form.errors and cards:
             try:
                 services.submit_orders(
@@ -185,13 +288,42 @@ def paper_cards(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect(reverse("games:dashboard", args=[pk]) + f"?entered={len(cards)}")
             except services.CardsRefused as refused:
                 for seat, problem in refused.errors.items():
-                    form.add_error(
-                        f"seat_{seat}", words("includes/service_error.html", {"error": problem, "names": names})
-                    )
+                    form.add_error(f"seat_{seat}", _paper_card_error(names, seat, verbs, refusal=problem))
             except services.ServiceError as refusal:
                 error = refusal
-    context = {"game": game, "phase": phase, "form": form, "error": error, "names": names}
+    context = {"game": game, "phase": phase, "form": form, "error": error, "names": names, "verbs": verbs}
     return render(request, "games/paper_cards.html", context, status=400 if error or form.errors else 200)
+
+
+VERBS = ("KILL", "SWAP", "INQUIRE", "PROTECT", "SHOOT", "PAIR", "SLEEP", "VOTE", "NO VOTE")
+"""The notecard words (werewolf/mail/grammar.py), in the order the help lists them."""
+
+
+def _verbs(spec: engine.PhaseSpec) -> list[str]:
+    """The notecard words the open phase asks for: only this game's variants, and SLEEP
+    wherever a night card may do nothing."""
+    kinds = {slot.kind for slot in spec.slots.values()}
+    used = {kind.upper() for kind in kinds}
+    if any(slot.swap for slot in spec.slots.values()):
+        used.add("SWAP")
+    if kinds - {"vote"}:
+        used.add("SLEEP")
+    if "vote" in kinds:
+        used.add("NO VOTE")
+    return [verb for verb in VERBS if verb in used]
+
+
+def _paper_card_error(
+    names: list[str],
+    seat: int,
+    verbs: list[str],
+    *,
+    reading: CardError | None = None,
+    refusal: services.ServiceError | None = None,
+) -> str:
+    """Why one line of the paper cards was refused, in words for the organiser."""
+    context = {"names": names, "writer": names[seat], "verbs": verbs, "reading": reading, "refusal": refusal}
+    return words("games/paper_card_error.html", {**context, "organiser": True})
 
 
 def _card_status(handed_in: bool) -> str:
@@ -203,10 +335,13 @@ def _card_status(handed_in: bool) -> str:
 def substitute(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
     game = _organised(request, pk)
     player = get_object_or_404(Player, game=game, seat=seat)
-    others = [name for name in selectors.names(game) if name != player.name]
+    others = list(game.players.exclude(pk=player.pk).values_list("name", flat=True))
     form = SubstituteForm(request.POST or None, taken=others)
     if request.method == "POST" and form.is_valid():
-        services.substitute_player(player, name=form.cleaned_data["name"], email=form.cleaned_data["email"])
+        data = form.cleaned_data
+        player = services.substitute_player(player, name=data["name"], email=data["email"])
+        done = DONE["substituted_mailed"] if data["email"] and game.is_running else DONE["substituted"]
+        messages.success(request, done % {"name": player.name, "seat": player.seat + 1})
         return redirect("games:dashboard", pk=pk)
     return render(request, "games/substitute.html", {"game": game, "player": player, "form": form})
 
@@ -228,6 +363,10 @@ def demo(request: HttpRequest) -> HttpResponse:
         return redirect("games:home")
     fixture = json.loads(DEMO_FIXTURE.read_text())
     you = form.cleaned_data["name"].strip()
+    if you.casefold() in ("", "you", "me", "i", "myself"):
+        # The events name every seat in the third person ("... was lynched"): a
+        # pronoun there reads wrong, so the demo seat gets a real name instead.
+        you = fixture["your_name"]
     bots = [name for name in fixture["bots"] if name.casefold() != you.casefold()][: fixture["players"] - 1]
     player = services.start_demo(
         request.user,
@@ -236,6 +375,7 @@ def demo(request: HttpRequest) -> HttpResponse:
         bot_names=bots,
         night_minutes=fixture["night_minutes"],
         day_minutes=fixture["day_minutes"],
+        early_resolution=fixture["early_resolution"],
     )
     return redirect(links.url_for(player, absolute=False))
 
@@ -258,7 +398,7 @@ def _public_url(game: Game) -> str:
 def seat(request: HttpRequest, token: str) -> HttpResponse:
     """A player's page. GET never changes anything: mail scanners open links too."""
     try:
-        player = links.player_for(token)
+        player = _seat_player(token)
     except links.LinkError as problem:
         return render(
             request,
@@ -274,12 +414,26 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
             request, player.game, player.seat, slot, phase, context["names"], submit="hand_in"
         )
         if handed:
-            return redirect(request.path + "?handed=1")
+            # The phase the card was for: the page then tells whether it is still open,
+            # or whether this card ended it (the last card in, a majority).
+            return redirect(f"{request.path}?handed={phase.index}")
     elif request.method == "POST":
         error = services.ServiceError(
             "game_not_running" if not player.game.is_running else "not_asked" if phase else "phase_closed"
         )
-    context.update({"form": form, "error": error, "handed": request.GET.get("handed") == "1" and error is None})
+    handed_index = validators.ascii_number(request.GET.get("handed", ""))
+    handed_phase = None
+    if handed_index is not None and error is None:
+        handed_phase = player.game.phases.filter(index=handed_index).first()
+    still_open = handed_phase is not None and phase is not None and handed_phase.pk == phase.pk
+    context.update(
+        {
+            "form": form,
+            "error": error,
+            "handed": still_open,
+            "handed_phase": handed_phase if handed_phase is not None and not still_open else None,
+        }
+    )
     return render(
         request, "games/seat.html", context, status=400 if error or (form is not None and form.errors) else 200
     )
@@ -321,19 +475,33 @@ def _hand_in(
 @require_GET
 def seat_version(request: HttpRequest, token: str) -> JsonResponse:
     try:
-        player = links.player_for(token)
+        player = _seat_player(token)
     except links.LinkError:
         return JsonResponse({"version": None}, status=404)
     return JsonResponse({"version": selectors.version(player.game, player.seat)})
 
 
+def _seat_player(token: str) -> Player:
+    """The player a link opens, or `links.LinkError`; a token that cannot be one (a NUL,
+    say, which PostgreSQL would refuse) is refused before any query."""
+    if not _TOKEN.fullmatch(token):
+        raise links.LinkError("unknown")
+    return links.player_for(token)
+
+
+def _public_game(key: str) -> Game:
+    if not _PUBLIC_KEY.fullmatch(key):
+        raise Http404
+    return get_object_or_404(Game, public_key=key)
+
+
 @require_GET
 def public(request: HttpRequest, key: str) -> HttpResponse:
-    game = get_object_or_404(Game, public_key=key)
+    game = _public_game(key)
     return render(request, "games/public.html", selectors.public_context(game))
 
 
 @require_GET
 def public_version(request: HttpRequest, key: str) -> JsonResponse:
-    game = get_object_or_404(Game, public_key=key)
+    game = _public_game(key)
     return JsonResponse({"version": selectors.version(game, engine.PUBLIC)})

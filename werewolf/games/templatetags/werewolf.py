@@ -34,10 +34,21 @@ def role(role_id: str | None) -> str:
     return get_template("includes/role.html").render({"role": role_id}).strip()
 
 
+@register.simple_tag
+def phase_name(phase: Any) -> str:
+    """A phase's name ("Night 2", "Day 1"), to use inside a sentence."""
+    return get_template("includes/phase_name.html").render({"phase": phase}).strip()
+
+
 @register.simple_tag(takes_context=True)
 def event_text(context: template.Context, event: Any) -> str:
-    """An event in words for the page's viewer (the caller has filtered it)."""
-    return render_event(event, context.get("names", ()), context.get("viewer"), autoescape=context.autoescape)
+    """An event in words for the page's viewer (the caller has filtered it), with the
+    names the seats had when it happened if the selectors worked them out
+    (`names_then`; a substitution renames a seat from then on only)."""
+    names = getattr(event, "names_then", None)
+    if names is None:
+        names = context.get("names", ())
+    return render_event(event, names, context.get("viewer"), autoescape=context.autoescape)
 
 
 @register.simple_tag(takes_context=True)
@@ -51,6 +62,7 @@ def render_event(event: Any, names: Sequence[str], viewer: Any, *, autoescape: b
     kind = event.kind
     data = event.data
     compiled = get_template(f"events/{kind}.html").template
-    text = compiled.render(template.Context({"data": data, "names": names, "viewer": viewer}, autoescape=autoescape))
+    context = {"data": data, "names": names, "viewer": viewer, "event": event}
+    text = compiled.render(template.Context(context, autoescape=autoescape))
     text = " ".join(text.split())
     return mark_safe(text) if autoescape else text
