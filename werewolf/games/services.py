@@ -493,11 +493,11 @@ def send_mail_again(game: Game, dispatch_id: int | None) -> None:
     most mail clients)."""
     from .models import Dispatch
 
-    dispatch = Dispatch.objects.filter(pk=dispatch_id, player__game=game).first()
-    if dispatch is None or not outbox().send_again(dispatch):
-        raise ServiceError("mail_not_failed")
     with transaction.atomic():
-        after_commit("tasks.mail.deliver", [dispatch.pk])
+        dispatch = Dispatch.objects.filter(pk=dispatch_id, player__game=game).first()
+        if dispatch is None or not outbox().send_again(dispatch):
+            raise ServiceError("mail_not_failed")
+        _mail([[dispatch.pk]])
 
 
 def end_game(game: Game) -> Game:

@@ -25,8 +25,6 @@ from .forms import AssignRolesForm, DemoForm, ExtendForm, GameForm, NotecardForm
 from .models import Game, Order, Phase, Player
 
 DEMO_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
-_TOKEN = re.compile(rf"[a-z2-7]{{{links.TOKEN_LENGTH}}}")
-"""What a seat link's secret looks like: anything else opens nothing, unasked of the database."""
 _PUBLIC_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
 """What a public page's key looks like (secrets.token_urlsafe): PostgreSQL refuses a NUL."""
 
@@ -127,12 +125,6 @@ def _extend_form(game: Game) -> ExtendForm:
     return ExtendForm(initial={"phase": phase.index if phase else None})
 
 
-def _posted_number(request: HttpRequest, name: str) -> int | None:
-    """A whole number posted by a form of ours, or None for anything else (no `²`)."""
-    value = request.POST.get(name, "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 19 else None
-
-
 def _posted_phase(request: HttpRequest) -> int | None:
     """The index of the phase the organiser's page showed, if the form carried it; a
     mangled one refuses the action (`stale_form`) rather than act on whatever is open."""
@@ -175,7 +167,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                 if services.resolve_now(game, _posted_phase(request)):
                     messages.success(request, DONE["resolved"])
             elif action == "resend":
-                services.send_mail_again(game, _posted_number(request, "dispatch"))
+                services.send_mail_again(game, validators.ascii_number(request.POST.get("dispatch", "")))
             elif action == "end":
                 services.end_game(game)
                 messages.success(request, DONE["ended"])
@@ -398,7 +390,7 @@ def _public_url(game: Game) -> str:
 def seat(request: HttpRequest, token: str) -> HttpResponse:
     """A player's page. GET never changes anything: mail scanners open links too."""
     try:
-        player = _seat_player(token)
+        player = links.player_for(token)
     except links.LinkError as problem:
         return render(
             request,
@@ -475,18 +467,10 @@ def _hand_in(
 @require_GET
 def seat_version(request: HttpRequest, token: str) -> JsonResponse:
     try:
-        player = _seat_player(token)
+        player = links.player_for(token)
     except links.LinkError:
         return JsonResponse({"version": None}, status=404)
     return JsonResponse({"version": selectors.version(player.game, player.seat)})
-
-
-def _seat_player(token: str) -> Player:
-    """The player a link opens, or `links.LinkError`; a token that cannot be one (a NUL,
-    say, which PostgreSQL would refuse) is refused before any query."""
-    if not _TOKEN.fullmatch(token):
-        raise links.LinkError("unknown")
-    return links.player_for(token)
 
 
 def _public_game(key: str) -> Game:

@@ -18,15 +18,19 @@ import hmac
 import logging
 import re
 import secrets
+import time
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 from email.headerregistry import Address
 from email.utils import parseaddr
+from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
+from django.db import close_old_connections
 from django.db.models import F
+from django.db.utils import DatabaseError, InterfaceError
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -81,7 +85,7 @@ def queue_phase_mails(phase: Phase) -> list[int]:
                 f"phase:{phase.pk}:{player.pk}",
                 Dispatch.Kind.PHASE,
                 phase,
-                _bind(_render_phase, player, phase, events),
+                partial(_render_phase, player, phase, events),
             )
             for player in players
         ]
@@ -128,7 +132,7 @@ def deliver(ids: Iterable[int]) -> int:
 
 def send_pending(now: Any = None) -> int:
     """The beat's sweep: give up on rows a dead worker left `sending` (never resent), then
-    send what is due, a batch at a time. One indexed query when nothing is pending."""
+    send what is due, a batch at a time. Two indexed statements when nothing is due."""
     now = now or timezone.now()
     stale = now - timedelta(seconds=settings.WEREWOLF_MAIL_STALE_SECONDS)
     Dispatch.objects.filter(status=Status.SENDING, claimed_at__lt=stale).update(
@@ -216,9 +220,6 @@ def _send(ids: list[int]) -> int:
 def _mark_sent(row: Dispatch) -> None:
     """Record that the server took the message. A database that is restarting is waited
     for a little: until this commits, the row says `sending` and would end `uncertain`."""
-    from django.db import close_old_connections
-    from django.db.utils import DatabaseError, InterfaceError
-
     for attempt in range(20):
         try:
             Dispatch.objects.filter(pk=row.pk, status=Status.SENDING).update(
@@ -228,7 +229,7 @@ def _mark_sent(row: Dispatch) -> None:
         except (DatabaseError, InterfaceError):
             logger.warning("could not record dispatch %s as sent (try %s)", row.pk, attempt + 1)
             close_old_connections()
-            _sleep(min(0.5 * (attempt + 1), 3))
+            time.sleep(min(0.5 * (attempt + 1), 3))
     logger.error("dispatch %s was sent but could not be recorded: it will show as uncertain", row.pk)
 
 
@@ -253,12 +254,6 @@ def _close_quietly(connection: Any) -> None:
         logger.debug("closing the mail connection failed", exc_info=True)
 
 
-def _sleep(seconds: float) -> None:
-    import time
-
-    time.sleep(seconds)
-
-
 def _message(row: Dispatch, connection: Any) -> EmailMultiAlternatives:
     headers = {**row.headers, "Message-ID": row.message_id}
     message = EmailMultiAlternatives(
@@ -277,10 +272,6 @@ def _message(row: Dispatch, connection: Any) -> EmailMultiAlternatives:
 # Building the rows -----------------------------------------------------------------
 
 Build = Callable[[], dict[str, Any]]
-
-
-def _bind(function: Callable[..., dict[str, Any]], *args: Any) -> Build:
-    return lambda: function(*args)
 
 
 def _queue(wanted: list[tuple[Player, str, str, Phase | None, Build]]) -> list[int]:
@@ -346,15 +337,6 @@ def _render(
         "body_html": _text(render_to_string(f"emails/{template}.html", context)),
         "headers": {name: _text(value) for name, value in extra.items()},
     }
-
-
-def compose(
-    player: Player, template: str, context: dict[str, Any], headers: dict[str, str] | None = None
-) -> EmailMultiAlternatives:
-    """The message a template makes for a player, as it would be sent (for previews and tests)."""
-    rendered = _render(player, template, context, headers)
-    row = Dispatch(message_id=message_id_for(f"preview:{player.pk}:{template}"), **rendered)
-    return _message(row, None)
 
 
 def orders_address(reference: str) -> str:
