@@ -13,6 +13,7 @@ from django.core import mail
 from django.db import connections
 
 from tests.conftest import require
+from tests.web.play import seat_roles
 from werewolf.games.models import Game
 
 CHROMIUM_ARGS = [
@@ -103,7 +104,7 @@ def test_organiser_starts_a_game_and_a_player_hands_in_a_card(browser, live_serv
     # A werewolf (every game has one) has a real choice to make; their welcome mail
     # carries their private link.
     game = Game.objects.get()
-    seat = game.engine_state.roles.index("wolf")
+    seat = seat_roles(game).index("wolf")
     wolf = game.players.get(seat=seat).email
     # Under Playwright's event loop these queries got a connection of their own context;
     # close it, or it outlives the test and blocks dropping the test database.
@@ -121,7 +122,7 @@ def test_organiser_starts_a_game_and_a_player_hands_in_a_card(browser, live_serv
     expect(page.get_by_text("Your role:")).to_be_visible()
     expect(page.locator("#current-card")).to_contain_text("no card yet")
     victim = ""
-    for select in ("#id_choice_1", "#id_target"):
+    for select in ("#id_target_1", "#id_target"):
         if page.locator(select).count():
             option = page.locator(f"{select} option:not([value=''])").first
             victim = option.inner_text().strip()

@@ -8,17 +8,16 @@ from random import Random
 import pytest
 
 from werewolf import engine
-from werewolf.engine.rulesets import get
+from werewolf.engine.simulate import bot_orders
 
 
 def bot_game(seed: int, **options):
     """A whole bot game through the public API, with every state, card and event."""
-    rules = get("classic")
     state, events = engine.setup("classic", {"seers": 1, **options}, 9, seed)
     trail = [(state, {}, events)]
     rng = Random(seed)
     while not state.over:
-        orders = rules.bot_orders(state, rng)
+        orders = bot_orders(state, rng)
         state, events = engine.resolve(state, orders)
         trail.append((state, orders, events))
     return trail

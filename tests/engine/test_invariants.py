@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from werewolf import engine
-from werewolf.engine.rulesets import get
+from werewolf.engine.simulate import bot_orders
 
 DEATHS = {"killed", "lynched", "shot", "heartbroken", "exposed"}
 PACK_NEWS = {"alpha_passed", "pack_chose", "converted", "cards_swapped", "swap_skipped"}
@@ -25,7 +25,6 @@ VARIANTS = [
 
 def bot_game(seed: int, options: dict[str, Any]) -> list[tuple[engine.State, engine.State, list[engine.Event]]]:
     """Every resolution of a bot game: the state before, the state after, the events."""
-    rules = get("classic")
     raw = {"seers": 1, "day_deadline": "plurality", "tie": "random", **options}
     state, events = engine.setup("classic", raw, 9, seed)
     trail = [(state, state, events)]
@@ -33,7 +32,7 @@ def bot_game(seed: int, options: dict[str, Any]) -> list[tuple[engine.State, eng
     while not state.over:
         assert state.index < 200, "the game does not end"
         before = state
-        state, events = engine.resolve(state, rules.bot_orders(state, rng))
+        state, events = engine.resolve(state, bot_orders(state, rng))
         trail.append((before, state, events))
     return trail
 

@@ -8,21 +8,24 @@ from typing import Any
 
 from werewolf import engine
 from werewolf.engine.replay import replay
-from werewolf.engine.rulesets import get
+from werewolf.engine.simulate import bot_orders
 
 ROLES = ["villager", "seer", "wolf", "villager", "villager", "wolf", "cupid", "villager", "villager"]
 
 
-def exported_bot_game(seed: int, roles: list[str] | None, alpha: int | None, **options: Any) -> dict[str, Any]:
+def exported_bot_game(
+    seed: int, roles: list[str] | None, alpha: int | None, record_deal: bool = True, **options: Any
+) -> dict[str, Any]:
     """A whole bot game written as the organiser's export would write it."""
-    rules = get("classic")
     raw = {"seers": 1, **options}
-    state, events = engine.setup("classic", raw, len(ROLES), seed, roles, alpha)
+    deal = None if roles is None else {"roles": roles, "alpha": alpha}
+    state, events = engine.setup("classic", raw, len(ROLES), seed, deal)
+    dealt = engine.deal(state)
     recorded: list[dict[str, Any]] = [{"phase": None, **event.to_json()} for event in events]
     phases = []
     rng = Random(seed)
     while not state.over:
-        orders = rules.bot_orders(state, rng)
+        orders = bot_orders(state, rng)
         phases.append({"index": state.index, "orders": {str(seat): order.to_json() for seat, order in orders.items()}})
         index = state.index
         state, events = engine.resolve(state, orders)
@@ -35,8 +38,8 @@ def exported_bot_game(seed: int, roles: list[str] | None, alpha: int | None, **o
         "phases": phases,
         "events": recorded,
     }
-    if roles is not None:
-        export["deal"] = {"roles": roles, "alpha": alpha}
+    if roles is not None or record_deal:
+        export["deal"] = dealt
     return export
 
 
@@ -48,8 +51,13 @@ def recorded(export: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
     return [(event["phase"], {k: v for k, v in event.items() if k != "phase"}) for event in export["events"]]
 
 
-def test_a_dealt_game_replays_from_its_seed() -> None:
-    export = exported_bot_game(21, None, None, cupid=True)
+def test_a_dealt_game_replays_from_its_deal() -> None:
+    export = exported_bot_game(21, None, None, cupid=True, dark_city=True)
+    assert replayed(export) == recorded(export)
+
+
+def test_an_older_export_without_a_deal_replays_from_its_seed() -> None:
+    export = exported_bot_game(21, None, None, record_deal=False, cupid=True)
     assert "deal" not in export
     assert replayed(export) == recorded(export)
 

@@ -1,4 +1,5 @@
-"""The rules of `classic`, one scenario per rule sentence, from fixtures/scenarios/.
+"""The rules of every ruleset, one scenario per rule sentence, from
+fixtures/scenarios/<ruleset>/.
 
 Each scenario sets a table up (roles and alpha given, or dealt from the seed), then
 plays phases: cards that must be refused when handed in, the cards that count, and the
@@ -30,12 +31,7 @@ def test_rule(path: Path) -> None:
         assert refused.value.code == scenario["setup_error"]
         return
     state, events = engine.setup(
-        path.parent.name,
-        scenario["options"],
-        scenario["players"],
-        scenario["seed"],
-        roles=scenario.get("roles"),
-        alpha=scenario.get("alpha"),
+        path.parent.name, scenario["options"], scenario["players"], scenario["seed"], deal_of(scenario)
     )
     assert_contains(events, scenario.get("setup_expect", []), "setup")
     assert_absent(events, scenario.get("setup_absent", []), "setup")
@@ -61,6 +57,12 @@ def test_rule(path: Path) -> None:
     if "winner" in scenario:
         outcome = engine.outcome(state)
         assert (outcome.winner if outcome else None) == scenario["winner"]
+
+
+def deal_of(scenario: dict[str, Any]) -> dict[str, Any] | None:
+    """The deal a scenario gives (`roles` and `alpha` in classic and Tabula), if any."""
+    deal = {key: scenario[key] for key in ("roles", "alpha") if key in scenario}
+    return deal or None
 
 
 def assert_contains(events: list[engine.Event], expected: list[dict[str, Any]], where: str) -> None:
@@ -92,5 +94,5 @@ def matches(event: dict[str, Any], wanted: dict[str, Any]) -> bool:
 
 
 def test_every_scenario_is_numbered_once() -> None:
-    numbers = [path.stem.split("-")[1] for path in SCENARIOS]
+    numbers = [(path.parent.name, path.stem.split("-")[1]) for path in SCENARIOS]
     assert len(numbers) == len(set(numbers))

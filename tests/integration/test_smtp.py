@@ -15,7 +15,7 @@ from django.test import Client
 from werewolf.games import links, services
 
 from ..conftest import require
-from ..web.play import NAMES
+from ..web.play import NAMES, pack_of, seat_roles
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -125,8 +125,8 @@ def test_a_card_mailed_over_smtp_is_handed_in_and_answered_over_smtp(organiser, 
 
     seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
     game = services.start_game(services.create_game(organiser, name="Über mail", seats=seats, options={"wolves": 2}))
-    wolf = game.players.get(seat=game.engine_state.pack[0])
-    victim = game.players.get(seat=game.engine_state.roles.index("villager"))
+    wolf = game.players.get(seat=pack_of(game)[0])
+    victim = game.players.get(seat=seat_roles(game).index("villager"))
     welcome = next(m for m in smtp.messages if m["To"].addresses[0].addr_spec == wolf.email)
     reply_to = welcome["Reply-To"].addresses[0].addr_spec
     reply = email.message.EmailMessage()

@@ -23,10 +23,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from werewolf import engine
+from werewolf.engine.rulesets import classic
 from werewolf.games import links
 from werewolf.games.models import Game, InboundMessage, Order
 from werewolf.mail import inbound
-from werewolf.mail.grammar import KEYWORDS, CardError, read_card
+from werewolf.mail.grammar import CardError, grammar, read_card
 from werewolf.mail.outbound import orders_address
 
 from ..web.play import NAMES, snapshot, started_game
@@ -51,16 +52,16 @@ CARD_NAMES = ["Ada", "Bruno", "Brunella", "Chloé", "Dmitri", "Ana", "Aña", "Zo
 PLAIN_NAMES = ["Alba", "Brio", "Cato", "Dara", "Ezio", "Fenna", "Gusto"]  # none folds to another
 SLOTS = [
     None,
-    engine.Slot("sleep"),
-    engine.Slot("kill", (1, 2, 3, 4), ranked=True),
-    engine.Slot("kill", (1, 2, 3, 4), ranked=True, swap=True),
-    engine.Slot("inquire", (0, 1, 2, 3)),
-    engine.Slot("protect", (0, 1, 2, 3, 4)),
-    engine.Slot("shoot", (0, 1, 2)),
-    engine.Slot("pair", (0, 1, 2, 3)),
-    engine.Slot("vote", (0, 1, 2, 3, 4)),
+    engine.Slot(engine.SLEEP),
+    engine.Slot(classic.KILL, ((1, 2, 3, 4),)),
+    engine.Slot(classic.KILL_AND_SWAP, ((1, 2, 3, 4), (1, 2, 3, 4))),
+    engine.Slot(classic.INQUIRE, ((0, 1, 2, 3),)),
+    engine.Slot(classic.PROTECT, ((0, 1, 2, 3, 4),)),
+    engine.Slot(classic.SHOOT, ((0, 1, 2),)),
+    engine.Slot(classic.PAIR, ((0, 1, 2, 3),)),
+    engine.Slot(classic.VOTE, ((0, 1, 2, 3, 4),)),
 ]
-WORDS = [*KEYWORDS, "swap", "swap:", "KILL:", "SWAP", "Then", "AND", ">", ";", ","]
+WORDS = [*grammar("classic").words, "swap", "swap:", "KILL:", "SWAP", "Then", "AND", ">", ";", ","]
 SEPARATORS = [", ", ",", "; ", " then ", " and ", " > ", "\n", " ", "  ,  ", "\t"]
 
 
@@ -98,7 +99,7 @@ def test_read_card_returns_an_order_or_says_why_not(text: str, names: list[str],
         return
     assert isinstance(order, engine.Order)
     assert order.kind in {"sleep", "kill", "inquire", "protect", "shoot", "pair", "vote"}
-    assert all(0 <= seat < len(names) for seat in (*order.targets, *order.swap))
+    assert all(0 <= seat < len(names) for _, values in order.fields for seat in values)
 
 
 @FUZZ

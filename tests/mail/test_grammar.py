@@ -5,17 +5,22 @@ from __future__ import annotations
 import pytest
 
 from werewolf import engine
+from werewolf.engine.rulesets import classic
 from werewolf.mail.grammar import CardError, find_seat, read_card
 
 NAMES = ["Ada", "Bruno", "Brunella", "Chloé", "Dmitri", "Ana", "Aña"]
-WOLF = engine.Slot("kill", (1, 2, 3, 4), ranked=True)
-SEER = engine.Slot("inquire", (0, 1, 2, 3))
-VOTER = engine.Slot("vote", (0, 1, 2, 3, 4))
-SLEEPER = engine.Slot("sleep")
-HERBALIST = engine.Slot("protect", (0, 1, 2, 3, 4))
-VIGILANTE = engine.Slot("shoot", (0, 1, 2, 3))
-CUPID = engine.Slot("pair", (0, 1, 2, 3))
-DARK_WOLF = engine.Slot("kill", (1, 2, 3, 4), ranked=True, swap=True)
+WOLF = engine.Slot(classic.KILL, ((1, 2, 3, 4),))
+SEER = engine.Slot(classic.INQUIRE, ((0, 1, 2, 3),))
+VOTER = engine.Slot(classic.VOTE, ((0, 1, 2, 3, 4),))
+SLEEPER = engine.Slot(engine.SLEEP)
+HERBALIST = engine.Slot(classic.PROTECT, ((0, 1, 2, 3, 4),))
+VIGILANTE = engine.Slot(classic.SHOOT, ((0, 1, 2, 3),))
+CUPID = engine.Slot(classic.PAIR, ((0, 1, 2, 3),))
+DARK_WOLF = engine.Slot(classic.KILL_AND_SWAP, ((1, 2, 3, 4), (1, 2, 3, 4)))
+
+
+def swap(*seats: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    return (("swap", seats),)
 
 
 @pytest.mark.parametrize(
@@ -37,10 +42,10 @@ DARK_WOLF = engine.Slot("kill", (1, 2, 3, 4), ranked=True, swap=True)
         ("SLEEP", VIGILANTE, engine.Order("sleep")),
         ("PAIR Ada, Chloé", CUPID, engine.Order("pair", (0, 3))),
         ("bruno and ada", CUPID, engine.Order("pair", (1, 0))),
-        ("KILL Bruno, Dmitri SWAP Chloé, Ada", DARK_WOLF, engine.Order("kill", (1, 4), (3, 0))),
-        ("kill dmitri\nswap: chloe and bruno", DARK_WOLF, engine.Order("kill", (4,), (3, 1))),
-        ("SWAP Chloé, Ada", DARK_WOLF, engine.Order("kill", (), (3, 0))),
-        ("Dmitri swap Chloé, Ada", DARK_WOLF, engine.Order("kill", (4,), (3, 0))),
+        ("KILL Bruno, Dmitri SWAP Chloé, Ada", DARK_WOLF, engine.Order("kill", (1, 4), swap(3, 0))),
+        ("kill dmitri\nswap: chloe and bruno", DARK_WOLF, engine.Order("kill", (4,), swap(3, 1))),
+        ("SWAP Chloé, Ada", DARK_WOLF, engine.Order("kill", (), swap(3, 0))),
+        ("Dmitri swap Chloé, Ada", DARK_WOLF, engine.Order("kill", (4,), swap(3, 0))),
     ],
 )
 def test_cards_are_read(text, slot, order) -> None:

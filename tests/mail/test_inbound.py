@@ -15,7 +15,7 @@ from werewolf.games.models import Game, InboundMessage, Order
 from werewolf.mail import inbound
 from werewolf.mail.outbound import orders_address
 
-from ..web.play import NAMES, reply_address, snapshot, started_game
+from ..web.play import NAMES, pack_of, reply_address, seat_roles, snapshot, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,7 +26,7 @@ def game(organiser) -> Game:
 
 
 def seat_of(game: Game, role: str) -> int:
-    return game.engine_state.roles.index(role)
+    return seat_roles(game).index(role)
 
 
 def name_of(game: Game, seat: int) -> str:
@@ -63,7 +63,7 @@ def last_reply_to(game: Game, seat: int) -> str:
 
 
 def test_a_wolf_hands_in_a_preference_list_by_replying(game: Game) -> None:
-    wolf = game.engine_state.pack[0]
+    wolf = pack_of(game)[0]
     villager, seer = seat_of(game, "villager"), seat_of(game, "seer")
     body = f"KILL {name_of(game, villager)}, {name_of(game, seer)[:3]}\n\nOn Monday the moderator wrote:\n> KILL Alba\n"
     kept = inbound.receive(letter(game, wolf, body))
@@ -132,7 +132,7 @@ def test_an_html_only_reply_is_read_without_its_quote(game: Game) -> None:
 
 
 def test_a_forged_reference_changes_nothing_and_mails_nobody(game: Game) -> None:
-    wolf = game.engine_state.pack[0]
+    wolf = pack_of(game)[0]
     player = game.players.get(seat=wolf)
     reference = links.reference_for(player, game.current_phase().index)
     forged = reference[:-4] + ("aaaa" if not reference.endswith("aaaa") else "bbbb")
@@ -153,7 +153,7 @@ def test_mail_without_a_reference_from_a_player_is_answered(game: Game) -> None:
 
 
 def test_a_reply_from_another_address_is_refused_and_the_seat_is_told(game: Game) -> None:
-    wolf = game.engine_state.pack[0]
+    wolf = pack_of(game)[0]
     before = snapshot(game)
     kept = inbound.receive(letter(game, wolf, "KILL Alba", sender="friend@example.net"))
     assert kept.status == "refused" and kept.code == "wrong_sender"
@@ -176,7 +176,7 @@ def test_a_replayed_message_is_kept_but_not_taken_twice(game: Game) -> None:
 
 def test_a_reply_to_an_old_phase_never_lands_on_the_next(game: Game) -> None:
     """A wolf's names-only reply to the night mail, arriving by day, is not a vote."""
-    wolf = game.engine_state.pack[0]
+    wolf = pack_of(game)[0]
     villager = seat_of(game, "villager")
     old_address = reply_address(game.players.get(seat=wolf))
     services.resolve_now(game)
@@ -189,7 +189,7 @@ def test_a_reply_to_an_old_phase_never_lands_on_the_next(game: Game) -> None:
 
 
 def test_a_substitutes_old_reference_is_void(game: Game) -> None:
-    wolf = game.engine_state.pack[0]
+    wolf = pack_of(game)[0]
     player = game.players.get(seat=wolf)
     old_address = reply_address(player)
     services.substitute_player(player, name=player.name, email=player.email)
@@ -215,7 +215,7 @@ def test_unknown_and_ambiguous_names_get_a_reply_listing_the_players(organiser) 
 
 
 def test_a_rule_refusal_by_mail_says_what_to_do(game: Game) -> None:
-    wolf, other = game.engine_state.pack[0], game.engine_state.pack[1]
+    wolf, other = pack_of(game)[0], pack_of(game)[1]
     before = snapshot(game)
     kept = inbound.receive(letter(game, wolf, f"KILL {name_of(game, other)}"))
     assert kept.status == "refused" and kept.code == "target_wolf"

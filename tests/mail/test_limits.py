@@ -19,7 +19,7 @@ from werewolf.games.models import Game, InboundMessage
 from werewolf.mail import inbound
 from werewolf.mail.server import OrdersHandler
 
-from ..web.play import reply_address, snapshot, started_game
+from ..web.play import reply_address, seat_roles, snapshot, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +30,7 @@ def game(organiser) -> Game:
 
 
 def seer_and_target(game: Game) -> tuple[int, str]:
-    seer = game.engine_state.roles.index("seer")
+    seer = seat_roles(game).index("seer")
     target = next(seat for seat in game.engine_state.living() if seat != seer)
     return seer, game.players.get(seat=target).name
 

@@ -12,6 +12,7 @@ from django.test import Client
 
 from werewolf import engine
 from werewolf.games import links, selectors
+from werewolf.games.forms import NotecardForm
 from werewolf.games.models import Event, Game, Order, Phase, Player
 from werewolf.games.templatetags.werewolf import render_event
 
@@ -81,24 +82,44 @@ def seat_paths(game: Game) -> dict[int, str]:
     return paths
 
 
+def seat_roles(game: Game) -> list[str]:
+    """Each seat's role now (`engine.roles_of`: classic seats hold one)."""
+    state = game.engine_state
+    return [engine.roles_of(state, seat)[0] for seat in range(state.seats)]
+
+
+def pack_of(game: Game) -> list[int]:
+    """The werewolves' seats in order of succession: the alpha dealt first, then
+    clockwise."""
+    seats = seat_roles(game)
+    alpha = game.deal["alpha"]
+    wolves = [seat for seat, role in enumerate(seats) if role == "wolf"]
+    return sorted(wolves, key=lambda seat: (seat - alpha) % len(seats))
+
+
 def card_form(game: Game, seat: int, rng: Random) -> dict[str, Any] | None:
-    """A bot's card for the seat, as the POST of its notecard form."""
+    """A bot's card for the seat, as the POST of its notecard form (see
+    `NotecardForm`: `target` for a field of one name, `target_1`, `target_2`... for the
+    names of a list, `swap_1`, `swap_2` for a Dark City wolf's swap)."""
     phase = game.current_phase()
     state = game.engine_state
     slot = engine.phase(state).asks(seat)
     if phase is None or slot is None:
         return None
-    choices = [choice for choice in slot.choices if choice != seat]
     form: dict[str, Any] = {"phase": phase.pk}
-    if slot.kind == "kill":
-        ranked = rng.sample(choices, k=min(len(choices), 2))
-        form.update({f"choice_{rank}": target for rank, target in enumerate(ranked, start=1)})
-        if slot.swap and len(choices) >= 2 and rng.random() < 0.7:
-            form.update({f"swap_{number}": seat for number, seat in enumerate(rng.sample(choices, 2), start=1)})
-    elif slot.kind == "pair":
-        form.update({f"lover_{number}": target for number, target in enumerate(rng.sample(choices, 2), start=1)})
-    elif slot.kind in ("inquire", "protect", "shoot", "vote") and choices:
-        form["target"] = rng.choice(choices)
+    for field, options in slot.pairs():
+        choices = [choice for choice in options if choice != seat]
+        base = "target" if field.name == engine.TARGETS else field.name
+        if field.name != engine.TARGETS and rng.random() >= 0.7:
+            continue
+        if field.most == 1:
+            if choices:
+                form[base] = rng.choice(choices)
+            continue
+        count = max(field.least, 2) if field.most is None else field.most
+        if len(choices) < count:
+            count = len(choices) if field.most is None else 0
+        form.update({f"{base}_{number}": target for number, target in enumerate(rng.sample(choices, count), start=1)})
     return form
 
 
@@ -128,14 +149,9 @@ def mail_card(game: Game, seat: int, form: dict[str, Any], rng: Random) -> Any:
     names = selectors.names(game)
     slot = engine.phase(game.engine_state).asks(seat)
     assert slot is not None
-    ranked = [names[form[key]] for key in sorted(form) if key.startswith(("choice_", "lover_"))]
-    swap = [names[form[key]] for key in sorted(form) if key.startswith("swap_")]
-    if slot.kind in ("kill", "pair") and ranked:
-        card = slot.kind.upper() + " " + ", ".join(ranked) + (" SWAP " + ", ".join(swap) if swap else "")
-    elif slot.kind in ("inquire", "protect", "shoot", "vote") and "target" in form:
-        card = f"{slot.kind.upper()} {names[form['target']]}"
-    else:
-        card = {"vote": "NO VOTE"}.get(slot.kind, "SLEEP")
+    notecard = NotecardForm(form, slot=slot, names=names, seat=seat, submit="hand_in")
+    assert notecard.is_valid(), notecard.errors
+    card = card_summary(notecard.order(), names)
     if rng.random() < 0.5:
         card = card.lower()
     quoted = "\n".join("> " + line for line in mails_for(player).splitlines()[-20:])
@@ -241,16 +257,18 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         raw = dict(game.state)
-        roles = list(raw["roles"])
+        rules = dict(raw["rules"])  # classic's own part of the state
+        roles = list(rules["roles"])
         unknown = [seat for seat in range(len(roles)) if seat not in known_roles(game, viewer)]
         rotated = [roles[seat] for seat in unknown[1:] + unknown[:1]]
         for seat, role in zip(unknown, rotated, strict=False):
             roles[seat] = role
         wolves = [seat for seat, role in enumerate(roles) if role == "wolf"]
-        raw["roles"] = roles
-        raw["pack"] = [seat for seat in raw["pack"] if seat in wolves] + [
-            seat for seat in wolves if seat not in raw["pack"]
+        rules["roles"] = roles
+        rules["pack"] = [seat for seat in rules["pack"] if seat in wolves] + [
+            seat for seat in wolves if seat not in rules["pack"]
         ]
+        raw["rules"] = rules
         game.state = raw
         game.save(update_fields=["state"])
         # Every event the viewer may not see gone, and the visible ones written again

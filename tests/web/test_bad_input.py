@@ -13,7 +13,7 @@ from werewolf import engine
 from werewolf.games import links, services
 from werewolf.games.models import Event, Game, Order, Phase
 
-from .play import GAME_FORM, NAMES, snapshot, started_game
+from .play import GAME_FORM, NAMES, pack_of, seat_roles, snapshot, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,7 +28,7 @@ def path_of(game: Game, seat: int) -> str:
 
 
 def role_seat(game: Game, role: str) -> int:
-    return game.engine_state.roles.index(role)
+    return seat_roles(game).index(role)
 
 
 def post_card(game: Game, seat: int, **fields) -> tuple[int, str]:
@@ -38,18 +38,17 @@ def post_card(game: Game, seat: int, **fields) -> tuple[int, str]:
 
 def kill_first_villager(game: Game) -> int:
     """Play the first night so that a villager dies; returns the dead seat."""
-    state = game.engine_state
-    victim = state.roles.index("villager")
-    for seat in state.pack:
+    victim = seat_roles(game).index("villager")
+    for seat in pack_of(game):
         services.submit_order(game, seat, engine.Order("kill", (victim,)))
     services.resolve_now(game)
     return victim
 
 
 def test_a_list_naming_a_wolf_is_refused(game: Game) -> None:
-    wolf, other = game.engine_state.pack[0], game.engine_state.pack[1]
+    wolf, other = pack_of(game)[0], pack_of(game)[1]
     before = snapshot(game)
-    status, page = post_card(game, wolf, choice_1=other)
+    status, page = post_card(game, wolf, target_1=other)
     assert status == 400
     assert f"{seat_names(game)[other]} is a werewolf: the pack cannot kill its own" in page
     assert snapshot(game) == before
@@ -161,8 +160,8 @@ def test_the_organiser_enters_a_card_for_a_player(game: Game, organiser_client: 
 
 
 def test_the_dashboard_shows_who_handed_in_not_what(game: Game, organiser_client: Client) -> None:
-    wolf = game.engine_state.pack[0]
-    victim = game.engine_state.roles.index("villager")
+    wolf = pack_of(game)[0]
+    victim = seat_roles(game).index("villager")
     services.submit_order(game, wolf, engine.Order("kill", (victim,)))
     page = organiser_client.get(f"/games/{game.pk}/").content.decode()
     assert "handed in" in page and "waiting" in page
@@ -229,10 +228,9 @@ def test_every_field_of_the_game_form_renders(organiser_client: Client) -> None:
 
 def test_paper_cards_go_in_together_or_not_at_all(game: Game, organiser_client: Client) -> None:
     names = seat_names(game)
-    state = game.engine_state
-    wolves = list(state.pack)
+    wolves = list(pack_of(game))
     seer = role_seat(game, "seer")
-    villagers = [seat for seat, role in enumerate(state.roles) if role == "villager"]
+    villagers = [seat for seat, role in enumerate(seat_roles(game)) if role == "villager"]
     url = f"/games/{game.pk}/cards/"
     phase = game.current_phase().pk
     before = snapshot(game)
@@ -286,11 +284,11 @@ def test_the_player_list_help_shows_its_example(organiser_client: Client) -> Non
 
 
 def test_the_last_card_handed_in_counts(game: Game) -> None:
-    wolf = game.engine_state.pack[0]
-    villagers = [seat for seat, role in enumerate(game.engine_state.roles) if role == "villager"]
+    wolf = pack_of(game)[0]
+    villagers = [seat for seat, role in enumerate(seat_roles(game)) if role == "villager"]
     names = seat_names(game)
     for target in villagers[:2]:
-        status, _ = post_card(game, wolf, choice_1=target)
+        status, _ = post_card(game, wolf, target_1=target)
         assert status == 302
     page = Client().get(path_of(game, wolf)).content.decode()
     assert f"KILL {names[villagers[1]]}</strong>" in page
@@ -340,7 +338,7 @@ def test_the_organiser_may_deal_the_roles(organiser_client: Client) -> None:
     assert organiser_client.post(dashboard, {"action": "assign", **deal, "alpha": by_name["Ezio"]}).status_code == 302
     assert organiser_client.post(dashboard, {"action": "start"}).status_code == 302
     game.refresh_from_db()
-    roles = {player.name: game.engine_state.roles[player.seat] for player in game.players.all()}
+    roles = {player.name: seat_roles(game)[player.seat] for player in game.players.all()}
     assert roles == {
         "Alba": "seer",
         "Cato": "wolf",
@@ -353,7 +351,7 @@ def test_the_organiser_may_deal_the_roles(organiser_client: Client) -> None:
 
 def test_the_herbalist_and_the_vigilante_get_their_own_cards(organiser) -> None:
     game = started_game(organiser, "Variants", players=8, seed=4, wolfsbane="doorstep", vigilante=True)
-    roles = game.engine_state.roles
+    roles = seat_roles(game)
     herbalist, vigilante = roles.index("herbalist"), roles.index("vigilante")
     page = Client().get(path_of(game, herbalist)).content.decode()
     assert "Sprinkle wolfsbane on the doorstep of" in page and "yourself allowed" in page
@@ -370,35 +368,34 @@ def test_the_herbalist_and_the_vigilante_get_their_own_cards(organiser) -> None:
 
 def test_cupid_names_two_lovers_on_the_form(organiser) -> None:
     game = started_game(organiser, "Cupid", seed=4, cupid=True)
-    cupid = game.engine_state.roles.index("cupid")
+    cupid = seat_roles(game).index("cupid")
     first, second = [seat for seat in range(7) if seat != cupid][:2]
     page = Client().get(path_of(game, cupid)).content.decode()
     assert "Lover 1" in page and "Lover 2" in page and "Name the two players who fall in love" in page
     before = snapshot(game)
-    status, page = post_card(game, cupid, lover_1=first)
+    status, page = post_card(game, cupid, target_1=first)
     assert status == 400 and "Name exactly two different players." in page
-    status, page = post_card(game, cupid, lover_1=first, lover_2=first)
+    status, page = post_card(game, cupid, target_1=first, target_2=first)
     assert status == 400 and "appears twice on your list" in page
     assert snapshot(game) == before
-    status, _ = post_card(game, cupid, lover_1=first, lover_2=second)
+    status, _ = post_card(game, cupid, target_1=first, target_2=second)
     assert status == 302
     assert Order.objects.get(seat=cupid).order == engine.Order("pair", (first, second))
 
 
 def test_dark_city_wolves_may_swap_two_cards_on_the_form(organiser) -> None:
     game = started_game(organiser, "Dark City", seed=4, dark_city=True)
-    state = game.engine_state
-    wolf, other_wolf = state.pack[0], state.pack[1]
-    villagers = [seat for seat in range(7) if state.roles[seat] != "wolf"]
+    wolf, other_wolf = pack_of(game)[0], pack_of(game)[1]
+    villagers = [seat for seat in range(7) if seat_roles(game)[seat] != "wolf"]
     page = Client().get(path_of(game, wolf)).content.decode()
     assert "Swap the card of, 1" in page and "whose cards swap at the end of the night" in page
     before = snapshot(game)
-    status, page = post_card(game, wolf, choice_1=villagers[0], swap_1=villagers[1], swap_2=other_wolf)
+    status, page = post_card(game, wolf, target_1=villagers[0], swap_1=villagers[1], swap_2=other_wolf)
     assert status == 400 and "is a werewolf: only villagers' cards can be swapped." in page
     assert snapshot(game) == before
     status, _ = post_card(game, wolf, swap_1=villagers[1], swap_2=villagers[2])
     assert status == 302
-    assert Order.objects.get(seat=wolf).order == engine.Order("kill", (), (villagers[1], villagers[2]))
+    assert Order.objects.get(seat=wolf).order == engine.Order("kill", (), (("swap", (villagers[1], villagers[2])),))
 
 
 # Inputs that once made a server error: each is a plain refusal now, nothing changed. ----

@@ -24,6 +24,7 @@ from .play import (
     mails_for,
     open_phase,
     seat_paths,
+    seat_roles,
     secrets_hidden_from,
     text_of,
 )
@@ -139,7 +140,7 @@ def test_variant_game_with_every_special_villager_keeps_every_secret(
         organiser_client, seed, players=9, wolfsbane=wolfsbane, vigilante="on", cupid="on", dark_city=dark_city
     )
     assert game.status == Game.Status.FINISHED
-    roles = game.engine_state.roles
+    roles = seat_roles(game)
     assert [roles.count(role) for role in ("herbalist", "vigilante", "cupid")] == [1, 1, 1]
     kinds = set(game.events.values_list("kind", flat=True))
     assert {"vigilante_fired", "lovers_paired", "fell_in_love"} <= kinds  # the bots act on the first night

@@ -16,7 +16,7 @@ from werewolf.games import services, validators
 from werewolf.games.forms import COMMON_ZONES, AssignRolesForm, GameForm
 from werewolf.games.models import Game, Player
 
-from .play import GAME_FORM, NAMES, snapshot, started_game
+from .play import GAME_FORM, NAMES, pack_of, seat_roles, snapshot, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -193,10 +193,9 @@ def test_the_deal_offers_only_the_roles_the_game_has(organiser) -> None:
 def test_paper_cards_show_every_faulty_line_at_once_to_the_organiser(organiser, organiser_client: Client) -> None:
     game = started_game(organiser, "Paper")
     names = seat_names(game)
-    state = game.engine_state
-    wolves = list(state.pack)
-    seer = state.roles.index("seer")
-    villagers = [seat for seat, role in enumerate(state.roles) if role == "villager"]
+    wolves = list(pack_of(game))
+    seer = seat_roles(game).index("seer")
+    villagers = [seat for seat, role in enumerate(seat_roles(game)) if role == "villager"]
     url = f"/games/{game.pk}/cards/"
     before = snapshot(game)
     response = organiser_client.post(
@@ -254,7 +253,7 @@ def test_resolving_asks_first_and_every_action_says_it_went_through(organiser, o
     assert "The deadline is 30 minutes later." in page
     page = page_of(organiser_client.post(dashboard, {"action": "mail_link", "seat": 2}, follow=True))
     assert f"The link is on its way to {game.players.get(seat=2).name} again." in page
-    seer = game.engine_state.roles.index("seer")
+    seer = seat_roles(game).index("seer")
     response = organiser_client.post(
         f"/games/{game.pk}/seats/{seer}/card/",
         {"phase": game.current_phase().pk, "target": (seer + 1) % 7},
@@ -274,12 +273,12 @@ def test_resolving_asks_first_and_every_action_says_it_went_through(organiser, o
 
 def test_the_seat_card_speaks_to_the_organiser(organiser, organiser_client: Client) -> None:
     game = started_game(organiser, "On behalf", cupid=True, seed=4)
-    cupid = game.engine_state.roles.index("cupid")
+    cupid = seat_roles(game).index("cupid")
     other = (cupid + 1) % 7
     page = page_of(
         organiser_client.post(
             f"/games/{game.pk}/seats/{cupid}/card/",
-            {"phase": game.current_phase().pk, "lover_1": other, "lover_2": other},
+            {"phase": game.current_phase().pk, "target_1": other, "target_2": other},
         )
     )
     assert "appears twice on the list" in page and "your list" not in page

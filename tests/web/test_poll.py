@@ -10,7 +10,7 @@ from werewolf import engine
 from werewolf.games import links, services
 from werewolf.games.models import Event, Game, Phase
 
-from .play import started_game
+from .play import pack_of, seat_roles, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,8 +30,8 @@ def seat_poll(game: Game, seat: int) -> str:
 def test_a_wolf_changing_its_list_moves_no_one_elses_version(organiser) -> None:
     game = started_game(organiser, "Poll")
     state = game.engine_state
-    wolf = state.pack[0]
-    villagers = [seat for seat, role in enumerate(state.roles) if role != "wolf"]
+    wolf = pack_of(game)[0]
+    villagers = [seat for seat, role in enumerate(seat_roles(game)) if role != "wolf"]
     services.submit_order(game, wolf, engine.Order("kill", (villagers[0],)))
     others = {seat: seat_poll(game, seat) for seat in range(state.seats) if seat != wolf}
     public, own = public_poll(game), seat_poll(game, wolf)

@@ -21,7 +21,7 @@ from werewolf import engine
 from werewolf.games import links, selectors, services
 from werewolf.games.models import Game, Phase
 
-from .play import text_of
+from .play import pack_of, seat_roles, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Alba", "Brio", "Cato", "Dara", "Ezio", "Fenna", "Gusto"]
@@ -59,7 +59,7 @@ def scattered_votes(game: Game) -> dict[int, engine.Order]:
 
 
 def villagers(game: Game) -> list[int]:
-    return [seat for seat, role in enumerate(game.engine_state.roles) if role == "villager"]
+    return [seat for seat, role in enumerate(seat_roles(game)) if role == "villager"]
 
 
 def seat_page(game: Game, seat: int, query: str = "") -> str:
@@ -188,7 +188,7 @@ def test_the_log_costs_no_query_per_event(organiser, organiser_client: Client) -
         for path, client in (
             (f"/g/{game.public_key}/", Client()),
             (f"/games/{game.pk}/", organiser_client),
-            (path_of(game, game.engine_state.pack[0]), Client()),
+            (path_of(game, pack_of(game)[0]), Client()),
         ):
             with CaptureQueriesContext(connection) as captured:
                 assert client.get(path).status_code == 200
@@ -207,7 +207,7 @@ def test_the_log_costs_no_query_per_event(organiser, organiser_client: Client) -
 
 def test_the_packs_events_say_the_pack_sees_them(organiser) -> None:
     game = paper_game(organiser)
-    wolf = game.engine_state.pack[0]
+    wolf = pack_of(game)[0]
     page = seat_page(game, wolf)
     [formed] = event_items(page, "pack_formed")
     assert "the pack only" in formed and "only you" not in formed
@@ -221,14 +221,13 @@ def test_the_packs_events_say_the_pack_sees_them(organiser) -> None:
 
 def test_a_lone_wolf_is_told_only_it_knows(organiser) -> None:
     game = paper_game(organiser, wolves=1)
-    [formed] = event_items(seat_page(game, game.engine_state.pack[0]), "pack_formed")
+    [formed] = event_items(seat_page(game, pack_of(game)[0]), "pack_formed")
     assert "only you" in formed and "pack only" not in formed
 
 
 def test_the_lovers_are_told_they_share_it(organiser) -> None:
     game = paper_game(organiser, cupid=True)
-    state = game.engine_state
-    cupid = state.roles.index("cupid")
+    cupid = seat_roles(game).index("cupid")
     first, second = [seat for seat in villagers(game) if seat != cupid][:2]
     cards = night_cards(game, [seat for seat in villagers(game) if seat not in (first, second)][0])
     cards[cupid] = engine.Order("pair", (first, second))
@@ -261,7 +260,7 @@ def test_the_finished_games_table_shows_every_role(organiser, organiser_client: 
     table = text_of(seats_table(organiser_client.get(f"/games/{game.pk}/").content.decode()))
     assert "Role" in table
     names = selectors.names(game)
-    for seat, role in enumerate(game.engine_state.roles):
+    for seat, role in enumerate(seat_roles(game)):
         label = {"wolf": "Werewolf", "seer": "Seer", "villager": "Villager"}[role]
         assert re.search(rf"{names[seat]}.*?{label}", table), (names[seat], label)
 
@@ -326,7 +325,7 @@ def test_the_email_warning_shows_only_to_a_seat_with_an_address(organiser) -> No
 
 def test_the_game_over_banner_is_green_only_for_the_winners(organiser) -> None:
     game = paper_game(organiser, players=5, wolves=1, start="day")
-    wolf = game.engine_state.pack[0]
+    wolf = pack_of(game)[0]
     voters = [seat for seat in game.engine_state.living() if seat != wolf][:3]
     services.submit_orders(game, {seat: engine.Order("vote", (wolf,)) for seat in voters})
     game.refresh_from_db()

@@ -1,11 +1,13 @@
 """The rules engine: pure Python, no Django, deterministic for a seed.
 
-The contract (see docs/architecture.md):
+The contract (docs/architecture.md, "The engine contract"):
 
-- `setup(ruleset, options, players, seed)` -> `(State, [Event])`
-- `phase(state)` -> `PhaseSpec`: the open phase and the order it asks of each seat
+- `setup(ruleset, options, players, seed, deal=None)` -> `(State, [Event])`, and
+  `deal(state)`: who was dealt what, so that every game replays
+- `phase(state)` -> `PhaseSpec`: the open step and the `Slot` it asks of each seat
 - `validate(state, seat, order)` -> `Order | OrderError`
 - `resolve(state, orders, rng=None)` -> `(State, [Event])`
+- `act(state, seat, order, number)` -> `(State, [Event])`: an instant card, at once
 - `outcome(state)` -> `Outcome | None`
 
 State, orders and events serialize to JSON and back without loss.
@@ -13,16 +15,18 @@ State, orders and events serialize to JSON and back without loss.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from random import Random
 from typing import Any
 
 from . import rulesets
+from .cards import SLEEP, SLEEP_ORDER, Card, Field, Slot, check
+from .errors import SetupError
 from .events import MODERATOR, PUBLIC, Audience, Event, Viewer
-from .orders import Order, OrderError
-from .random import phase_rng
-from .rulesets import Outcome, SetupError
-from .state import PhaseSpec, Slot, State
+from .orders import TARGETS, Order, OrderError
+from .outcome import Outcome
+from .random import act_rng, phase_rng
+from .state import PhaseSpec, Stage, State
 
 
 def options(ruleset: str, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
@@ -31,68 +35,151 @@ def options(ruleset: str, raw: Mapping[str, Any], players: int) -> dict[str, Any
 
 
 def setup(
-    ruleset: str,
-    raw_options: Mapping[str, Any],
-    players: int,
-    seed: int,
-    roles: Sequence[str] | None = None,
-    alpha: int | None = None,
+    ruleset: str, raw_options: Mapping[str, Any], players: int, seed: int, deal: Mapping[str, Any] | None = None
 ) -> tuple[State, list[Event]]:
     rules = rulesets.get(ruleset)
-    return rules.setup(rules.options(raw_options, players), players, seed, roles, alpha)
+    return rules.setup(rules.options(raw_options, players), players, seed, deal)
+
+
+def deal(state: State) -> dict[str, Any]:
+    return rulesets.get(state.ruleset).deal(state)
 
 
 def phase(state: State) -> PhaseSpec:
-    return rulesets.get(state.ruleset).phase(state)
+    """What the open step asks. States are immutable, so the last answer is kept for
+    the state it was asked of (a resolution asks again what the bots or the forms just
+    asked)."""
+    global _last
+    last = _last
+    if last is not None and last[0] is state:
+        return last[1]
+    spec = rulesets.get(state.ruleset).phase(state)
+    _last = (state, spec)
+    return spec
+
+
+_last: tuple[State, PhaseSpec] | None = None
 
 
 def validate(state: State, seat: int, order: Order) -> Order | OrderError:
-    return rulesets.get(state.ruleset).validate(state, seat, order)
+    """The card as the open step takes it from `seat`, or why it is refused."""
+    return _checked(rulesets.get(state.ruleset), state, phase(state), seat, order, prune=False)
 
 
 def resolve(state: State, orders: Mapping[int, Order], rng: Random | None = None) -> tuple[State, list[Event]]:
-    """Resolve the open phase. Without `rng`, the phase's own seeded source is used, so
-    that a game replays from its setup and orders alone."""
+    """Resolve the open step with the last order of each seat. Each is checked again (a
+    name that stopped being legal is skipped where its field allows, else the card is
+    set aside, for the moderator's eyes); a seat asked and silent is noted. Without
+    `rng`, the step's own seeded source is used, so a game replays from its setup and
+    its orders alone."""
+    if state.over:
+        return state, []
+    rules = rulesets.get(state.ruleset)
     if rng is None:
         rng = phase_rng(state.seed, state.index)
-    return rulesets.get(state.ruleset).resolve(state, orders, rng)
+    spec = phase(state)
+    events: list[Event] = []
+    cards: dict[int, Order] = {}
+    slots = spec.slots
+    for seat in sorted(orders):
+        order, slot = orders[seat], slots.get(seat)
+        if slot is not None and slot.card.blank and (order is SLEEP_ORDER or order == SLEEP_ORDER):
+            cards[seat] = order  # the commonest card of all, checked without ceremony
+            continue
+        if slot is None:
+            checked: Order | OrderError = (
+                OrderError("not_asked") if 0 <= seat < state.seats else OrderError("unknown_seat", seat)
+            )
+        else:
+            checked = check(slot, order, rules, state, seat, prune=True)
+        if isinstance(checked, OrderError):
+            data = {"seat": seat, "order": orders[seat].to_json(), "error": checked.code, "target": checked.target}
+            events.append(Event("card_discarded", data, Audience.moderator()))
+        else:
+            cards[seat] = checked
+    for seat in spec.slots:
+        if seat not in cards:
+            events.append(Event("card_missing", {"seat": seat}, Audience.moderator()))
+    return rules.resolve(state, cards, rng, events), events
+
+
+def act(state: State, seat: int, order: Order, number: int) -> tuple[State, list[Event]]:
+    """Apply an instant card (one whose schema says `instant`) at once: the `number`-th
+    act of the step, whose random source is derived from the seed, the step and that
+    number, so acts replay in the order they were numbered. A refused card raises
+    `ValueError`; callers validate first."""
+    rules = rulesets.get(state.ruleset)
+    spec = phase(state)
+    checked = _checked(rules, state, spec, seat, order, prune=False)
+    slot = spec.asks(seat)
+    if isinstance(checked, OrderError) or slot is None or not slot.card.instant:
+        raise ValueError(f"not an instant card: {order}")
+    return rules.act(state, seat, checked, act_rng(state.seed, state.index, number))
 
 
 def outcome(state: State) -> Outcome | None:
     return rulesets.get(state.ruleset).outcome(state)
 
 
+def roles_of(state: State, seat: int) -> tuple[str, ...]:
+    """What `seat` holds now: its role (Lupusburg: its characters)."""
+    return rulesets.get(state.ruleset).roles_of(state, seat)
+
+
 def all_in(state: State, orders: Mapping[int, Order]) -> bool:
-    """Whether every seat the open phase asks has handed in an order."""
+    """Whether every seat the open step asks has handed in an order."""
     spec = phase(state)
     return bool(spec.slots) and all(seat in orders for seat in spec.slots)
 
 
 def decisive(state: State, orders: Mapping[int, Order]) -> bool:
-    """Whether the orders already decide the phase before its deadline (in classic, a
+    """Whether the orders already decide the step before its deadline (in classic, a
     day vote that reached a strict majority): the ruleset says."""
+    if state.over:
+        return False
     return rulesets.get(state.ruleset).decisive(state, orders)
+
+
+def _checked(
+    rules: rulesets.Ruleset, state: State, spec: PhaseSpec, seat: int, order: Order, *, prune: bool
+) -> Order | OrderError:
+    if state.over:
+        return OrderError("game_over")
+    if not 0 <= seat < state.seats:
+        return OrderError("unknown_seat", seat)
+    slot = spec.asks(seat)
+    if slot is None:
+        return OrderError("not_asked")
+    return check(slot, order, rules, state, seat, prune=prune)
 
 
 __all__ = [
     "MODERATOR",
     "PUBLIC",
+    "SLEEP",
+    "TARGETS",
     "Audience",
+    "Card",
     "Event",
+    "Field",
     "Order",
     "OrderError",
     "Outcome",
     "PhaseSpec",
     "SetupError",
     "Slot",
+    "Stage",
     "State",
     "Viewer",
+    "act",
     "all_in",
+    "deal",
     "decisive",
     "options",
     "outcome",
     "phase",
     "resolve",
+    "roles_of",
     "setup",
     "validate",
 ]

@@ -25,3 +25,8 @@ def seating_rng(seed: int) -> Random:
 def clockwise_distance(origin: int, seat: int, seats: int) -> int:
     """Seats from `origin` to `seat` going clockwise; `origin` itself is at distance 0."""
     return (seat - origin) % seats
+
+
+def act_rng(seed: int, phase_index: int, act: int) -> Random:
+    """The source of an instant act: the `act`-th handed in during the step."""
+    return Random(f"{seed}/phase/{phase_index}/act/{act}")

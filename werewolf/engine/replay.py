@@ -12,16 +12,11 @@ from .orders import Order
 
 def replay(export: Mapping[str, Any]) -> list[tuple[int | None, Event]]:
     """The engine's events of an exported game, each with the index of the phase that
-    produced it (None for the setup). A game the organiser dealt carries its `deal` (the
-    role of each seat and the alpha's seat); a dealt game replays its deal from the seed."""
-    deal = export.get("deal") or {}
+    produced it (None for the setup). The export's `deal` (who was dealt what, as
+    `engine.deal` gave it at the start) sets the same table up; without one (an older
+    export of a dealt game) the seed deals it again."""
     state, events = setup(
-        export["ruleset"],
-        export["options"],
-        len(export["players"]),
-        int(export["seed"]),
-        roles=deal.get("roles"),
-        alpha=deal.get("alpha"),
+        export["ruleset"], export["options"], len(export["players"]), int(export["seed"]), export.get("deal")
     )
     produced: list[tuple[int | None, Event]] = [(None, event) for event in events]
     for phase in export["phases"]:

@@ -9,8 +9,11 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from . import rulesets
+from . import phase, resolve, rulesets
+from .bots import bot_card
+from .orders import Order
 from .rulesets import Ruleset
+from .state import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,11 @@ def play(rules: Ruleset, options: Mapping[str, Any], players: int, rng: Random) 
     state, _ = rules.setup(options, players, rng.getrandbits(64))
     phases = 0
     while state.winner is None:
-        state, _ = rules.resolve(state, rules.bot_orders(state, rng), rng)
+        state, _ = resolve(state, bot_orders(state, rng), rng)
         phases += 1
     return state.winner, phases
+
+
+def bot_orders(state: State, rng: Random) -> dict[int, Order]:
+    """A bot's card for every seat the open step asks."""
+    return {seat: bot_card(slot, seat, rng) for seat, slot in phase(state).slots.items()}

@@ -1,51 +1,62 @@
-"""The state of a game between two resolutions, and the phase it asks orders for."""
+"""The state of a game between two resolutions, and the step it asks cards for.
+
+The core (`State`) is what every ruleset has: the seats alive, which seats' cards are
+public, the open phase ("night", "day" or "over"), its number, the step within it and
+the winner. Everything else a ruleset needs lives in its own `rules` object (roles, the
+pack, houses, coins...), which writes itself to JSON and reads itself back, with a
+version number so that a game saved by one release loads in the next.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
-from .orders import OrderKind
+from .cards import Slot
 
 PhaseKind = Literal["night", "day", "over"]
+Visibility = Literal["secret", "public", "revealed"]
+
+R = TypeVar("R", bound="RulesetState")
+
+
+class RulesetState(Protocol):
+    """A ruleset's own part of the state: frozen, and a lossless JSON round trip."""
+
+    VERSION: ClassVar[int]
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    @classmethod
+    def from_json(cls: type[R], raw: Mapping[str, Any]) -> R: ...
 
 
 @dataclass(frozen=True, slots=True)
 class State:
     """Everything the rules need to go on, and nothing a template needs to say it.
 
-    `roles[seat]` is the seat's role, `alive[seat]` whether it lives, `revealed[seat]`
-    whether its role is public. `phase` and `number` name the phase that is open now
-    ("night" 1, "day" 1, ...); `index` counts resolved phases. `pack` is the wolves in
-    order of succession, the alpha first; `spent` the seats that have used a
-    once-a-game power; `lovers` the two seats Cupid paired; `unmet` the wolves who have
-    not met the pack yet (every wolf before the first night of a day-first game, a "Thing"
-    convert until the next nightfall); `step` counts the votes of the open day ("Thing"
-    days hold several) and `innocents` the tests of the open day that found no werewolf;
-    `winner` is set when the game is over.
-    """
+    `alive[seat]` whether the seat lives, `revealed[seat]` whether its card is public.
+    `phase` and `number` name the phase open now ("night" 1, "day" 1...), `step` the
+    step within it (a Tabula day's accusation is 1, its ballot 2); `index` counts
+    resolved steps. `winner` is set when the game is over. `rules` is the ruleset's own
+    state."""
 
     ruleset: str
     options: Mapping[str, Any]
     seed: int
-    roles: tuple[str, ...]
     alive: tuple[bool, ...]
     revealed: tuple[bool, ...]
     phase: PhaseKind
     number: int
-    index: int = 0
-    pack: tuple[int, ...] = ()
-    spent: tuple[int, ...] = ()
-    lovers: tuple[int, ...] = ()
-    unmet: tuple[int, ...] = ()
+    rules: Any
     step: int = 1
-    innocents: int = 0
+    index: int = 0
     winner: str | None = None
 
     @property
     def seats(self) -> int:
-        return len(self.roles)
+        return len(self.alive)
 
     @property
     def over(self) -> bool:
@@ -55,80 +66,111 @@ class State:
         return [seat for seat, is_alive in enumerate(self.alive) if is_alive]
 
     def with_death(self, seat: int, *, reveal: bool) -> State:
-        alive = list(self.alive)
-        alive[seat] = False
+        alive = (*self.alive[:seat], False, *self.alive[seat + 1 :])
         revealed = self.revealed
         if reveal:
-            revealed = tuple(True if i == seat else shown for i, shown in enumerate(revealed))
-        return replace(self, alive=tuple(alive), revealed=revealed)
+            revealed = (*revealed[:seat], True, *revealed[seat + 1 :])
+        return self.evolve(alive=alive, revealed=revealed)
+
+    def with_rules(self, **changes: Any) -> State:
+        """The state with fields of the ruleset's own part changed."""
+        return self.evolve(rules=replace(self.rules, **changes))
+
+    def evolve(self, **changes: Any) -> State:
+        """The state with `changes`: `dataclasses.replace`, at a fraction of its cost
+        (bot games make millions of states)."""
+        fields = {
+            "ruleset": self.ruleset,
+            "options": self.options,
+            "seed": self.seed,
+            "alive": self.alive,
+            "revealed": self.revealed,
+            "phase": self.phase,
+            "number": self.number,
+            "rules": self.rules,
+            "step": self.step,
+            "index": self.index,
+            "winner": self.winner,
+        }
+        fields.update(changes)
+        return State(**fields)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset,
             "options": dict(self.options),
             "seed": self.seed,
-            "roles": list(self.roles),
             "alive": list(self.alive),
             "revealed": list(self.revealed),
             "phase": self.phase,
             "number": self.number,
-            "index": self.index,
-            "pack": list(self.pack),
-            "spent": list(self.spent),
-            "lovers": list(self.lovers),
-            "unmet": list(self.unmet),
             "step": self.step,
-            "innocents": self.innocents,
+            "index": self.index,
             "winner": self.winner,
+            "rules": {"v": self.rules.VERSION, **self.rules.to_json()},
         }
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> State:
+        """Read a state back. A state saved before the ruleset's part had its own object
+        (version 1: the ruleset's fields beside the core's) reads as well."""
+        from .rulesets import get
+
+        rules = get(raw["ruleset"]).state_type.from_json(raw.get("rules", raw))
         return cls(
             ruleset=raw["ruleset"],
             options=dict(raw["options"]),
             seed=int(raw["seed"]),
-            roles=tuple(raw["roles"]),
             alive=tuple(bool(x) for x in raw["alive"]),
             revealed=tuple(bool(x) for x in raw["revealed"]),
             phase=raw["phase"],
             number=int(raw["number"]),
-            index=int(raw.get("index", 0)),
-            pack=tuple(int(x) for x in raw.get("pack", ())),
-            spent=tuple(int(x) for x in raw.get("spent", ())),
-            lovers=tuple(int(x) for x in raw.get("lovers", ())),
-            unmet=tuple(int(x) for x in raw.get("unmet", ())),
+            rules=rules,
             step=int(raw.get("step", 1)),
-            innocents=int(raw.get("innocents", 0)),
+            index=int(raw.get("index", 0)),
             winner=raw.get("winner"),
         )
 
 
 @dataclass(frozen=True, slots=True)
-class Slot:
-    """The order a phase asks of one seat: its kind and the seats it may name.
+class Stage:
+    """A named step of a phase, as data: `name` ("night", "day", "accusation",
+    "ballot"), the phase it belongs to, and whether its cards are `secret` (only their
+    writer and the moderator see them), `public` while it is open (a running tally) or
+    `revealed` together when it resolves (a secret ballot). `decisive`: the cards may
+    settle it before its deadline (a strict majority)."""
 
-    `ranked` slots take a preference list (one or more distinct names, best first);
-    `swap` slots may also name two of the `choices` whose cards change hands (Dark City).
-    """
+    name: str
+    phase: PhaseKind
+    cards: Visibility = "secret"
+    decisive: bool = False
 
-    kind: OrderKind
-    choices: tuple[int, ...] = ()
-    ranked: bool = False
-    swap: bool = False
+
+OVER = Stage("over", "over")
 
 
 @dataclass(frozen=True, slots=True)
 class PhaseSpec:
-    """What the open phase asks for. `public_orders` says whether the orders given so far
-    may be shown to everyone (a day's running tally) or to nobody but their writer.
-    `step` numbers the votes within one day (only "Thing" days have more than one)."""
+    """What the open step asks for: its `stage`, the phase's number, the step's number
+    within the phase, and the `Slot` of each seat it asks."""
 
-    kind: PhaseKind
+    stage: Stage
     number: int
     slots: Mapping[int, Slot]
-    public_orders: bool = False
     step: int = 1
+
+    @property
+    def kind(self) -> PhaseKind:
+        return self.stage.phase
+
+    @property
+    def name(self) -> str:
+        return self.stage.name
+
+    @property
+    def public_orders(self) -> bool:
+        """Whether the cards handed in so far may be shown to everyone now."""
+        return self.stage.cards == "public"
 
     def asks(self, seat: int) -> Slot | None:
         return self.slots.get(seat)

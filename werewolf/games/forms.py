@@ -367,8 +367,13 @@ def card_word(word: str, **context: Any) -> str:
 
 
 class NotecardForm(PhaseCarrier):
-    """The card a phase asks of one seat (see `engine.PhaseSpec`). `submit` names the
-    button's word in includes/notecard_words.html."""
+    """The card a phase asks of one seat (see `engine.PhaseSpec`), its selects built
+    from the card's schema: a field that takes one name is one select, named after the
+    field (`target` for the main field); a field that takes several is a select for each,
+    numbered (`target_1`, `target_2`..., best first when ranked; `swap_1`, `swap_2`); a
+    ranked list as long as the choices has a select for each choice. Labels come from
+    includes/notecard_words.html by card kind and field name. `submit` names the
+    button's word there."""
 
     def __init__(self, *args: Any, slot: engine.Slot, names: list[str], seat: int, submit: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -377,63 +382,60 @@ class NotecardForm(PhaseCarrier):
             self.stale_message = _("This form is out of date: reload the page and hand your card in again.")
         else:
             self.stale_message = _("This form is out of date: reload the page and enter the card again.")
-        choices = [(str(choice), names[choice]) for choice in slot.choices]
-        nobody = [("", card_word("none"))]
-        if slot.ranked:
-            for rank in range(1, len(choices) + 1):
-                label = card_word("choice", rank=rank)
-                self.fields[f"choice_{rank}"] = SeatField(label=label, required=False, choices=nobody + choices)
-            if slot.swap:
-                for number in (1, 2):
-                    label = card_word("swap", number=number)
-                    self.fields[f"swap_{number}"] = SeatField(label=label, required=False, choices=nobody + choices)
-        elif slot.kind == "pair":
-            for number in (1, 2):
-                label = card_word("lover", number=number)
-                self.fields[f"lover_{number}"] = SeatField(label=label, required=False, choices=nobody + choices)
-        elif slot.kind in ("inquire", "protect", "shoot"):
-            self.fields["target"] = SeatField(label=card_word(slot.kind), required=False, choices=nobody + choices)
-        elif slot.kind == "vote":
-            no_vote = [("", card_word("no_vote"))]
-            self.fields["target"] = SeatField(label=card_word("vote"), required=False, choices=no_vote + choices)
+        card = slot.card
+        empty = card_word("none", kind=card.kind, abstain=card.may_be_empty)
+        self.selects: list[tuple[engine.Field, list[str]]] = []
+        for field, choices in slot.pairs():
+            options = [("", empty)] + [(str(choice), names[choice]) for choice in choices]
+            selects = select_names(field, len(choices))
+            for number, name in enumerate(selects, start=1):
+                label = card_word(
+                    "field",
+                    kind=card.kind,
+                    field=field.name,
+                    number=number if field.most != 1 else None,
+                    ranked=field.ranked,
+                )
+                self.fields[name] = SeatField(label=label, required=False, choices=options)
+            self.selects.append((field, selects))
         self.helper = _helper(card_word(submit))
 
     @staticmethod
-    def initial_for(phase_id: int, card: engine.Order | None) -> dict[str, Any]:
+    def initial_for(phase_id: int, card: engine.Order | None, slot: engine.Slot | None = None) -> dict[str, Any]:
         """Initial values that show the card counted now, so changing it starts from it."""
         initial: dict[str, Any] = {"phase": phase_id}
-        if card is not None and card.kind == "kill":
-            initial.update({f"choice_{rank}": target for rank, target in enumerate(card.targets, start=1)})
-            initial.update({f"swap_{number}": seat for number, seat in enumerate(card.swap, start=1)})
-        elif card is not None and card.kind == "pair":
-            initial.update({f"lover_{number}": target for number, target in enumerate(card.targets, start=1)})
-        elif card is not None and card.targets:
-            initial["target"] = card.targets[0]
+        if card is None or slot is None or card.kind != slot.kind:
+            return initial
+        for field in slot.card.fields:
+            values = card.field(field.name)
+            initial.update(zip(select_names(field, max(len(values), 1)), values, strict=False))
         return initial
 
     def order(self) -> engine.Order:
+        """The card the form's selects write: the fields filled in, in order (a ranked
+        list closes up its gaps); a card left empty is SLEEP, where the card may be."""
         data = self.cleaned_data
-        if self.slot.ranked:
-            ranked = [
-                data[name]
-                for name in sorted(self.fields, key=_rank)
-                if name.startswith("choice_") and data.get(name) is not None
-            ]
-            swap = tuple(data[name] for name in ("swap_1", "swap_2") if data.get(name) is not None)
-            return engine.Order(self.slot.kind, tuple(ranked), swap) if ranked or swap else engine.Order("sleep")
-        if self.slot.kind == "pair":
-            lovers = tuple(data[name] for name in ("lover_1", "lover_2") if data.get(name) is not None)
-            return engine.Order("pair", lovers) if lovers else engine.Order("sleep")
-        target = data.get("target")
-        if self.slot.kind == "vote":
-            return engine.Order("vote", () if target is None else (target,))
-        if self.slot.kind in ("inquire", "protect", "shoot") and target is not None:
-            return engine.Order(self.slot.kind, (target,))
-        return engine.Order("sleep")
+        card = self.slot.card
+        written = [
+            (field.name, tuple(data[name] for name in selects if data.get(name) is not None))
+            for field, selects in self.selects
+        ]
+        if not any(values for _, values in written):
+            return engine.Order(engine.SLEEP.kind) if card.blank else engine.Order(card.kind)
+        targets = next((values for name, values in written if name == engine.TARGETS), ())
+        more = tuple((name, values) for name, values in written if name != engine.TARGETS and values)
+        return engine.Order(card.kind, targets, more)
 
 
-def _rank(name: str) -> int:
-    return int(name.split("_")[1]) if name.startswith("choice_") else 0
+def select_names(field: engine.Field, choices: int) -> list[str]:
+    """The HTML names of a field's selects: the field's name (`target` for the main
+    field) for a field of one name, else numbered from 1, one for each name it takes (a
+    ranked list without a limit: one for each choice)."""
+    base = "target" if field.name == engine.TARGETS else field.name
+    if field.most == 1:
+        return [base]
+    count = choices if field.most is None else field.most
+    return [f"{base}_{number}" for number in range(1, count + 1)]
 
 
 class ExtendForm(PhaseCarrier):

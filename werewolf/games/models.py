@@ -27,6 +27,7 @@ class Game(models.Model):
     options = models.JSONField(_("options"), default=dict)
     seed = models.BigIntegerField()
     state = models.JSONField(null=True, blank=True, editable=False)
+    deal = models.JSONField(null=True, blank=True, editable=False)  # engine.deal at the start: any game replays
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     timezone = models.CharField(_("time zone"), max_length=64, default="UTC")
     night_minutes = models.PositiveIntegerField(_("night length (minutes)"), default=1440)
@@ -109,6 +110,7 @@ class Phase(models.Model):
     kind = models.CharField(max_length=16)
     number = models.PositiveIntegerField()
     step = models.PositiveSmallIntegerField(default=1)  # the vote of the day, in "Thing" games
+    stage = models.CharField(max_length=32, blank=True)  # the named step (engine.PhaseSpec.name)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     opened_at = models.DateTimeField()
     deadline = models.DateTimeField(db_index=True)

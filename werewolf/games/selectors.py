@@ -22,13 +22,25 @@ class PhaseLog:
     events: list[Event] = field(default_factory=list)
 
 
+Role = str | tuple[str, ...]
+"""What a seat holds, as the `role` filter shows it: one role, or several."""
+
+
 @dataclass
 class CircleSeat:
     seat: int
     name: str
     alive: bool
-    role: str | None
+    role: Role | None
     is_viewer: bool
+
+
+def role_shown(state: engine.State, seat: int) -> Role:
+    """What the seat holds (`engine.roles_of`): its role, or all it holds where that is
+    more than one (Lupusburg's two characters). For the seat itself, or where its
+    audience rules allow."""
+    roles = engine.roles_of(state, seat)
+    return roles[0] if len(roles) == 1 else roles
 
 
 def names(game: Game) -> list[str]:
@@ -88,7 +100,7 @@ def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleS
         seat = player.seat
         shown = show_all or state.revealed[seat] or viewer == seat or seat in pack
         seats.append(
-            CircleSeat(seat, player.name, state.alive[seat], state.roles[seat] if shown else None, viewer == seat)
+            CircleSeat(seat, player.name, state.alive[seat], role_shown(state, seat) if shown else None, viewer == seat)
         )
     return seats
 
@@ -144,7 +156,7 @@ def running_tally(phase: Phase | None) -> Ballots | None:
     by_target: dict[int, list[int]] = {}
     voters = 0
     for seat, order in sorted(current_orders(phase).items()):
-        if order.kind == "vote" and order.targets:
+        if order.targets:
             by_target.setdefault(order.targets[0], []).append(seat)
             voters += 1
     rows = sorted(by_target.items(), key=lambda item: (-len(item[1]), item[0]))
@@ -165,7 +177,7 @@ def seat_context(player: Player) -> dict[str, Any]:
         "player": player,
         "viewer": seat,
         "names": names(game),
-        "role": state.roles[seat] if state else None,
+        "role": role_shown(state, seat) if state else None,
         "alive": state.alive[seat] if state else True,
         "phase": phase,
         "slot": slot,
@@ -213,7 +225,7 @@ def dashboard_context(game: Game) -> dict[str, Any]:
             "asked": player.seat in handed,
             "handed_in": handed.get(player.seat, False),
             "link": links.url_for(player) if player.seat is not None and not player.is_bot else None,
-            "role": state.roles[player.seat] if state and player.seat is not None else None,
+            "role": role_shown(state, player.seat) if state and player.seat is not None else None,
         }
         for player in players
     ]
@@ -264,9 +276,9 @@ def version(game: Game, viewer: engine.Viewer, seen: list[Event] | None = None) 
 
 def export(game: Game) -> dict[str, Any]:
     """The whole game for the organiser: setup, every phase's counted cards, every
-    event. It replays through the engine to the same events (see engine.replay); a game
-    the organiser dealt carries the deal (each seat's role and the alpha's seat), since
-    the seed alone would deal other cards."""
+    event. It replays through the engine to the same events (see engine.replay): it
+    carries the deal, who was dealt what at the start (`engine.deal`), whether dealt
+    from the seed or by the organiser."""
     phases = []
     for phase in game.phases.filter(status=Phase.Status.RESOLVED).order_by("index"):
         cards = current_orders(phase)
@@ -274,6 +286,7 @@ def export(game: Game) -> dict[str, Any]:
             {
                 "index": phase.index,
                 "kind": phase.kind,
+                "stage": phase.stage,
                 "number": phase.number,
                 "resolution": phase.resolution,
                 "orders": {str(seat): order.to_json() for seat, order in sorted(cards.items())},
@@ -297,15 +310,8 @@ def export(game: Game) -> dict[str, Any]:
             for event in game.events.select_related("phase").all()
         ],
     }
-    if not game.deal_roles and seated:
-        # The alpha the organiser chose, or the one drawn at the start: the first of the
-        # pack, whose order of succession runs clockwise from the alpha.
-        chosen = next((player.seat for player in seated if player.assigned_alpha), None)
-        pack = (game.state or {}).get("pack") or [None]
-        exported["deal"] = {
-            "roles": [player.assigned_role for player in seated],
-            "alpha": chosen if chosen is not None else pack[0],
-        }
+    if game.deal is not None:
+        exported["deal"] = game.deal
     return exported
 
 

@@ -22,8 +22,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from werewolf import engine
+from werewolf.engine.bots import bot_card
 from werewolf.engine.random import seating_rng
-from werewolf.engine.rulesets import get as get_ruleset
 
 from . import links
 from .models import Event, Game, Order, Phase, Player
@@ -119,20 +119,20 @@ def start_game(game: Game) -> Game:
         players = list(game.players.order_by("pk"))
         if game.draw_seats:
             seating_rng(game.seed).shuffle(players)
-        roles, alpha = None, None
+        deal = None
         if not game.deal_roles:
-            roles = [player.assigned_role for player in players]
-            if not all(roles):
+            deal = _assigned_deal(players)
+            if not all(deal["roles"]):
                 raise ServiceError("roles_not_assigned")
-            alpha = next((seat for seat, player in enumerate(players) if player.assigned_alpha), None)
         for seat, player in enumerate(players):
             player.seat = seat
             player.save(update_fields=["seat"])
             links.issue(player)
-        state, events = engine.setup(game.ruleset, game.options, len(players), game.seed, roles, alpha)
+        state, events = engine.setup(game.ruleset, game.options, len(players), game.seed, deal)
         now = timezone.now()
         _record(game, None, events)
         game.state = state.to_json()
+        game.deal = engine.deal(state)
         game.status = Game.Status.RUNNING
         game.started_at = now
         game.save()
@@ -152,7 +152,10 @@ def assign_roles(game: Game, roles: Mapping[int, str], alpha: int | None) -> Non
         players = list(game.players.order_by("pk"))
         deck = [roles.get(player.pk, "") for player in players]
         alpha_index = next((index for index, player in enumerate(players) if player.pk == alpha), None)
-        engine.setup(game.ruleset, game.options, len(players), game.seed, deck, alpha_index)  # checks the deal
+        deal: dict[str, Any] = {"roles": deck}
+        if alpha_index is not None:
+            deal["alpha"] = alpha_index
+        engine.setup(game.ruleset, game.options, len(players), game.seed, deal)  # checks the deal
         for player, role in zip(players, deck, strict=True):
             player.assigned_role = role
             player.assigned_alpha = player.pk == alpha
@@ -195,11 +198,10 @@ def update_draft(
                     assigned_alpha=kept.assigned_alpha if kept else False,
                 )
             )
-        deck = [player.assigned_role for player in players]
-        if all(deck):
-            alpha = next((index for index, player in enumerate(players) if player.assigned_alpha), None)
+        deal = _assigned_deal(players)
+        if all(deal["roles"]):
             try:
-                engine.setup(game.ruleset, checked, len(players), game.seed, deck, alpha)
+                engine.setup(game.ruleset, checked, len(players), game.seed, deal)
             except engine.SetupError:
                 for player in players:
                     player.assigned_role, player.assigned_alpha = "", False
@@ -210,6 +212,21 @@ def update_draft(
         game.players.all().delete()
         Player.objects.bulk_create(players)
     return game
+
+
+def _assigned_deal(players: Sequence[Player]) -> dict[str, Any]:
+    """The organiser's deal of the players in seat order, as `engine.setup` takes it:
+    each seat's role and, if the organiser chose one, the alpha's seat."""
+    deal: dict[str, Any] = {"roles": [player.assigned_role for player in players]}
+    alpha = next((seat for seat, player in enumerate(players) if player.assigned_alpha), None)
+    if alpha is not None:
+        deal["alpha"] = alpha
+    return deal
+
+
+def _held(roles: tuple[str, ...]) -> str | list[str]:
+    """What a seat holds, as an event writes it: its role, or a list where it holds more."""
+    return roles[0] if len(roles) == 1 else list(roles)
 
 
 def delete_draft(game: Game) -> None:
@@ -381,16 +398,16 @@ def _open_phase(game: Game, state: engine.State, now: datetime) -> Phase:
         kind=spec.kind,
         number=spec.number,
         step=spec.step,
+        stage=spec.name,
         opened_at=now,
         deadline=now + timedelta(minutes=minutes),
     )
     bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
     if bots:
         rng = Random(f"{game.seed}/bots/{state.index}")
-        cards = get_ruleset(game.ruleset).bot_orders(state, rng)
         Order.objects.bulk_create(
-            Order(phase=phase, seat=seat, payload=card.to_json(), source=Order.Source.BOT)
-            for seat, card in sorted(cards.items())
+            Order(phase=phase, seat=seat, payload=bot_card(slot, seat, rng).to_json(), source=Order.Source.BOT)
+            for seat, slot in sorted(spec.slots.items())
             if seat in bots
         )
         after_commit("tasks.phases.resolve_ready_phase", phase.pk)
@@ -512,7 +529,8 @@ def end_game(game: Game) -> Game:
                 status=Phase.Status.RESOLVED, resolved_at=timezone.now(), resolution=Phase.Resolution.ENDED
             )
         state = game.engine_state
-        _record(game, phase, [engine.Event("game_ended", {"roles": list(state.roles)}, engine.Audience.public())])
+        roles = [_held(engine.roles_of(state, seat)) for seat in range(state.seats)]
+        _record(game, phase, [engine.Event("game_ended", {"roles": roles}, engine.Audience.public())])
         game.status = Game.Status.ENDED
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import cache
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -25,7 +26,6 @@ EMAIL_MAX_LENGTH = 254
 
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _MARKUP = frozenset("<>")
-_VOTE = engine.Slot("vote", (0,))
 
 MESSAGES = {
     "empty": _("A player needs a name."),
@@ -67,11 +67,12 @@ def clean_player_name(value: str) -> str:
         raise ValidationError(MESSAGES["too_long"], code="too_long", params=params)
     if _MARKUP & set(name):
         raise ValidationError(MESSAGES["markup"], code="markup", params=params)
-    if grammar._SEPARATORS.search(name) or grammar._SWAP.search(name):
+    words = grammar.grammar()  # every ruleset's words: a name may sit at any game's table
+    if grammar.SEPARATORS.search(name) or words.clause(name):
         raise ValidationError(MESSAGES["separator"], code="separator", params=params)
-    keyword, _rest = grammar._keyword(name)
+    keyword, _rest = words.keyword(name)
     if keyword is not None:
-        raise ValidationError(MESSAGES["keyword"], code="keyword", params={**params, "word": keyword.upper()})
+        raise ValidationError(MESSAGES["keyword"], code="keyword", params={**params, "word": keyword.word})
     if not _readable(name):
         raise ValidationError(MESSAGES["unwritable"], code="unwritable", params=params)
     return name
@@ -126,7 +127,7 @@ def check_new_name(name: str, others: Iterable[str]) -> None:
 
 def notecard_key(name: str) -> str:
     """The name as a notecard reads it: the grammar's own folding of case and accents."""
-    return grammar._fold(" ".join(name.split()))
+    return grammar.fold(" ".join(name.split()))
 
 
 def _invisible(char: str) -> bool:
@@ -142,12 +143,24 @@ def _shown(text: str) -> str:
 
 
 def _readable(name: str) -> bool:
-    """Whether the grammar reads the name back as its seat, after a keyword and alone."""
+    """Whether the grammar reads the name back as its seat, alone and after each
+    keyword of a card that takes names."""
     if not notecard_key(name):
         return False
+    probes = _probes()
     try:
-        return grammar.read_card(f"VOTE {name}", [name], _VOTE).targets == (0,) and grammar.read_card(
-            name, [name], _VOTE
-        ).targets == (0,)
+        alone = grammar.read_card(name, [name], probes[0][1]).targets == (0,)
+        return alone and all(grammar.read_card(f"{word} {name}", [name], slot).targets == (0,) for word, slot in probes)
     except grammar.CardError:
         return False
+
+
+@cache
+def _probes() -> list[tuple[str, engine.Slot]]:
+    """A slot naming seat 0 for each word of a card whose first field takes names, of
+    every ruleset."""
+    probes: dict[str, engine.Slot] = {}
+    for card in grammar.grammar().cards:
+        if card.fields and card.fields[0].refers == "seat" and card.word not in probes:
+            probes[card.word] = engine.Slot(card, tuple((0,) for _ in card.fields))
+    return list(probes.items())

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from werewolf import engine
+from werewolf.mail import grammar
 from werewolf.mail.grammar import CardError, read_card
 
 from . import links, selectors, services, validators
@@ -249,7 +250,7 @@ def paper_cards(request: HttpRequest, pk: int) -> HttpResponse:
     form = PaperCardsForm(
         request.POST or None, seats=rows, initial={"phase": phase.pk}, submit_label=_("Hand in these cards")
     )
-    verbs = _verbs(spec)
+    verbs = _verbs(game, spec)
     error = None
     if request.method == "POST" and form.is_valid():
         # One pass: every line is read, and every line that reads is checked against the
@@ -258,7 +259,7 @@ def paper_cards(request: HttpRequest, pk: int) -> HttpResponse:
         cards = {}
         for seat, text in form.card_texts():
             try:
-                card = read_card(text, names, spec.asks(seat))
+                card = read_card(text, names, spec.asks(seat), game.ruleset)
             except CardError as problem:
                 form.add_error(f"seat_{seat}", _paper_card_error(names, seat, verbs, reading=problem))
                 continue
@@ -287,28 +288,16 @@ def paper_cards(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/paper_cards.html", context, status=400 if error or form.errors else 200)
 
 
-VERBS = ("KILL", "SWAP", "INQUIRE", "PROTECT", "SHOOT", "PAIR", "SLEEP", "VOTE", "NO VOTE")
-"""The notecard words (werewolf/mail/grammar.py), in the order the help lists them."""
-
-
-def _verbs(spec: engine.PhaseSpec) -> list[str]:
-    """The notecard words the open phase asks for: only this game's variants, and SLEEP
-    wherever a night card may do nothing."""
-    kinds = {slot.kind for slot in spec.slots.values()}
-    used = {kind.upper() for kind in kinds}
-    if any(slot.swap for slot in spec.slots.values()):
-        used.add("SWAP")
-    if kinds - {"vote"}:
-        used.add("SLEEP")
-    if "vote" in kinds:
-        used.add("NO VOTE")
-    return [verb for verb in VERBS if verb in used]
+def _verbs(game: Game, spec: engine.PhaseSpec) -> list[grammar.Verb]:
+    """The notecard words the open phase asks for, from its cards' schemas: only this
+    game's variants, and SLEEP wherever a card may do nothing."""
+    return grammar.verbs((slot.card for slot in spec.slots.values()), game.ruleset)
 
 
 def _paper_card_error(
     names: list[str],
     seat: int,
-    verbs: list[str],
+    verbs: list[grammar.Verb],
     *,
     reading: CardError | None = None,
     refusal: services.ServiceError | None = None,
@@ -450,7 +439,7 @@ def _hand_in(
         slot=slot,
         names=names,
         seat=seat,
-        initial=NotecardForm.initial_for(phase.pk, selectors.card_of(phase, seat)),
+        initial=NotecardForm.initial_for(phase.pk, selectors.card_of(phase, seat), slot),
         submit=submit,
     )
     if request.method != "POST" or not form.is_valid():

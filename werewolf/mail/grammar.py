@@ -9,35 +9,34 @@
     SLEEP                  no action
     VOTE Ada / NO VOTE     a day vote, or none
 
-The keyword may be left out: names alone are read as the card the phase asks of the
-seat. Names match a seat's name ignoring case and accents, or a unique beginning of it.
-The organiser types paper cards in with it; mailed orders are read with it too. A text
-longer than MAX_CARD_CHARS is no card (`too_long`), so reading one costs little.
+The words come from the ruleset's card schemas (`engine.Card.word`, `engine.Field.word`
+for a card's other fields, SLEEP), so a new card is read without edits here: a card that
+may be handed in empty and cannot be SLEEP (a vote) is also written NO VOTE (`NO` and
+the card's word) or ABSTAIN. The keyword may be left out: names alone are read as the
+card the phase asks of the seat. Names match a seat's name ignoring case and accents, or
+a unique beginning of it. The organiser types paper cards in with it; mailed orders are
+read with it too. A text longer than MAX_CARD_CHARS is no card (`too_long`), so reading
+one costs little.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from werewolf import engine
+from werewolf.engine import rulesets
 
-KEYWORDS = {
-    "kill": "kill",
-    "inquire": "inquire",
-    "protect": "protect",
-    "shoot": "shoot",
-    "pair": "pair",
-    "sleep": "sleep",
-    "vote": "vote",
-    "no vote": "no vote",
-    "novote": "no vote",
-    "abstain": "no vote",
-}
 MAX_CARD_CHARS = 2000  # a notecard holds a few names: a longer text is not a card
-_SEPARATORS = re.compile(r"\s*(?:,|;|\bthen\b|\band\b|>|\n)\s*", re.IGNORECASE)
+SEPARATORS = re.compile(r"\s*(?:,|;|\bthen\b|\band\b|>|\n)\s*", re.IGNORECASE)
+"""What separates the names on a card."""
+NO = "NO"
+"""Written before a card's word, the card handed in empty (NO VOTE)."""
+ABSTAIN = "ABSTAIN"
+"""The card that may be handed in empty, handed in empty."""
 
 
 @dataclass(eq=False)  # not frozen: raising sets __traceback__ (and context managers too)
@@ -50,45 +49,206 @@ class CardError(Exception):
     candidates: tuple[str, ...] = ()
 
 
-_SWAP = re.compile(r"\bswap\b:?", re.IGNORECASE)
+@dataclass(frozen=True)
+class Word:
+    """A keyword that opens a card: the `kind` it writes, its printed `word`, and
+    whether it is the whole card (`alone`: SLEEP, NO VOTE; nothing may follow it)."""
+
+    kind: str
+    word: str
+    alone: bool = False
 
 
-def read_card(text: str, names: Sequence[str], slot: engine.Slot | None) -> engine.Order:
-    """The order a card's text means for a seat asked for `slot`, or `CardError`. A
-    Dark City wolf's card may carry a SWAP clause after (or instead of) its list."""
+@dataclass(frozen=True)
+class Clause:
+    """A keyword that opens one of a card's other fields (SWAP): the field's `name`, its
+    printed `word`, and the kinds of the cards that have it, the ruleset's first first."""
+
+    name: str
+    word: str
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A notecard word as the help lists it, with what its example needs: `names`, how
+    many names follow it (0 for SLEEP), and `lead`, the card's word a field's word
+    follows (KILL before SWAP). Its text is the word."""
+
+    word: str
+    names: int = 1
+    lead: str = ""
+
+    def __str__(self) -> str:
+        return self.word
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """The words of a set of card schemas, by their lowercase spellings."""
+
+    cards: tuple[engine.Card, ...]
+    words: dict[str, tuple[Word, ...]] = field(default_factory=dict)
+    clauses: dict[str, Clause] = field(default_factory=dict)
+    spellings: tuple[str, ...] = ()
+    clause_pattern: re.Pattern[str] | None = None
+
+    def keyword(self, text: str, slot: engine.Slot | None = None) -> tuple[Word | None, str]:
+        """The keyword `text` starts with (the one meaning the slot's card, where a word
+        means more than one), and the rest of the text; (None, text) without one."""
+        lowered = text.lower()
+        for spelling in self.spellings:
+            if lowered == spelling or lowered.startswith((spelling + " ", spelling + ":", spelling + "\n")):
+                meanings = self.words[spelling]
+                meaning = next((word for word in meanings if slot is not None and word.kind == slot.kind), meanings[0])
+                return meaning, text[len(spelling) :].lstrip(" :\n")
+        return None, text
+
+    def clause(self, text: str) -> re.Match[str] | None:
+        """The first word in `text` that opens a card's other field (SWAP), if any."""
+        return self.clause_pattern.search(text) if self.clause_pattern else None
+
+    def starts_with_word(self, text: str) -> bool:
+        """Whether `text` starts with a notecard word (a card's, or a field's)."""
+        folded = " ".join(text.lower().split())
+        return self.keyword(folded)[0] is not None or any(
+            folded == word or folded.startswith((word + " ", word + ":")) for word in self.clauses
+        )
+
+    def card(self, kind: str) -> engine.Card | None:
+        """The first schema of the card `kind`."""
+        return next((card for card in self.cards if card.kind == kind), None)
+
+    def spell(self, order: engine.Order) -> list[tuple[str, tuple[int, ...]]]:
+        """The order as it is written: each keyword with the values that follow it (the
+        card's word first, then each other field's), the inverse of `read_card`."""
+        card = self.card(order.kind)
+        if card is None:
+            return [(order.kind.upper(), order.targets)]
+        if not order.targets and not order.more:
+            return [(_blank_word(card) or card.word, ())]
+        spelled = [(card.word, order.targets)] if order.targets or not order.more else []
+        for name, values in order.more:
+            written = card.field(name)
+            spelled.append((written.word if written and written.word else name.upper(), values))
+        return spelled
+
+
+@lru_cache(maxsize=64)
+def grammar(ruleset: str | None = None, card: engine.Card | None = None) -> Grammar:
+    """The words of `ruleset`'s cards (of every ruleset's, without one), SLEEP and, if
+    given, the words of `card` too (a slot's card the ruleset does not list)."""
+    cards: list[engine.Card] = []
+    for source in [rulesets.get(ruleset)] if ruleset else list(rulesets.RULESETS.values()):
+        cards += [known for known in source.cards if known not in cards]
+    for extra in (engine.SLEEP, card):
+        if extra is not None and extra not in cards:
+            cards.append(extra)
+    words: dict[str, list[Word]] = {}
+    clauses: dict[str, Clause] = {}
+    for known in cards:
+        spellings = [(known.word, Word(known.kind, known.word, alone=not known.fields))]
+        blank = _blank_word(known)
+        if blank:
+            word = Word(known.kind, blank, alone=True)
+            spellings += [(blank, word), (blank.replace(" ", ""), word), (ABSTAIN, word)]
+        for spelling, word in spellings:
+            meanings = words.setdefault(spelling.lower(), [])
+            if all(meaning.kind != word.kind for meaning in meanings):
+                meanings.append(word)
+        for other in known.fields:
+            if other.word:
+                found = clauses.get(other.word.lower())
+                kinds = found.kinds if found else ()
+                if known.kind not in kinds:
+                    clauses[other.word.lower()] = Clause(other.name, other.word, (*kinds, known.kind))
+    pattern = None
+    if clauses:
+        pattern = re.compile(
+            r"\b(?:" + "|".join(re.escape(word) for word in sorted(clauses, key=len, reverse=True)) + r")\b:?",
+            re.IGNORECASE,
+        )
+    return Grammar(
+        cards=tuple(cards),
+        words={spelling: tuple(meanings) for spelling, meanings in words.items()},
+        clauses=clauses,
+        spellings=tuple(sorted(words, key=len, reverse=True)),
+        clause_pattern=pattern,
+    )
+
+
+def _blank_word(card: engine.Card) -> str:
+    """NO and the card's word for a card that may be handed in empty; "" for any other."""
+    return f"{NO} {card.word}" if card.may_be_empty else ""
+
+
+def read_card(text: str, names: Sequence[str], slot: engine.Slot | None, ruleset: str | None = None) -> engine.Order:
+    """The order a card's text means for a seat asked for `slot`, or `CardError`, in
+    the words of `ruleset` (of every ruleset, without one). Clauses that open a card's
+    other fields (a Dark City wolf's SWAP) may follow its list, or stand alone."""
     words = "\n".join(" ".join(line.split()) for line in text.splitlines() if line.strip())
     if not words:
         raise CardError("empty_card")
     if len(words) > MAX_CARD_CHARS:
         raise CardError("too_long", words[:40])
-    found = _SWAP.search(words)
-    if found:
-        head, tail = words[: found.start()].strip(), words[found.end() :].strip()
-        swap = tuple(find_seat(part, names) for part in _SEPARATORS.split(tail) if part)
-        if not swap:
-            raise CardError("no_name", "SWAP")
-        main = read_card(head, names, slot) if head else engine.Order("kill")
-        return engine.Order("kill" if main.kind == "sleep" else main.kind, main.targets, swap)
-    keyword, rest = _keyword(words)
+    known = grammar(ruleset, slot.card if slot is not None else None)
+    found = list(known.clause_pattern.finditer(words)) if known.clause_pattern else []
+    if not found:
+        return _read_main(words, names, slot, known)
+    head = words[: found[0].start()].strip()
+    more: dict[str, tuple[int, ...]] = {}
+    clauses: list[Clause] = []
+    for number, match in enumerate(found):
+        clause = known.clauses[match.group(0).rstrip(":").lower()]
+        end = found[number + 1].start() if number + 1 < len(found) else len(words)
+        if clause.name in more:
+            raise CardError("repeated_word", clause.word)
+        values = tuple(find_seat(part, names) for part in SEPARATORS.split(words[match.end() : end].strip()) if part)
+        if not values:
+            raise CardError("no_name", clause.word)
+        more[clause.name] = values
+        clauses.append(clause)
+    owner = _owner(clauses, slot)
+    main = _read_main(head, names, slot, known) if head else engine.Order(owner)
+    kind = owner if main.kind == engine.SLEEP.kind else main.kind
+    schema = known.card(kind)
+    order = [written.name for written in schema.fields] if schema else []
+    ranked = sorted(more.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+    targets = main.targets or more.get(engine.TARGETS, ())
+    return engine.Order(kind, targets, tuple((name, values) for name, values in ranked if name != engine.TARGETS))
+
+
+def _owner(clauses: Iterable[Clause], slot: engine.Slot | None) -> str:
+    """The kind of card the clauses belong to: the slot's, if it has their fields, else
+    the first card that has the first of them."""
+    clauses = list(clauses)
+    if slot is not None and all(slot.card.field(clause.name) for clause in clauses):
+        return slot.kind
+    return clauses[0].kinds[0]
+
+
+def _read_main(words: str, names: Sequence[str], slot: engine.Slot | None, known: Grammar) -> engine.Order:
+    """A card without clauses: a keyword (or the slot's card, for names alone) and names."""
+    keyword, rest = known.keyword(words, slot)
     if keyword is None:
-        if slot is None or slot.kind == "sleep":
+        if slot is None or not slot.card.fields:
             raise CardError("unknown_keyword", words.split()[0])
-        keyword = slot.kind
-    if keyword in ("sleep", "no vote"):
+        keyword = Word(slot.kind, slot.card.word)
+    if keyword.alone:
         if rest:
             raise CardError("extra_words", rest)
-        return engine.Order("sleep") if keyword == "sleep" else engine.Order("vote")
-    targets = tuple(find_seat(part, names) for part in _SEPARATORS.split(rest) if part)
+        return engine.Order(keyword.kind)
+    targets = tuple(find_seat(part, names) for part in SEPARATORS.split(rest) if part)
     if not targets:
-        raise CardError("no_name", keyword.upper())
-    return engine.Order(keyword, targets)  # type: ignore[arg-type]
+        raise CardError("no_name", keyword.word)
+    return engine.Order(keyword.kind, targets)
 
 
 def find_seat(text: str, names: Sequence[str]) -> int:
     """The seat whose name `text` means: exact, then a unique beginning, ignoring case
     and accents."""
-    wanted = _fold(text)
-    folded = [_fold(name) for name in names]
+    wanted = fold(text)
+    folded = [fold(name) for name in names]
     exact = [seat for seat, name in enumerate(folded) if name == wanted]
     if len(exact) == 1:
         return exact[0]
@@ -100,14 +260,43 @@ def find_seat(text: str, names: Sequence[str]) -> int:
     raise CardError("unknown_name", text)
 
 
-def _keyword(words: str) -> tuple[str | None, str]:
-    lowered = words.lower()
-    for spelling in sorted(KEYWORDS, key=len, reverse=True):
-        if lowered == spelling or lowered.startswith((spelling + " ", spelling + ":", spelling + "\n")):
-            return KEYWORDS[spelling], words[len(spelling) :].lstrip(" :\n")
-    return None, words
-
-
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
+    """Text as a card reads it: case and accents ignored."""
     decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
     return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def verbs(cards: Iterable[engine.Card], ruleset: str | None = None) -> list[Verb]:
+    """The notecard words of `cards` (a phase's slots' cards), as the help lists them:
+    the cards that may be SLEEP in the ruleset's order, each with its fields' words,
+    then SLEEP, then the cards that may not (a vote), each with its empty form."""
+    known = grammar(ruleset)
+    asked = set(cards)
+    place = {card: number for number, card in enumerate(known.cards)}
+    ordered = sorted(asked, key=lambda card: place.get(card, len(place)))
+    sleep = any(card.blank for card in ordered)
+    listed: list[Verb] = []
+    for blank in (True, False):
+        for card in ordered:
+            if card.blank != blank or not card.fields:
+                continue
+            listed.append(Verb(card.word, _example_names(card.fields[0])))
+            listed += [
+                Verb(other.word, _example_names(other), lead=card.word) for other in card.fields[1:] if other.word
+            ]
+            if _blank_word(card):
+                listed.append(Verb(_blank_word(card), 0))
+        if blank and sleep:
+            listed.append(Verb(engine.SLEEP.word, 0))
+    unique: list[Verb] = []
+    for verb in listed:
+        if all(seen.word != verb.word for seen in unique):
+            unique.append(verb)
+    return unique
+
+
+def _example_names(written: engine.Field) -> int:
+    """How many names an example of the field shows: one for one, two for a list."""
+    if written.most == 1:
+        return 1
+    return max(2, written.least) if written.most is None else min(max(2, written.least), written.most)

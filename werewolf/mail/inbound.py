@@ -33,7 +33,7 @@ from werewolf import engine
 from werewolf.games import links, selectors, services
 from werewolf.games.models import Game, InboundMessage, Order, Phase, Player
 
-from .grammar import KEYWORDS, CardError, read_card
+from .grammar import CardError, grammar, read_card
 
 logger = logging.getLogger(__name__)
 
@@ -208,14 +208,14 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
         return Reading(Status.REFUSED, code, player=player, reply_to=player)
     if phase.index != index:
         return Reading(Status.REFUSED, "phase_closed", player=player, phase=phase, reply_to=player)
-    texts = card_texts(message) or [""]
+    texts = card_texts(message, game.ruleset) or [""]
     reading = Reading(Status.REFUSED, "", player=player, phase=phase, card=texts[0], reply_to=player)
     names = selectors.names(game)
     slot = engine.phase(game.engine_state).asks(player.seat)
     problems = []
     for text in texts:
         try:
-            order = read_card(text, names, slot)
+            order = read_card(text, names, slot, game.ruleset)
             reading.card = text
             break
         except CardError as problem:
@@ -339,7 +339,7 @@ _QUOTE_STARTS = [
 ]
 
 
-def card_texts(message: EmailMessage) -> list[str]:
+def card_texts(message: EmailMessage, ruleset: str | None = None) -> list[str]:
     """The cards a reply may hold, best first. Only the reply's own text counts (quoted
     mail and signature are left out): the first paragraph that starts with a notecard
     word or, without one, each paragraph in turn (the first that names players wins)."""
@@ -356,15 +356,11 @@ def card_texts(message: EmailMessage) -> list[str]:
         elif paragraphs[-1]:
             paragraphs.append([])
     texts = ["\n".join(paragraph) for paragraph in paragraphs if paragraph]
+    words = grammar(ruleset)
     for text in texts:
-        if _starts_with_keyword(text):
+        if words.starts_with_word(text):
             return [text]
     return texts[:5]
-
-
-def _starts_with_keyword(line: str) -> bool:
-    lowered = " ".join(line.lower().split())
-    return any(lowered == word or lowered.startswith((word + " ", word + ":")) for word in KEYWORDS)
 
 
 def _body(message: EmailMessage) -> str:

@@ -35,8 +35,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from werewolf import engine
+from werewolf.engine import rulesets
 from werewolf.games import links, selectors
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player
+
+from . import grammar
 
 logger = logging.getLogger(__name__)
 
@@ -105,6 +108,7 @@ def queue_inbound_reply(row: InboundMessage, reading: Any) -> list[int]:
             "inbound": row,
             "order": reading.order.order if reading.order else None,
             "taken_for": reading.phase,
+            "verbs": grammar.verbs(rulesets.get(player.game.ruleset).cards, player.game.ruleset),
         }
     )
     headers = {"In-Reply-To": row.message_id, "References": row.message_id} if row.message_id else {}
@@ -364,7 +368,7 @@ def _context(player: Player, phase: Phase | None = None, events: list[Any] | Non
         "player": player,
         "viewer": seat,
         "names": selectors.names(game),
-        "role": state.roles[seat],
+        "role": selectors.role_shown(state, seat),
         "private": selectors.private_events(selectors.visible_events(game, seat)) if phase is None else [],
         "phase": phase,
         "events": events or [],

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .base import Outcome, Ruleset, SetupError
+from ..errors import SetupError
+from ..outcome import Outcome
+from .base import Ruleset
 from .classic import RULESET as CLASSIC
 
 RULESETS: dict[str, Ruleset] = {CLASSIC.id: CLASSIC}

@@ -1,112 +1,96 @@
-"""What every ruleset provides, and the option parsing they share."""
+"""What every ruleset provides (the engine contract; docs/architecture.md)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from random import Random
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
+from ..cards import Card, Field
 from ..events import Event
-from ..orders import Order, OrderError
-from ..state import PhaseSpec, State
-
-
-class SetupError(ValueError):
-    """A game that cannot be set up as asked. `code` names the problem for templates;
-    `option` names the option at fault, when one is."""
-
-    def __init__(self, code: str, option: str | None = None, value: Any = None) -> None:
-        super().__init__(f"{code}: {option}={value!r}" if option else code)
-        self.code = code
-        self.option = option
-        self.value = value
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended: the winning side and the seats on it, dead ones included."""
-
-    winner: str
-    winners: tuple[int, ...]
+from ..night import Death
+from ..orders import Order
+from ..outcome import Outcome
+from ..state import PhaseSpec, RulesetState, State
+from ..table import Role
 
 
 class Ruleset(Protocol):
-    id: str
-    min_players: int
-    max_players: int
+    """A ruleset: its cast, its cards and its own state as data, and a few named hooks.
 
-    def options(self, raw: Mapping[str, Any], players: int) -> Mapping[str, Any]: ...
+    The engine (`werewolf.engine`) checks cards against the slots `phase` asks, with
+    `refusal` for the precise reason a value is refused, and hands `resolve` only
+    checked cards; the night runs as the ruleset's `Pipeline` (engine/night.py)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def min_players(self) -> int: ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    @property
+    def roles(self) -> Mapping[str, Role]:
+        """The cast, by role name."""
+        ...
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Every card schema the ruleset uses."""
+        ...
+
+    @property
+    def state_type(self) -> type[RulesetState]:
+        """The class of the ruleset's own part of the state."""
+        ...
+
+    def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
+        """Check `raw` options for a table of `players`, defaults filled in (SetupError)."""
+        ...
 
     def setup(
-        self,
-        options: Mapping[str, Any],
-        players: int,
-        seed: int,
-        roles: Sequence[str] | None = None,
-        alpha: int | None = None,
-    ) -> tuple[State, list[Event]]: ...
+        self, options: Mapping[str, Any], players: int, seed: int, deal: Mapping[str, Any] | None = None
+    ) -> tuple[State, list[Event]]:
+        """The opening state: cards dealt from the seed, or as `deal` says (the
+        organiser's deal, or a recorded one)."""
+        ...
+
+    def deal(self, state: State) -> dict[str, Any]:
+        """Who was dealt what, as `setup` takes it back, so that any game replays."""
+        ...
 
     def phase(self, state: State) -> PhaseSpec: ...
 
-    def validate(self, state: State, seat: int, order: Order) -> Order | OrderError: ...
+    def bound(self, state: State, field: Field) -> int:
+        """How many things a field's numbers may name (seats; Lupusburg's houses)."""
+        ...
 
-    def resolve(self, state: State, orders: Mapping[int, Order], rng: Random) -> tuple[State, list[Event]]: ...
+    def refusal(self, state: State, seat: int, field: Field, value: int) -> str:
+        """Why `value` may not stand in `field` of `seat`'s card (a refusal code)."""
+        ...
+
+    def resolve(self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+        """Resolve the open step with the checked cards; append the events."""
+        ...
+
+    def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:
+        """Apply an instant card at once (only for cards with `instant`)."""
+        ...
+
+    def decisive(self, state: State, cards: Mapping[int, Order]) -> bool:
+        """Whether the cards already settle the open step before its deadline."""
+        ...
 
     def outcome(self, state: State) -> Outcome | None: ...
 
-    def decisive(self, state: State, orders: Mapping[int, Order]) -> bool: ...
+    def roles_of(self, state: State, seat: int) -> tuple[str, ...]:
+        """What the seat holds now (one role; two Lupusburg characters)."""
+        ...
 
-    def bot_orders(self, state: State, rng: Random) -> dict[int, Order]: ...
+    def mourned(self, state: State, deaths: Sequence[Death]) -> list[Death]: ...
 
+    def bury(self, state: State, deaths: Sequence[Death], events: list[Event]) -> State: ...
 
-T = TypeVar("T")
-
-
-def parse_options(cls: type[T], raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> T:
-    """Build the options dataclass `cls` from `raw` (strings or native values).
-
-    Unknown names and values outside a field's `choices` metadata raise `SetupError`.
-    `defaults` fills what `raw` leaves out before the dataclass's own defaults.
-    """
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    values: dict[str, Any] = {}
-    for name, value in {**defaults, **raw}.items():
-        if name not in fields:
-            raise SetupError("unknown_option", name, value)
-        values[name] = _coerce(fields[name], value)
-    try:
-        return cls(**values)
-    except TypeError as error:
-        raise SetupError("missing_option", str(error)) from error
-
-
-def _coerce(field: dataclasses.Field[Any], value: Any) -> Any:
-    kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", "")
-    choices = field.metadata.get("choices")
-    try:
-        if kind == "bool":
-            value = _boolean(value)
-        elif kind == "int":
-            if isinstance(value, bool):
-                raise ValueError(value)
-            value = int(value)
-        else:
-            value = str(value)
-    except ValueError as error:
-        raise SetupError("bad_option_value", field.name, value) from error
-    if choices is not None and value not in choices:
-        raise SetupError("bad_option_value", field.name, value)
-    return value
-
-
-def _boolean(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(value)
+    def judge(self, state: State, events: list[Event]) -> State: ...

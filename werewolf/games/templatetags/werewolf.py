@@ -10,6 +10,7 @@ from django.template.loader import get_template
 from django.utils.safestring import mark_safe
 
 from werewolf import engine
+from werewolf.mail import grammar
 
 register = template.Library()
 
@@ -29,9 +30,26 @@ def seats(indices: Any, names: Sequence[str]) -> str:
 
 
 @register.filter
-def role(role_id: str | None) -> str:
-    """The role's name in the reader's language (from includes/role.html)."""
+def role(role_id: str | Sequence[str] | None) -> str:
+    """The role's name in the reader's language (from includes/role.html); of a seat
+    that holds several (`engine.roles_of`), each one's, as includes/roles.html lists them."""
+    if role_id is not None and not isinstance(role_id, str):
+        named = [role(one) for one in role_id]
+        return get_template("includes/roles.html").render({"roles": named}).strip()
     return get_template("includes/role.html").render({"role": role_id}).strip()
+
+
+@register.filter
+def field(order: engine.Order | None, name: str) -> tuple[int, ...]:
+    """The values written in one field of a card (`swap`): `engine.Order.field`."""
+    return order.field(name) if order is not None else ()
+
+
+@register.filter
+def spelled(order: engine.Order) -> list[tuple[str, tuple[int, ...]]]:
+    """A card as it is written: each notecard word (from the card schemas of every
+    ruleset) with the seats that follow it."""
+    return grammar.grammar().spell(order)
 
 
 @register.simple_tag
