@@ -6,8 +6,9 @@ from ..errors import SetupError
 from ..outcome import Outcome
 from .base import Ruleset
 from .classic import RULESET as CLASSIC
+from .tabula import RULESET as TABULA
 
-RULESETS: dict[str, Ruleset] = {CLASSIC.id: CLASSIC}
+RULESETS: dict[str, Ruleset] = {CLASSIC.id: CLASSIC, TABULA.id: TABULA}
 
 
 def get(ruleset: str) -> Ruleset:

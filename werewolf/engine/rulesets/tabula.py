@@ -1,0 +1,723 @@
+"""Lupus in Tabula (English rules, with the special characters), played with notecards.
+
+The cast: Werewolves (one of them the alpha, as in classic), the Seer, Villagers and,
+from nine players, the special characters the organiser picks (Medium, Possessed,
+Bodyguard, Owl-man, a pair of Freemasons, Werehamster, Mythomaniac). Every living player
+hands in a card each night; the night is resolved in the rulebook's call order. Each day
+has two steps, each with its own deadline: an open accusation in which the ghosts vote
+too and which names two suspects, then a secret ballot among the living who are not
+suspected, which lynches one of them. The Welcome! card held by the most recent night
+victim breaks every tie, counting clockwise. docs/rules.md, section "Lupus in Tabula",
+gives the readings chosen where the rulebook is silent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any, ClassVar, cast
+
+from ..cards import SLEEPER, Card, Field, Slot
+from ..errors import SetupError
+from ..events import Audience, Event
+from ..night import DEATHS, JUDGE, Death, Night, Pipeline
+from ..options import as_json, parse_options
+from ..orders import Order
+from ..outcome import Outcome
+from ..random import clockwise_distance, setup_rng
+from ..state import PhaseSpec, Stage, State
+from ..table import Role, table
+
+ID = "tabula"
+MIN_PLAYERS = 7
+MAX_PLAYERS = 24
+FULL_DECK = 8
+"""The smallest deck; a table of seven plays it with one card set aside unseen."""
+THIRD_WOLF_FROM = 16
+DEADLY_OWL_FROM = 21
+"""With more than 20 players the Owl-man's choice dies at dawn."""
+
+WOLF = "wolf"
+SEER = "seer"
+VILLAGER = "villager"
+MEDIUM = "medium"
+POSSESSED = "possessed"
+BODYGUARD = "bodyguard"
+OWLMAN = "owlman"
+FREEMASON = "freemason"
+WEREHAMSTER = "werehamster"
+MYTHOMANIAC = "mythomaniac"
+
+VILLAGE = "village"
+WOLVES = "wolves"
+HAMSTER = "hamster"
+
+
+@dataclass(frozen=True, slots=True)
+class TabulaRole(Role):
+    """A Tabula role: the common row, and the columns only this ruleset reads.
+
+    - `seance`: learns at each night from the second whether the last player lynched
+      was a Werewolf (the Medium);
+    - `lodge`: meets the other members of its lodge at the start (the Freemasons);
+    - `frail`: dies when the Seer inquires about it (the Werehamster);
+    - `owl_proof`: the deadly Owl-man's choice does not kill it;
+    - `mimicked`: a Mythomaniac who points at it takes this role;
+    - `last_night`: the last night it hands in its card (0: every night).
+    """
+
+    seance: bool = False
+    lodge: bool = False
+    frail: bool = False
+    owl_proof: bool = False
+    mimicked: bool = False
+    last_night: int = 0
+
+
+ROLES = cast(
+    Mapping[str, TabulaRole],
+    table(
+        (
+            TabulaRole(
+                WOLF,
+                WOLVES,
+                seen_as_wolf=True,
+                medium_sees_wolf=True,
+                counts_as_wolf=True,
+                pack=True,
+                prey=False,
+                night="kill",
+                owl_proof=True,
+                mimicked=True,
+            ),
+            TabulaRole(SEER, VILLAGE, night="inquire", mimicked=True),
+            TabulaRole(VILLAGER, VILLAGE),
+            TabulaRole(MEDIUM, VILLAGE, from_night=2, seance=True),
+            TabulaRole(POSSESSED, WOLVES),
+            TabulaRole(BODYGUARD, VILLAGE, night="protect", from_night=2),
+            TabulaRole(OWLMAN, VILLAGE, night="owl"),
+            TabulaRole(FREEMASON, VILLAGE, lodge=True),
+            TabulaRole(WEREHAMSTER, HAMSTER, pack_can_kill=False, frail=True, owl_proof=True),
+            TabulaRole(MYTHOMANIAC, VILLAGE, night="mimic", from_night=2, last_night=2),
+        )
+    ),
+)
+SIDES = (VILLAGE, WOLVES)
+"""The two sides; any other side (the Werehamster's) wins alone when it outlives them."""
+# Lookups read off the table once, for the hot paths of bot games.
+_WOLFISH = frozenset(name for name, row in ROLES.items() if row.counts_as_wolf)
+_SOLO = {name: row.side for name, row in ROLES.items() if row.side not in SIDES}
+_SEANCE = frozenset(name for name, row in ROLES.items() if row.seance)
+_NIGHTLESS = frozenset(name for name, row in ROLES.items() if row.night is None)
+_PREY = frozenset(name for name, row in ROLES.items() if row.prey)
+
+SPECIALS: Mapping[str, tuple[int, tuple[str, ...]]] = {
+    "medium": (9, (MEDIUM,)),
+    "possessed": (10, (POSSESSED,)),
+    "bodyguard": (11, (BODYGUARD,)),
+    "owlman": (12, (OWLMAN,)),
+    "freemasons": (13, (FREEMASON, FREEMASON)),
+    "werehamster": (15, (WEREHAMSTER,)),
+    "mythomaniac": (16, (MYTHOMANIAC,)),
+}
+"""Each special the organiser may add: its suggested least number of players and its cards."""
+
+_LIST = Field(most=None, ranked=True, optional=True, count_error="empty_list", prune=True)
+KILL = Card("kill", "KILL", (_LIST,), empty_error="empty_list")
+INQUIRE = Card("inquire", "INQUIRE", (Field(),))
+PROTECT = Card("protect", "PROTECT", (Field(),))
+OWL = Card("owl", "OWL", (Field(),))
+MIMIC = Card("mimic", "MIMIC", (Field(),))
+ACCUSE = Card("vote", "VOTE", (Field(least=0),), blank=False)
+BALLOT = Card("ballot", "LYNCH", (Field(least=0),), blank=False)
+CARDS = (KILL, INQUIRE, PROTECT, OWL, MIMIC, ACCUSE, BALLOT)
+NIGHT_CARDS = {card.kind: card for card in (INQUIRE, PROTECT, OWL, MIMIC)}
+
+NIGHT = Stage("night", "night")
+ACCUSATION = Stage("accusation", "day", cards="public")
+BALLOT_STAGE = Stage("ballot", "day", cards="revealed")
+OVER_STAGE = Stage("over", "over")
+
+
+@dataclass(frozen=True, slots=True)
+class TabulaState:
+    """Tabula's own part of the state.
+
+    `roles[seat]` is what the seat holds now (a Mythomaniac who took a role holds it;
+    `changed` lists such seats, so the deal can be told again); `pack` the wolves in
+    order of succession, the alpha first; `set_aside` the card left out of the deck at a
+    table of seven; `welcome` the seat holding the Welcome! (None before anyone has it);
+    `owl` the Owl-man's choice of the last night, until the accusation has used it;
+    `suspects` the two suspects of the open ballot; `lynched` the last player lynched."""
+
+    VERSION: ClassVar[int] = 1
+
+    roles: tuple[str, ...]
+    pack: tuple[int, ...] = ()
+    set_aside: str | None = None
+    welcome: int | None = None
+    owl: int | None = None
+    suspects: tuple[int, ...] = ()
+    lynched: int | None = None
+    changed: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "roles": list(self.roles),
+            "pack": list(self.pack),
+            "set_aside": self.set_aside,
+            "welcome": self.welcome,
+            "owl": self.owl,
+            "suspects": list(self.suspects),
+            "lynched": self.lynched,
+            "changed": list(self.changed),
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> TabulaState:
+        return cls(
+            roles=tuple(raw["roles"]),
+            pack=tuple(int(x) for x in raw.get("pack", ())),
+            set_aside=raw.get("set_aside"),
+            welcome=_seat_or_none(raw.get("welcome")),
+            owl=_seat_or_none(raw.get("owl")),
+            suspects=tuple(int(x) for x in raw.get("suspects", ())),
+            lynched=_seat_or_none(raw.get("lynched")),
+            changed=tuple(int(x) for x in raw.get("changed", ())),
+        )
+
+
+def _seat_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+@dataclass(frozen=True, slots=True)
+class TabulaOptions:
+    """The options of a Tabula game; docs/rules.md says what each one does."""
+
+    specials: tuple[str, ...] = field(default=(), metadata={"choices": tuple(SPECIALS)})
+    first_night: str = field(default="quiet", metadata={"choices": ("quiet", "normal")})
+    missing_wolves: str = field(default="nobody", metadata={"choices": ("nobody", "random")})
+    reveal_dead: bool = False
+
+
+def reachable(players: int) -> tuple[str, ...]:
+    """The specials whose suggested count a table of `players` reaches."""
+    return tuple(name for name, (least, _) in SPECIALS.items() if players >= least)
+
+
+def deck(players: int, specials: Sequence[str]) -> list[str]:
+    """The cards for `players` (eight for a table of seven, one to be set aside): the
+    Werewolves (a third from 16 players), the Seer, the specials, Villagers for the rest."""
+    wolves = 3 if players >= THIRD_WOLF_FROM else 2
+    cards = [WOLF] * wolves + [SEER]
+    for name in SPECIALS:
+        if name in specials:
+            cards += SPECIALS[name][1]
+    return cards + [VILLAGER] * (max(players, FULL_DECK) - len(cards))
+
+
+class Tabula:
+    id = ID
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    roles = ROLES
+    cards = CARDS
+    state_type = TabulaState
+
+    def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
+        """Check and complete the options for a table of `players`: each special chosen
+        must be one whose suggested count the table reaches; by default all of them."""
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise SetupError("player_count", "players", players)
+        options = parse_options(TabulaOptions, raw, {"specials": reachable(players)})
+        for name in options.specials:
+            if players < SPECIALS[name][0]:
+                raise SetupError("special_needs_more_players", "specials", name)
+        wolves = 3 if players >= THIRD_WOLF_FROM else 2
+        if wolves + 1 + sum(len(SPECIALS[name][1]) for name in options.specials) > max(players, FULL_DECK):
+            raise SetupError("too_many_roles", "players", players)
+        checked = as_json(options)
+        checked["specials"] = [name for name in SPECIALS if name in options.specials]
+        return checked
+
+    def setup(
+        self, options: Mapping[str, Any], players: int, seed: int, deal: Mapping[str, Any] | None = None
+    ) -> tuple[State, list[Event]]:
+        """Deal the cards (or take the given deal: each seat's role, the alpha's seat
+        and, at seven, the card set aside), draw the alpha, and tell each seat its role,
+        the wolves their pack and the Freemasons each other."""
+        rng = setup_rng(seed)
+        cards = deck(players, options["specials"])
+        roles = (deal or {}).get("roles")
+        alpha = (deal or {}).get("alpha")
+        set_aside: str | None = None
+        if roles is None:
+            rng.shuffle(cards)
+            if len(cards) > players:
+                set_aside = cards.pop()
+            dealt = cards
+        else:
+            dealt = list(roles)
+            if len(dealt) != players or any(role not in ROLES for role in dealt):
+                raise SetupError("bad_roles", "roles", roles)
+            left = list(cards)
+            for role in dealt:
+                if role not in left:
+                    raise SetupError("bad_roles", "roles", roles)
+                left.remove(role)
+            if left:
+                set_aside = left[0]
+            given = (deal or {}).get("set_aside")
+            if given is not None and given != set_aside:
+                raise SetupError("bad_roles", "set_aside", given)
+        pack_seats = [seat for seat, role in enumerate(dealt) if ROLES[role].pack]
+        if alpha is None:
+            alpha = rng.choice(pack_seats)
+        elif alpha not in pack_seats:
+            raise SetupError("bad_alpha", "alpha", alpha)
+        pack = tuple(sorted(pack_seats, key=lambda seat: clockwise_distance(alpha, seat, players)))
+        state = State(
+            ruleset=ID,
+            options=dict(options),
+            seed=seed,
+            alive=(True,) * players,
+            revealed=(False,) * players,
+            phase="night",
+            number=1,
+            rules=TabulaState(tuple(dealt), pack, set_aside),
+        )
+        full = deck(players, options["specials"])
+        summary = {
+            "players": players,
+            "wolves": full.count(WOLF),
+            "seers": full.count(SEER),
+            "specials": list(options["specials"]),
+            "set_aside": len(full) - players,
+        }
+        events = [Event("game_set_up", summary, Audience.public())]
+        if set_aside is not None:
+            events.append(Event("role_set_aside", {"role": set_aside}, Audience.moderator()))
+        events += [
+            Event("role_dealt", {"seat": seat, "role": role}, Audience.of(seat)) for seat, role in enumerate(dealt)
+        ]
+        events.append(Event("pack_formed", {"pack": list(pack)}, Audience.of(*pack)))
+        lodge = [seat for seat, role in enumerate(dealt) if ROLES[role].lodge]
+        if len(lodge) > 1:
+            events.append(Event("masons_met", {"masons": lodge}, Audience.of(*lodge)))
+        return state, events
+
+    def deal(self, state: State) -> dict[str, Any]:
+        """Each seat's role as dealt, the alpha's seat and the card set aside: `setup`
+        takes it back and sets the same game up, whenever it is asked."""
+        rules: TabulaState = state.rules
+        roles = [MYTHOMANIAC if seat in rules.changed else role for seat, role in enumerate(rules.roles)]
+        return {"roles": roles, "alpha": rules.pack[0], "set_aside": rules.set_aside}
+
+    def phase(self, state: State) -> PhaseSpec:
+        if state.over:
+            return PhaseSpec(OVER_STAGE, state.number, {})
+        rules: TabulaState = state.rules
+        living = state.living()
+        if state.phase == "day":
+            if state.step == 1:
+                vote = Slot(ACCUSE, (tuple(living),))
+                return PhaseSpec(ACCUSATION, state.number, dict.fromkeys(range(state.seats), vote), step=1)
+            suspects = rules.suspects
+            ballot = Slot(BALLOT, (suspects,))
+            voters = {seat: ballot for seat in living if seat not in suspects}
+            return PhaseSpec(BALLOT_STAGE, state.number, voters, step=2)
+        number = state.number
+        roles = rules.roles
+        hunt = SLEEPER
+        if number > 1 or state.options["first_night"] != "quiet":
+            hunt = Slot(KILL, (tuple(seat for seat in living if roles[seat] in _PREY),))
+        slots: dict[int, Slot] = {}
+        everyone = tuple(living)
+        for index, seat in enumerate(living):
+            role = roles[seat]
+            if role in _NIGHTLESS:
+                slots[seat] = SLEEPER
+                continue
+            row = ROLES[role]
+            kind = row.night
+            if kind is None or number < row.from_night or (row.last_night and number > row.last_night):
+                slots[seat] = SLEEPER
+            elif row.pack:
+                slots[seat] = hunt
+            else:
+                slots[seat] = Slot(NIGHT_CARDS[kind], (everyone[:index] + everyone[index + 1 :],))
+        return PhaseSpec(NIGHT, number, slots)
+
+    def bound(self, state: State, field: Field) -> int:
+        return state.seats
+
+    def refusal(self, state: State, seat: int, field: Field, value: int) -> str:
+        """A dead name, a name on a ballot who is not a suspect, a wolf on a wolf's list,
+        or the writer's own name where it may not stand."""
+        if not state.alive[value]:
+            return "target_dead"
+        if state.phase == "day" and state.step == 2:
+            return "not_a_suspect"
+        if field.prune and not ROLES[state.rules.roles[value]].prey:
+            return "target_wolf"
+        if value == seat:
+            return "target_self"
+        return "not_a_choice"
+
+    def resolve(self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+        """Resolve the open step with the checked cards."""
+        if state.phase == "night":
+            return _night(self, state, cards, rng, events)
+        if state.step == 1:
+            return _accusation(state, cards, events)
+        return _ballot(self, state, cards, events)
+
+    def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:
+        raise ValueError("tabula has no instant cards")
+
+    def decisive(self, state: State, cards: Mapping[int, Order]) -> bool:
+        """No Tabula step ends before its deadline on the cards alone: the accusation
+        counts every vote to find two suspects, and the ballot is revealed all at once."""
+        return False
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.winner is None:
+            return None
+        return Outcome(state.winner, _winners(state, state.winner))
+
+    def roles_of(self, state: State, seat: int) -> tuple[str, ...]:
+        return (state.rules.roles[seat],)
+
+    def mourned(self, state: State, deaths: Sequence[Death]) -> list[Death]:
+        """The deaths of one moment in order, every seat once and only a living one
+        (no death in Tabula brings another)."""
+        dying: list[Death] = []
+        gone: set[int] = set()
+        for seat, cause in deaths:
+            if seat not in gone and state.alive[seat]:
+                dying.append((seat, cause))
+                gone.add(seat)
+        return dying
+
+    def bury(self, state: State, deaths: Sequence[Death], events: list[Event]) -> State:
+        """Apply and announce the deaths of one moment (the card stays hidden unless
+        `reveal_dead`); if the alpha was among them, the role passes on down the
+        succession and the living wolves are told, once."""
+        if not deaths:
+            return state
+        reveal = bool(state.options["reveal_dead"])
+        old_alpha = _alpha(state)
+        roles = state.rules.roles
+        for seat, cause in deaths:
+            state = state.with_death(seat, reveal=reveal)
+            events.append(Event(cause, {"seat": seat, "role": roles[seat] if reveal else None}, Audience.public()))
+        alpha = _alpha(state)
+        if old_alpha is not None and alpha is not None and alpha != old_alpha:
+            living_pack = [wolf for wolf in state.rules.pack if state.alive[wolf]]
+            events.append(Event("alpha_passed", {"alpha": alpha, "pack": living_pack}, Audience.of(*living_pack)))
+        return state
+
+    def judge(self, state: State, events: list[Event]) -> State:
+        """End the game if a side has won (or the Werehamster, outliving it)."""
+        winner = _winner(state)
+        if winner is None:
+            return state
+        state = state.evolve(winner=winner, phase="over", revealed=(True,) * state.seats)
+        data = {"winner": winner, "winners": list(_winners(state, winner)), "roles": list(state.rules.roles)}
+        events.append(Event("game_over", data, Audience.public()))
+        return state
+
+
+def _alpha(state: State) -> int | None:
+    for seat in state.rules.pack:
+        if state.alive[seat]:
+            return int(seat)
+    return None
+
+
+def _winner(state: State) -> str | None:
+    """The village when no wolf lives; the wolves when the living wolves are at least as
+    many as the other living players (the Possessed and the Werehamster count as
+    humans); but whichever side wins, a living Werehamster wins alone instead."""
+    wolves = others = 0
+    solo = None
+    for role, alive in zip(state.rules.roles, state.alive, strict=True):
+        if alive:
+            if role in _WOLFISH:
+                wolves += 1
+            else:
+                others += 1
+            if role in _SOLO:
+                solo = _SOLO[role]
+    if wolves and wolves < others:
+        return None
+    return solo or (WOLVES if wolves else VILLAGE)
+
+
+def _winners(state: State, side: str) -> tuple[int, ...]:
+    """The seats on the winning side, its dead included."""
+    return tuple(seat for seat, role in enumerate(state.rules.roles) if ROLES[role].side == side)
+
+
+def _origin(state: State) -> int:
+    """Where ties count from: the Welcome! holder, or seat 0 while nobody holds it."""
+    welcome = state.rules.welcome
+    return 0 if welcome is None else int(welcome)
+
+
+# The night, in the rulebook's call order: see NIGHT_STEPS below.
+
+
+def _medium(night: Night) -> None:
+    """From the second night the Medium learns whether the last player lynched was a
+    Werewolf (nothing before the first lynching)."""
+    state = night.state
+    lynched = state.rules.lynched
+    if lynched is None:
+        return
+    roles, alive = state.rules.roles, state.alive
+    for seat, role in enumerate(roles):
+        if role in _SEANCE and alive[seat] and state.number >= ROLES[role].from_night:
+            werewolf = ROLES[roles[lynched]].medium_sees_wolf
+            night.tell("medium_saw", {"medium": seat, "seat": lynched, "werewolf": werewolf}, Audience.of(seat))
+
+
+def _seer(night: Night) -> None:
+    """The Seers inquire together (after a Mythomaniac became one: the same name on
+    both cards, else the first Seer's card decides); every living Seer learns the
+    answer. A Werehamster inquired about dies at dawn."""
+    written = night.notes["written"].get("inquire")
+    if not written:
+        return
+    state, cards = night.state, night.cards
+    seers = _seers(state)
+    seer = next(seat for seat in seers if seat in cards and cards[seat].kind == "inquire")
+    target = cards[seer].targets[0]
+    row = ROLES[state.rules.roles[target]]
+    night.tell("seer_saw", {"seer": seer, "target": target, "werewolf": row.seen_as_wolf}, Audience.of(*seers))
+    if row.frail:
+        night.tell("hamster_seen", {"seat": target}, Audience.moderator())
+        night.kills.append((target, "killed"))
+
+
+def _seers(state: State) -> list[int]:
+    """The living Seers, the one dealt the card first."""
+    roles, changed = state.rules.roles, state.rules.changed
+    seers = [seat for seat in state.living() if ROLES[roles[seat]].night == "inquire"]
+    return sorted(seers, key=lambda seat: seat in changed)
+
+
+def _bodyguard(night: Night) -> None:
+    for seat, card in night.notes["written"].get("protect", ()):
+        night.notes["guarded"] = (seat, card.targets[0])
+
+
+def _pack(night: Night) -> None:
+    """The pack's victim, chosen from the wolves' lists as in classic (the same first
+    name on every list, else the list of the highest-ranked wolf who wrote one), told
+    to the living pack. It dies at dawn, unless the Bodyguard protected it or it is
+    the Werehamster: then nobody is killed."""
+    state, cards = night.state, night.cards
+    pack = [seat for seat in state.rules.pack if state.alive[seat]]
+    victim: int | None = None
+    how, decided_by = "no_lists", None
+    lists = {seat: cards[seat].targets for seat in pack if seat in cards and cards[seat].targets}
+    if state.number == 1 and state.options["first_night"] == "quiet":
+        how = "quiet"
+    elif lists:
+        firsts = {targets[0] for targets in lists.values()}
+        if len(firsts) == 1:
+            victim, how = firsts.pop(), "consensus"
+        else:
+            decided_by = next(seat for seat in pack if seat in lists)
+            victim, how = lists[decided_by][0], "rank"
+    elif state.options["missing_wolves"] == "random":
+        prey = [seat for seat in state.living() if ROLES[state.rules.roles[seat]].prey]
+        victim, how = night.rng.choice(prey), "random"
+    night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
+    if victim is None:
+        return
+    guarded = night.notes.get("guarded")
+    if guarded is not None and guarded[1] == victim:
+        night.tell("protected", {"seat": victim, "bodyguard": guarded[0]}, Audience.moderator())
+    elif not ROLES[state.rules.roles[victim]].pack_can_kill:
+        night.tell("hamster_spared", {"seat": victim}, Audience.moderator())
+    else:
+        night.kills.append((victim, "killed"))
+
+
+def _owl(night: Night) -> None:
+    """The Owl-man's choice is kept for the next accusation. With more than 20 players
+    it dies at dawn, unless it is a Werewolf or the Werehamster."""
+    for _, card in night.notes["written"].get("owl", ()):
+        target = card.targets[0]
+        night.notes["owl"] = target
+        if night.state.seats >= DEADLY_OWL_FROM and not ROLES[night.state.rules.roles[target]].owl_proof:
+            night.tell("owl_struck", {"seat": target}, Audience.moderator())
+            night.kills.append((target, "killed"))
+
+
+def _mythomaniac(night: Night) -> None:
+    """At the end of the second night the Mythomaniac who pointed at a Werewolf
+    becomes one (last in the succession; he and the pack learn each other), and at the
+    Seer becomes a Seer (the Seers learn each other); at anyone else he stays human.
+    He acts before dawn, so the end is judged with what he has become."""
+    for seat, card in night.notes["written"].get("mimic", ()):
+        state = night.state
+        rules: TabulaState = state.rules
+        target = card.targets[0]
+        taken = rules.roles[target]
+        row = ROLES[taken]
+        if not row.mimicked:
+            night.tell("mythomaniac_became", {"seat": seat, "target": target, "role": None}, Audience.of(seat))
+            continue
+        roles = (*rules.roles[:seat], taken, *rules.roles[seat + 1 :])
+        pack = (*rules.pack, seat) if row.pack else rules.pack
+        night.state = state = state.with_rules(roles=roles, pack=pack, changed=(*rules.changed, seat))
+        night.tell("mythomaniac_became", {"seat": seat, "target": target, "role": taken}, Audience.of(seat))
+        if row.pack:
+            living = [wolf for wolf in pack if state.alive[wolf]]
+            night.tell("pack_formed", {"pack": living}, Audience.of(*living))
+        else:
+            seers = _seers(state)
+            night.tell("seers_met", {"seers": seers}, Audience.of(*seers))
+
+
+def _welcome(night: Night) -> None:
+    """The night's victim takes the Welcome!; when several died, one of them drawn at
+    random. A night without a death leaves it where it was."""
+    before: tuple[bool, ...] = night.notes["alive"]
+    alive = night.state.alive
+    died = sorted({seat for seat, _ in night.kills if before[seat] and not alive[seat]})
+    if not died:
+        return
+    holder = died[0] if len(died) == 1 else night.rng.choice(died)
+    night.notes["welcome"] = holder
+    night.tell("welcome_passed", {"seat": holder, "among": died}, Audience.public())
+
+
+NIGHT_STEPS = Pipeline(
+    (
+        ("medium", _medium),
+        ("seer", _seer),
+        ("bodyguard", _bodyguard),
+        ("pack", _pack),
+        ("owl", _owl),
+        ("mythomaniac", _mythomaniac),
+        (DEATHS, None),
+        ("welcome", _welcome),
+        (JUDGE, None),
+    )
+)
+"""The night in the rulebook's call order: the Medium's answer, the Seer's inquiry,
+the Bodyguard's protection, the pack's victim, the Owl-man's choice, the Mythomaniac;
+then the deaths, the Welcome!, and the end judged once."""
+
+
+def _night(rules: Tabula, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+    """Run the night's steps; the Owl-man's choice and the Welcome! are kept at dawn."""
+    written: dict[str, list[tuple[int, Order]]] = {}
+    for seat, card in cards.items():
+        if card.kind != "sleep":
+            written.setdefault(card.kind, []).append((seat, card))
+    night = Night(state, cards, rng, events, notes={"alive": state.alive, "written": written})
+    state = NIGHT_STEPS.run(night, rules)
+    old: TabulaState = state.rules
+    owl = night.notes.get("owl")
+    welcome = night.notes.get("welcome", old.welcome)
+    new = old
+    if owl != old.owl or welcome != old.welcome:
+        new = TabulaState(old.roles, old.pack, old.set_aside, welcome, owl, old.suspects, old.lynched, old.changed)
+    if state.over:
+        return state.evolve(index=state.index + 1, rules=new)
+    return state.evolve(phase="day", step=1, index=state.index + 1, rules=new)
+
+
+# The day: the accusation, then the ballot.
+
+
+def _votes(cards: Mapping[int, Order]) -> dict[int, int]:
+    """Voter to named seat, in seat order; a blank card is an abstention."""
+    return {seat: card.targets[0] for seat, card in sorted(cards.items()) if card.targets}
+
+
+def _accusation(state: State, cards: Mapping[int, Order], events: list[Event]) -> State:
+    """Name the suspects: the Owl-man's choice first when it lives, then the players
+    with most votes, ties (at zero votes too) going to the closest clockwise from the
+    Welcome! holder. When nobody is accused at all, by a vote or by the Owl-man, nobody
+    is suspected and the day ends without a ballot."""
+    rules: TabulaState = state.rules
+    votes = _votes(cards)
+    counts: dict[int, int] = {}
+    for target in votes.values():
+        counts[target] = counts.get(target, 0) + 1
+    owl = rules.owl if rules.owl is not None and state.alive[rules.owl] else None
+    suspects: list[int] = []
+    if owl is not None:
+        suspects.append(owl)
+        events.append(Event("owl_chose", {"seat": owl}, Audience.public()))
+    origin, seats = _origin(state), state.seats
+    ranked = sorted(counts, key=lambda seat: (-counts[seat], clockwise_distance(origin, seat, seats)))
+    if ranked or owl is not None:
+        suspects += [seat for seat in ranked if seat != owl][: 2 - len(suspects)]
+        if len(suspects) < 2:
+            # Everyone else has no vote: the tie at zero goes clockwise too.
+            alive = state.alive
+            for distance in range(seats):
+                seat = (origin + distance) % seats
+                if alive[seat] and seat not in counts and seat not in suspects:
+                    suspects.append(seat)
+                    if len(suspects) == 2:
+                        break
+    data = {
+        "suspects": suspects,
+        "owl": owl,
+        "votes": [[voter, target] for voter, target in votes.items()],
+        "tally": [[seat, counts[seat]] for seat in ranked],
+        "from": origin,
+    }
+    events.append(Event("suspects_named", data, Audience.public()))
+    new = TabulaState(
+        rules.roles, rules.pack, rules.set_aside, rules.welcome, None, tuple(suspects), rules.lynched, rules.changed
+    )
+    if not suspects:
+        return _nightfall(state, new)
+    return state.evolve(step=2, index=state.index + 1, rules=new)
+
+
+def _ballot(rules: Tabula, state: State, cards: Mapping[int, Order], events: list[Event]) -> State:
+    """Reveal the ballots together; the suspect with more is lynched, a tie going to
+    the suspect closest clockwise from the Welcome! holder."""
+    old: TabulaState = state.rules
+    suspects = old.suspects
+    votes = _votes(cards)
+    counts = dict.fromkeys(suspects, 0)
+    for target in votes.values():
+        counts[target] += 1
+    origin, seats = _origin(state), state.seats
+    lynched = min(suspects, key=lambda seat: (-counts[seat], clockwise_distance(origin, seat, seats)))
+    tie = sum(1 for seat in suspects if counts[seat] == counts[lynched]) > 1
+    data = {
+        "ballots": [[voter, target] for voter, target in votes.items()],
+        "tally": [[seat, counts[seat]] for seat in suspects],
+        "lynched": lynched,
+        "tie": tie,
+        "from": origin,
+    }
+    events.append(Event("ballot_revealed", data, Audience.public()))
+    state = rules.judge(rules.bury(state, rules.mourned(state, [(lynched, "lynched")]), events), events)
+    return _nightfall(
+        state, TabulaState(old.roles, old.pack, old.set_aside, old.welcome, None, (), lynched, old.changed)
+    )
+
+
+def _nightfall(state: State, rules: TabulaState) -> State:
+    """Close the day: the next night opens, unless the game is over."""
+    if state.over:
+        return state.evolve(index=state.index + 1, rules=rules)
+    return state.evolve(phase="night", number=state.number + 1, step=1, index=state.index + 1, rules=rules)
+
+
+RULESET = Tabula()
