@@ -83,8 +83,8 @@ def resolve(state: State, orders: Mapping[int, Order], rng: Random | None = None
     slots = spec.slots
     for seat in sorted(orders):
         order, slot = orders[seat], slots.get(seat)
-        if slot is not None and slot.card.blank and (order is SLEEP_ORDER or order == SLEEP_ORDER):
-            cards[seat] = order  # the commonest card of all, checked without ceremony
+        if order is SLEEP_ORDER and slot is not None and slot.card.blank:
+            cards[seat] = order  # the commonest card of all (the bots' own), checked without ceremony
             continue
         if slot is None:
             checked: Order | OrderError = (

@@ -7,6 +7,9 @@ from random import Random
 from .cards import SLEEP, SLEEP_ORDER, Slot
 from .orders import TARGETS, Order
 
+_NAMED: dict[tuple[str, int], Order] = {}
+"""Cards naming one seat, made once: orders are immutable, and bots write millions."""
+
 
 def bot_card(slot: Slot, seat: int, rng: Random) -> Order:
     """A random card `slot` accepts: in each field the fewest values it takes (one, when
@@ -22,7 +25,11 @@ def bot_card(slot: Slot, seat: int, rng: Random) -> Order:
         if len(choices) > 1:
             while (choice := choices[int(rng.random() * len(choices))]) == seat:
                 pass
-            return Order(card.kind, (choice,))
+            key = (card.kind, choice)
+            made = _NAMED.get(key)
+            if made is None:
+                made = _NAMED[key] = Order(card.kind, (choice,))
+            return made
     written: list[tuple[str, tuple[int, ...]]] = []
     for field, choices in slot.pairs():
         pool = [choice for choice in choices if choice != seat] or list(choices)

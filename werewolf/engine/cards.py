@@ -9,6 +9,7 @@ edits in four places (docs/architecture.md, "Cards as data").
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -60,6 +61,12 @@ class Card:
     blank: bool = True
     empty_error: str | None = None
     instant: bool = False
+    one_name: bool = dataclasses.field(init=False, repr=False, compare=False, default=False)
+    """Derived: one field that may hold a single name (the commonest card: a vote)."""
+
+    def __post_init__(self) -> None:
+        single = len(self.fields) == 1 and self.fields[0].least <= 1 and self.fields[0].most != 0
+        object.__setattr__(self, "one_name", single)
 
     def field(self, name: str) -> Field | None:
         return next((field for field in self.fields if field.name == name), None)
@@ -127,12 +134,9 @@ def check(
     resolution), values of a pruning field that stopped being legal are dropped instead."""
     card = slot.card
     targets = order.targets
-    if len(targets) == 1 and not order.more and order.kind == card.kind and len(card.fields) == 1:
-        # The commonest card of all: one name, one field (a vote, an inquiry).
-        field = card.fields[0]
-        value = targets[0]
-        if value in slot.options[0] and (field.most is None or field.most >= 1) and field.least <= 1:
-            return order
+    if card.one_name and len(targets) == 1 and order.kind == card.kind and not order.more:
+        if targets[0] in slot.options[0]:
+            return order  # the commonest card of all: one legal name (a vote, an inquiry)
     if order.more:
         for name, values in order.fields:
             field = card.field(name) or MAIN

@@ -11,6 +11,7 @@ from typing import Any
 
 from . import phase, resolve, rulesets
 from .bots import bot_card
+from .cards import SLEEP, SLEEP_ORDER
 from .orders import Order
 from .rulesets import Ruleset
 from .state import State
@@ -86,4 +87,7 @@ def play(rules: Ruleset, options: Mapping[str, Any], players: int, rng: Random) 
 
 def bot_orders(state: State, rng: Random) -> dict[int, Order]:
     """A bot's card for every seat the open step asks."""
-    return {seat: bot_card(slot, seat, rng) for seat, slot in phase(state).slots.items()}
+    return {
+        seat: SLEEP_ORDER if slot.card is SLEEP else bot_card(slot, seat, rng)
+        for seat, slot in phase(state).slots.items()
+    }
