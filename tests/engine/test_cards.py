@@ -171,6 +171,9 @@ class Grab:
     def bound(self, state: engine.State, spec: cards.Field) -> int:
         return state.seats
 
+    def unasked(self, state: engine.State, seat: int) -> str:
+        return "not_asked"
+
     def refusal(self, state: engine.State, seat: int, spec: cards.Field, value: int) -> str:
         return "not_a_choice"
 

@@ -88,7 +88,7 @@ def resolve(state: State, orders: Mapping[int, Order], rng: Random | None = None
             continue
         if slot is None:
             checked: Order | OrderError = (
-                OrderError("not_asked") if 0 <= seat < state.seats else OrderError("unknown_seat", seat)
+                OrderError(rules.unasked(state, seat)) if 0 <= seat < state.seats else OrderError("unknown_seat", seat)
             )
         else:
             checked = check(slot, order, rules, state, seat, prune=True)
@@ -149,7 +149,7 @@ def _checked(
         return OrderError("unknown_seat", seat)
     slot = spec.asks(seat)
     if slot is None:
-        return OrderError("not_asked")
+        return OrderError(rules.unasked(state, seat))
     return check(slot, order, rules, state, seat, prune=prune)
 
 

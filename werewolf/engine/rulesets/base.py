@@ -67,6 +67,11 @@ class Ruleset(Protocol):
         """How many things a field's numbers may name (seats; Lupusburg's houses)."""
         ...
 
+    def unasked(self, state: State, seat: int) -> str:
+        """Why the open step asks `seat` for no card (a refusal code: "not_asked", or
+        more precise, such as a ghost's or a suspect's ballot)."""
+        ...
+
     def refusal(self, state: State, seat: int, field: Field, value: int) -> str:
         """Why `value` may not stand in `field` of `seat`'s card (a refusal code)."""
         ...

@@ -258,6 +258,9 @@ class Classic:
     def bound(self, state: State, field: Field) -> int:
         return state.seats
 
+    def unasked(self, state: State, seat: int) -> str:
+        return "not_asked"
+
     def refusal(self, state: State, seat: int, field: Field, value: int) -> str:
         """A dead name, a wolf on a wolf's card, or the writer's own name."""
         if not state.alive[value]:

@@ -353,6 +353,15 @@ class Tabula:
     def bound(self, state: State, field: Field) -> int:
         return state.seats
 
+    def unasked(self, state: State, seat: int) -> str:
+        """In the ballot, a ghost and a suspect are told why they have no vote."""
+        if state.phase == "day" and state.step == 2:
+            if not state.alive[seat]:
+                return "ghost_ballot"
+            if seat in state.rules.suspects:
+                return "suspect_ballot"
+        return "not_asked"
+
     def refusal(self, state: State, seat: int, field: Field, value: int) -> str:
         """A dead name, a name on a ballot who is not a suspect, a wolf on a wolf's list,
         or the writer's own name where it may not stand."""
