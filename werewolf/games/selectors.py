@@ -88,30 +88,62 @@ def private_events(seen: list[Event]) -> list[Event]:
 
 
 def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleSeat]:
-    """The seats in clockwise order, with the roles the viewer may see: its own, and
-    those made public (revealed on death, or everyone's at the end)."""
+    """The seats in clockwise order, with the roles the viewer may see: its own, those
+    made public (revealed on death, or everyone's at the end), and those of the groups
+    its own events made it a member of (the pack, the Freemasons, the Seers)."""
     if game.state is None:
         return []
     state = game.engine_state
     show_all = viewer == engine.MODERATOR or game.status == Game.Status.ENDED
-    pack = _pack_known_from(seen)
+    known = known_from(seen)
     seats = []
     for player in game.players.exclude(seat=None).order_by("seat"):
         seat = player.seat
-        shown = show_all or state.revealed[seat] or viewer == seat or seat in pack
+        shown = show_all or state.revealed[seat] or viewer == seat or seat in known
         seats.append(
             CircleSeat(seat, player.name, state.alive[seat], role_shown(state, seat) if shown else None, viewer == seat)
         )
     return seats
 
 
-def _pack_known_from(seen: list[Event]) -> set[int]:
-    """The wolves a viewer was told of (a wolf learns the pack), from its events only."""
-    pack: set[int] = set()
+GROUPS: dict[str, str] = {
+    "pack_formed": "pack",
+    "alpha_passed": "pack",
+    "masons_met": "masons",
+    "seers_met": "seers",
+    "mythomaniac_became": "seat",
+}
+"""Private events that tell their audience the roles of a group of seats (they now hold
+the same card, or know each other's), and the data key listing those seats: the pack,
+the Freemasons, the two Seers, and a Mythomaniac's own new card. Only events shown to a
+few seats count: the same kind told to everyone (never, today) would show no role."""
+
+
+def known_from(seen: list[Event]) -> set[int]:
+    """The seats whose roles the viewer was told by its own events (a wolf learns the
+    pack, a Freemason the other Freemasons): from the viewer's events only."""
+    known: set[int] = set()
     for event in seen:
-        if event.kind in ("pack_formed", "alpha_passed") and not event.visible_to(engine.PUBLIC):
-            pack.update(event.data["pack"])
-    return pack
+        key = GROUPS.get(event.kind)
+        if key is None or event.visible_to(engine.PUBLIC):
+            continue
+        value = event.data.get(key)
+        if isinstance(value, int):
+            known.add(value)
+        elif isinstance(value, list):
+            known.update(seat for seat in value if isinstance(seat, int))
+    return known
+
+
+def unasked(state: engine.State, seat: int) -> str:
+    """Why the open step asks `seat` for no card, as the ruleset words it ("ghost_ballot",
+    "suspect_ballot" in a Tabula ballot; "not_asked" for any other reason), or "" when
+    it asks for one. It rests on public facts only (who is dead, who is suspected), so
+    any page or mail of the seat may say it (includes/unasked.html)."""
+    if state.over or engine.phase(state).asks(seat) is not None:
+        return ""
+    refused = engine.validate(state, seat, engine.Order("sleep"))
+    return refused.code if isinstance(refused, engine.OrderError) else ""
 
 
 def cards_in(phase: Phase | None) -> dict[int, bool]:
@@ -146,7 +178,9 @@ class Ballots:
 
 
 def running_tally(phase: Phase | None) -> Ballots | None:
-    """The public tally of the open phase, when the engine says its orders are public."""
+    """The public tally of the open phase, when the engine says its orders are public
+    while it is open (classic's day vote, Tabula's accusation): never a secret night's
+    cards, nor a ballot's (`revealed` cards are shown only by the event that closes it)."""
     if phase is None:
         return None
     state = phase.game.engine_state

@@ -207,6 +207,12 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
         code = "game_not_running" if game.status == Game.Status.DRAFT else "game_over"
         return Reading(Status.REFUSED, code, player=player, reply_to=player)
     if phase.index != index:
+        unasked = _unasked(game, player.seat)
+        if unasked is not None:
+            # An old mail answered by a seat the open step asks nothing of (in a Tabula
+            # ballot, a ghost or a suspect): the reason it has no card says more.
+            params = {"service_error": services.ServiceError(unasked)}
+            return Reading(Status.REFUSED, unasked, player=player, phase=phase, reply_to=player, params=params)
         return Reading(Status.REFUSED, "phase_closed", player=player, phase=phase, reply_to=player)
     texts = card_texts(message, game.ruleset) or [""]
     reading = Reading(Status.REFUSED, "", player=player, phase=phase, card=texts[0], reply_to=player)
@@ -231,6 +237,18 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
     reading.status = Status.APPLIED
     reading.phase = Phase.objects.get(pk=phase.pk)
     return reading
+
+
+def _unasked(game: Game, seat: int | None) -> str | None:
+    """Why the open step asks the seat for no card, when the ruleset has a reason of its
+    own (a ghost's or a suspect's ballot in Tabula); else None. Public knowledge only:
+    who is dead, who is suspected."""
+    if seat is None:
+        return None
+    code = selectors.unasked(game.engine_state, seat)
+    if code in ("", "not_asked", "game_over"):
+        return None  # nothing more to say than that the mail was for a closed phase
+    return code
 
 
 def _addressee(row: InboundMessage, message: EmailMessage) -> tuple[Player | None, int, str]:

@@ -101,6 +101,8 @@ def queue_inbound_reply(row: InboundMessage, reading: Any) -> list[int]:
     player = reading.reply_to
     if player is None or not player.email:
         return []
+    # The card may have closed the step it was for: ask for the card of the step open now.
+    player.game.refresh_from_db()
     context = _context(player)
     context.update(
         {
@@ -363,17 +365,20 @@ def _context(player: Player, phase: Phase | None = None, events: list[Any] | Non
     slot = engine.phase(state).asks(seat) if following else None
     reference = links.reference_for(player, following.index) if following and slot else None
     mail_orders = bool(settings.WEREWOLF_MAIL_ORDERS and reference)
+    unasked = selectors.unasked(state, seat) if following else ""
     return {
         "game": game,
         "player": player,
         "viewer": seat,
         "names": selectors.names(game),
         "role": selectors.role_shown(state, seat),
+        "alive": state.alive[seat],
         "private": selectors.private_events(selectors.visible_events(game, seat)) if phase is None else [],
         "phase": phase,
         "events": events or [],
         "next_phase": following,
         "slot": slot,
+        "unasked": unasked,
         "link": links.url_for(player),
         "mail_orders": mail_orders,
         "reply_to": orders_address(reference) if mail_orders and reference else "",

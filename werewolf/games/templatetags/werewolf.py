@@ -30,6 +30,15 @@ def seats(indices: Any, names: Sequence[str]) -> str:
 
 
 @register.filter
+def votes_in(index: Any, tally: Any) -> int:
+    """How many votes a seat has in a tally given as `[seat, count]` pairs (0 if none)."""
+    for row in tally or ():
+        if row and row[0] == index:
+            return int(row[1])
+    return 0
+
+
+@register.filter
 def role(role_id: str | Sequence[str] | None) -> str:
     """The role's name in the reader's language (from includes/role.html); of a seat
     that holds several (`engine.roles_of`), each one's, as includes/roles.html lists them."""
@@ -66,7 +75,9 @@ def event_text(context: template.Context, event: Any) -> str:
     names = getattr(event, "names_then", None)
     if names is None:
         names = context.get("names", ())
-    return render_event(event, names, context.get("viewer"), autoescape=context.autoescape)
+    game = context.get("game")
+    ruleset = getattr(game, "ruleset", None) or context.get("ruleset")
+    return render_event(event, names, context.get("viewer"), autoescape=context.autoescape, ruleset=ruleset)
 
 
 @register.simple_tag(takes_context=True)
@@ -76,11 +87,15 @@ def card_text(context: template.Context, order: engine.Order | None) -> str:
     return mark_safe(text.strip()) if context.autoescape else text.strip()
 
 
-def render_event(event: Any, names: Sequence[str], viewer: Any, *, autoescape: bool = True) -> str:
+def render_event(
+    event: Any, names: Sequence[str], viewer: Any, *, autoescape: bool = True, ruleset: str | None = None
+) -> str:
+    """An event in words for `viewer`. `ruleset` lets a template word an event its own
+    way where rulesets share its kind (a Tabula night death does not say who killed)."""
     kind = event.kind
     data = event.data
     compiled = get_template(f"events/{kind}.html").template
-    context = {"data": data, "names": names, "viewer": viewer, "event": event}
+    context = {"data": data, "names": names, "viewer": viewer, "event": event, "ruleset": ruleset}
     text = compiled.render(template.Context(context, autoescape=autoescape))
     text = " ".join(text.split())
     return mark_safe(text) if autoescape else text

@@ -43,10 +43,12 @@ class ProgressBar:
 class Command(BaseCommand):
     help = (
         "Play GAMES whole games between bots through the same engine the server uses, and print "
-        "the wins by side and the speed. Bots: wolves kill a uniformly random non-wolf, the Seer asks "
-        "about a random player, everyone votes for a uniformly random other living player. "
-        "Example: simulate --players 9 --set wolves=2 --set seers=0 --set day_deadline=plurality "
-        "--set tie=random --games 100000 --seed 1 --json"
+        "the wins by side and the speed, for any ruleset (--ruleset). Bots read each card's schema "
+        "and pick uniformly among its legal choices, leaving their own name out where another is "
+        "legal: a wolf's list, an inquiry, a vote, a ballot alike. "
+        "Examples: simulate --ruleset classic --players 9 --set wolves=2 --set seers=0 "
+        "--set day_deadline=plurality --set tie=random --games 100000 --seed 1 --json; "
+        "simulate --ruleset tabula --players 16 --games 20000"
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -58,7 +60,7 @@ class Command(BaseCommand):
             default=[],
             metavar="OPTION=VALUE",
             dest="options",
-            help="a game option, e.g. wolves=2, day_deadline=plurality, tie=random (repeatable)",
+            help="a game option of the ruleset (docs/rules.md), e.g. wolves=2 or first_night=normal (repeatable)",
         )
         parser.add_argument("--games", type=int, default=10000)
         parser.add_argument("--seed", type=int, default=1)
