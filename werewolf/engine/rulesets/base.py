@@ -77,7 +77,8 @@ class Ruleset(Protocol):
         ...
 
     def resolve(self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
-        """Resolve the open step with the checked cards; append the events."""
+        """Resolve the open step with the checked cards (in seat order); append the
+        events."""
         ...
 
     def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:

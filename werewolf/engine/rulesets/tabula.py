@@ -648,8 +648,9 @@ def _night(rules: Tabula, state: State, cards: Mapping[int, Order], rng: Random,
 
 
 def _votes(cards: Mapping[int, Order]) -> dict[int, int]:
-    """Voter to named seat, in seat order; a blank card is an abstention."""
-    return {seat: card.targets[0] for seat, card in sorted(cards.items()) if card.targets}
+    """Voter to named seat, in seat order (the engine hands the cards over in seat
+    order); a blank card is an abstention."""
+    return {seat: card.targets[0] for seat, card in cards.items() if card.targets}
 
 
 def _accusation(state: State, cards: Mapping[int, Order], events: list[Event]) -> State:
@@ -668,7 +669,7 @@ def _accusation(state: State, cards: Mapping[int, Order], events: list[Event]) -
         suspects.append(owl)
         events.append(Event("owl_chose", {"seat": owl}, Audience.public()))
     origin, seats = _origin(state), state.seats
-    ranked = sorted(counts, key=lambda seat: (-counts[seat], clockwise_distance(origin, seat, seats)))
+    ranked = sorted(counts, key=lambda seat: (-counts[seat], (seat - origin) % seats))  # clockwise from origin
     if ranked or owl is not None:
         suspects += [seat for seat in ranked if seat != owl][: 2 - len(suspects)]
         if len(suspects) < 2:
