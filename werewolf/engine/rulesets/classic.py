@@ -20,8 +20,10 @@ from ..events import Audience, Event
 from ..night import DEATHS, JUDGE, Death, Night, Pipeline
 from ..options import as_json, parse_options
 from ..orders import Order
-from ..outcome import Outcome
-from ..random import clockwise_distance, setup_rng
+from ..outcome import Outcome, finish
+from ..pack import succession
+from ..pack import victim as choose_victim
+from ..random import setup_rng
 from ..state import PhaseKind, PhaseSpec, Stage, State
 from ..table import Role, table
 from ..voting import leaders, strict_majority
@@ -177,12 +179,7 @@ class Classic:
             wanted = [WOLF] * wolves + [SEER] * seers + specials
             if any(deck.count(role) != wanted.count(role) for role in ROLES if role != VILLAGER):
                 raise SetupError("bad_roles", "roles", roles)
-        pack_seats = [seat for seat, role in enumerate(deck) if ROLES[role].pack]
-        if alpha is None:
-            alpha = rng.choice(pack_seats)
-        elif alpha not in pack_seats:
-            raise SetupError("bad_alpha", "alpha", alpha)
-        pack = tuple(sorted(pack_seats, key=lambda seat: clockwise_distance(alpha, seat, players)))
+        pack = succession([seat for seat, role in enumerate(deck) if ROLES[role].pack], alpha, players, rng)
         state = State(
             ruleset=ID,
             options=dict(options),
@@ -341,10 +338,7 @@ class Classic:
         winner = _winner(state)
         if winner is None:
             return state
-        state = state.evolve(winner=winner, phase="over", revealed=(True,) * state.seats)
-        data = {"winner": winner, "winners": list(_winners(state, winner)), "roles": list(state.rules.roles)}
-        events.append(Event("game_over", data, Audience.public()))
-        return state
+        return finish(state, winner, _winners(state, winner), state.rules.roles, events)
 
 
 OVER_STAGE = Stage("over", "over")
@@ -395,24 +389,14 @@ def _is_wolf(state: State, seat: int) -> bool:
 def _pack_choice(night: Night) -> None:
     """The pack's victim, how it was chosen, and whose list decided (None by
     consensus): told to the living pack."""
-    state, cards = night.state, night.cards
+    state = night.state
     pack = [seat for seat in state.rules.pack if state.alive[seat]]
     night.notes["pack"] = pack
-    victim: int | None = None
-    how, decided_by = "no_lists", None
-    lists = {seat: cards[seat].targets for seat in pack if seat in cards and cards[seat].targets}
-    if state.number == 1 and state.options["first_night"] == "quiet":
-        how = "quiet"
-    elif lists:
-        firsts = {targets[0] for targets in lists.values()}
-        if len(firsts) == 1:
-            victim, how = firsts.pop(), "consensus"
-        else:
-            decided_by = next(seat for seat in pack if seat in lists)
-            victim, how = lists[decided_by][0], "rank"
-    elif state.options["missing_wolves"] == "random":
+    prey = None
+    if state.options["missing_wolves"] == "random":
         prey = [seat for seat in state.living() if ROLES[state.rules.roles[seat]].prey]
-        victim, how = night.rng.choice(prey), "random"
+    quiet = state.number == 1 and state.options["first_night"] == "quiet"
+    victim, how, decided_by = choose_victim(pack, night.cards, quiet=quiet, prey=prey, rng=night.rng)
     night.notes["victim"] = victim
     night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
 
