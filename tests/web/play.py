@@ -16,7 +16,12 @@ from werewolf.games.forms import NotecardForm
 from werewolf.games.models import Event, Game, Order, Phase, Player
 from werewolf.games.templatetags.werewolf import render_event
 
-NAMES = ["Alba", "Brio", "Cato", "Dara", "Ezio", "Fenna", "Gusto", "Hilde", "Ivo"]
+NAMES = [
+    "Alba", "Brio", "Cato", "Dara", "Ezio", "Fenna", "Gusto", "Hilde", "Ivo",
+    "Jolanda", "Kurt", "Lidia", "Marzio", "Nives", "Orsola", "Pietro", "Quirina", "Rocco",
+    "Selma", "Tullio", "Ughetta", "Vasco", "Wanda", "Zeno",
+]  # fmt: skip
+"""Up to 24 players (Tabula's largest table); no name is part of another."""
 LINK = re.compile(r"http://testserver(/p/[a-z2-7]{32}/)")
 
 
@@ -223,7 +228,18 @@ def open_phase(game: Game) -> Phase | None:
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 
 
-ROLE_TELLING = ("seer_saw", "killed", "lynched", "shot", "vigilante_fired", "tested", "exposed", "converted")
+ROLE_TELLING = (
+    "seer_saw",
+    "killed",
+    "lynched",
+    "shot",
+    "vigilante_fired",
+    "tested",
+    "exposed",
+    "converted",
+    "medium_saw",
+    "mythomaniac_became",
+)
 """Events that tell their audience something of the role of the seat they name."""
 
 
@@ -238,6 +254,10 @@ def known_roles(game: Game, viewer: engine.Viewer) -> set[int]:
             continue
         data = event.data
         known.update(data.get("pack", ()))
+        if event.kind == "masons_met":  # the Freemasons who met
+            known.update(data["masons"])
+        if event.kind == "seers_met":  # a Mythomaniac who became a Seer meets the Seer
+            known.update(data["seers"])
         for key in ("target", "seat"):
             if isinstance(data.get(key), int) and event.kind in ROLE_TELLING:
                 known.add(data[key])
@@ -252,18 +272,21 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
     themselves, and every event it may not see gone. The two must be the same."""
     from django.db import transaction
 
+    from werewolf.engine import rulesets
+
     poll = path + "version.json"
     actual = CSRF.sub("", client.get(path).content.decode()) + client.get(poll).content.decode()
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         raw = dict(game.state)
-        rules = dict(raw["rules"])  # classic's own part of the state
+        rules = dict(raw["rules"])  # the ruleset's own part of the state
         roles = list(rules["roles"])
         unknown = [seat for seat in range(len(roles)) if seat not in known_roles(game, viewer)]
         rotated = [roles[seat] for seat in unknown[1:] + unknown[:1]]
         for seat, role in zip(unknown, rotated, strict=False):
             roles[seat] = role
-        wolves = [seat for seat, role in enumerate(roles) if role == "wolf"]
+        table = rulesets.get(game.ruleset).roles
+        wolves = [seat for seat, role in enumerate(roles) if table[role].pack]
         rules["roles"] = roles
         rules["pack"] = [seat for seat in rules["pack"] if seat in wolves] + [
             seat for seat in wolves if seat not in rules["pack"]

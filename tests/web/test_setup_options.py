@@ -27,3 +27,38 @@ def test_the_thing_free_test_reading_is_an_option(organiser_client: Client) -> N
     assert create_game(organiser_client, thing="on").options["thing_free"] == "first_test"
     game = create_game(organiser_client, thing="on", thing_free="first_innocent")
     assert game.options["thing_free"] == "first_innocent"
+
+
+def _tabula(players: int, **fields: object) -> dict[str, object]:
+    text = "\n".join(f"{name} <{name.lower()}@example.org>" for name in NAMES[:players])
+    return {**GAME_FORM, "players": text, "ruleset": "tabula", **fields}
+
+
+def test_a_tabula_game_takes_its_own_options_and_stage_lengths(organiser_client: Client) -> None:
+    response = organiser_client.post("/games/new/", _tabula(10, tabula_specials_default="on"))
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.ruleset == "tabula"
+    assert game.options == {
+        "specials": ["medium", "possessed"],
+        "first_night": "quiet",
+        "missing_wolves": "nobody",
+        "reveal_dead": False,
+    }
+    assert game.stage_minutes == {"accusation": 120, "ballot": 40}
+    chosen = _tabula(10, tabula_specials=["medium"], accusation_minutes=90, ballot_minutes=15)
+    organiser_client.post("/games/new/", chosen)
+    game = Game.objects.order_by("-pk").first()
+    assert (game.options["specials"], game.stage_minutes) == (["medium"], {"accusation": 90, "ballot": 15})
+    edit = organiser_client.get(f"/games/{game.pk}/edit/").content.decode()
+    assert 'value="90"' in edit and 'value="15"' in edit
+
+
+def test_a_tabula_form_refuses_next_to_the_right_field(organiser_client: Client) -> None:
+    page = organiser_client.post("/games/new/", _tabula(9, tabula_specials=["mythomaniac"])).content.decode()
+    assert "needs more players than the table has" in page
+    page = organiser_client.post("/games/new/", _tabula(6, tabula_specials_default="on")).content.decode()
+    assert "Lupus in Tabula needs between 7 and 24 players" in page
+    page = organiser_client.post("/games/new/", _tabula(9, dealing="assign")).content.decode()
+    assert "not yet offered for Lupus in Tabula" in page
+    assert Game.objects.count() == 0

@@ -16,15 +16,37 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from werewolf import engine
-from werewolf.engine.rulesets import classic
+from werewolf.engine.rulesets import classic, tabula
 
 from . import validators
 from .services import Seating
 
 _LINE = re.compile(r"^\s*(?P<name>[^<>,;]+?)\s*(?:[<,;]\s*(?P<email>[^<>\s,;]+)\s*>?)?\s*$")
 
+RULESETS = {"classic": classic, "tabula": tabula}
+RULESET_CHOICES = [("classic", _("Classic Werewolf")), ("tabula", _("Lupus in Tabula (7 to 24 players)"))]
+TABULA_SPECIALS = {
+    "medium": _("the Medium"),
+    "possessed": _("the Possessed"),
+    "bodyguard": _("the Bodyguard"),
+    "owlman": _("the Owl-man"),
+    "freemasons": _("the Freemasons"),
+    "werehamster": _("the Werehamster"),
+    "mythomaniac": _("the Mythomaniac"),
+}
+
+
+def ballot_minutes(day_minutes: int) -> int:
+    """A Tabula ballot's default length: a third of the accusation, at least ten minutes
+    (never longer than the accusation itself)."""
+    return min(day_minutes, max(10, day_minutes // 3))
+
+
 SETUP_ERRORS = {
     "player_count": _("Classic games need between %(min)s and %(max)s players."),
+    "tabula_player_count": _("Lupus in Tabula needs between %(min)s and %(max)s players."),
+    "special_needs_more_players": _("A special chosen needs more players than the table has (see the numbers)."),
+    "tabula_assign": _("Assigning the roles yourself is not yet offered for Lupus in Tabula: let them be dealt."),
     "too_many_wolves": _("Too many werewolves: they must be fewer than the other players."),
     "no_wolves": _("A game needs at least one werewolf."),
     "too_many_seers": _("There are not enough players for that many seers."),
@@ -96,6 +118,16 @@ class GameForm(forms.Form):
     """A classic game: who plays, how many wolves and seers, and how phases run."""
 
     name = forms.CharField(label=_("Game name"), max_length=120, validators=[validators.validate_one_line])
+    ruleset = forms.ChoiceField(
+        label=_("Ruleset"),
+        choices=RULESET_CHOICES,
+        initial="classic",
+        required=False,
+        help_text=_(
+            "Classic: the options up to “Dark City”. Lupus in Tabula: the options marked “Tabula”, and its "
+            "day has two rounds, the accusation (everyone votes, the dead too) and the secret ballot."
+        ),
+    )
     players = forms.CharField(
         label=_("Players"),
         widget=forms.Textarea(
@@ -221,8 +253,56 @@ class GameForm(forms.Form):
         help_text=_("A dead player's card then shows only whether it was a werewolf's."),
     )
 
+    tabula_specials_default = forms.BooleanField(
+        label=_("Tabula: every special the table reaches (suggested)"),
+        required=False,
+        initial=True,
+        help_text=_("Untick to choose the specials below yourself."),
+    )
+    tabula_specials = forms.MultipleChoiceField(
+        label=_("Tabula: specials"),
+        choices=[],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Each with the least number of players it suits. The Freemasons are two cards."),
+    )
+    tabula_first_night = forms.ChoiceField(
+        label=_("Tabula: first night"),
+        choices=[
+            ("quiet", _("Quiet: the wolves meet and kill nobody; the Seer still inquires")),
+            ("normal", _("Normal: the wolves kill")),
+        ],
+        initial="quiet",
+        required=False,
+    )
+    tabula_missing_wolves = forms.ChoiceField(
+        label=_("Tabula: when no wolf hands in a list"),
+        choices=[("nobody", _("Nobody is killed")), ("random", _("A random victim is killed"))],
+        initial="nobody",
+        required=False,
+    )
+    tabula_reveal_dead = forms.BooleanField(label=_("Tabula: reveal a dead player's role"), required=False)
+    accusation_minutes = forms.IntegerField(
+        label=_("Tabula: accusation length (minutes)"),
+        min_value=1,
+        max_value=MAX_PHASE_MINUTES,
+        required=False,
+        help_text=_("Empty: as long as a day."),
+    )
+    ballot_minutes = forms.IntegerField(
+        label=_("Tabula: ballot length (minutes)"),
+        min_value=1,
+        max_value=MAX_PHASE_MINUTES,
+        required=False,
+        help_text=_("Empty: a third of a day, at least ten minutes."),
+    )
+
     def __init__(self, *args: Any, submit_label: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["tabula_specials"].choices = [
+            (name, _("%(special)s (from %(least)s players)") % {"special": words, "least": tabula.SPECIALS[name][0]})
+            for name, words in TABULA_SPECIALS.items()
+        ]
         self.fields["timezone"].choices = timezone_choices()
         self.helper = _helper(submit_label or _("Create the game"))
 
@@ -230,9 +310,19 @@ class GameForm(forms.Form):
     def initial_for(cls, game: Any) -> dict[str, Any]:
         """The form as it was filled in for a game not yet started, to change it."""
         players = game.players.order_by("pk")
-        initial = {name: value for name, value in game.options.items() if name in cls.base_fields}
+        ruleset = game.ruleset
+        if ruleset == "tabula":
+            initial = {f"tabula_{name}": value for name, value in game.options.items()}
+            initial["tabula_specials_default"] = list(game.options.get("specials", ())) == list(
+                tabula.reachable(players.count())
+            )
+            initial["accusation_minutes"] = game.stage_minutes.get("accusation")
+            initial["ballot_minutes"] = game.stage_minutes.get("ballot")
+        else:
+            initial = {name: value for name, value in game.options.items() if name in cls.base_fields}
         initial.update(
             {
+                "ruleset": ruleset,
                 "name": game.name,
                 "players": "\n".join(f"{p.name} <{p.email}>" if p.email else p.name for p in players),
                 "night_minutes": game.night_minutes,
@@ -276,29 +366,52 @@ class GameForm(forms.Form):
         if problems:
             raise ValidationError(problems)
         validators.check_distinct(seat.name for seat in seats)
-        if not classic.MIN_PLAYERS <= len(seats) <= classic.MAX_PLAYERS:
-            raise ValidationError(
-                SETUP_ERRORS["player_count"], params={"min": classic.MIN_PLAYERS, "max": classic.MAX_PLAYERS}
-            )
         return seats
+
+    def clean_ruleset(self) -> str:
+        return self.cleaned_data.get("ruleset") or "classic"
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         seats = data.get("players")
+        ruleset = data.get("ruleset") or "classic"
+        rules = RULESETS[ruleset]
+        limits = {"min": rules.MIN_PLAYERS, "max": rules.MAX_PLAYERS}
+        if seats and not rules.MIN_PLAYERS <= len(seats) <= rules.MAX_PLAYERS:
+            key = "tabula_player_count" if ruleset == "tabula" else "player_count"
+            self.add_error("players", ValidationError(SETUP_ERRORS[key], params=limits))
+        if ruleset == "tabula" and data.get("dealing") == "assign":
+            self.add_error("dealing", ValidationError(SETUP_ERRORS["tabula_assign"]))
         if not seats or self.errors:
             return data
         try:
-            data["options"] = engine.options("classic", self.option_values(), len(seats))
+            data["options"] = engine.options(ruleset, self.option_values(ruleset), len(seats))
         except engine.SetupError as error:
-            field = error.option if error.option in self.fields else None
+            prefixed = f"tabula_{error.option}" if ruleset == "tabula" else error.option
+            field = prefixed if prefixed in self.fields else error.option if error.option in self.fields else None
             message = SETUP_ERRORS.get(error.code, _("These options do not fit together."))
-            self.add_error(
-                field, ValidationError(message, params={"min": classic.MIN_PLAYERS, "max": classic.MAX_PLAYERS})
-            )
+            self.add_error(field, ValidationError(message, params=limits))
+            return data
+        data["stage_minutes"] = {}
+        if ruleset == "tabula":
+            day = data["day_minutes"]
+            data["stage_minutes"] = {
+                "accusation": data.get("accusation_minutes") or day,
+                "ballot": data.get("ballot_minutes") or ballot_minutes(day),
+            }
         return data
 
-    def option_values(self) -> dict[str, Any]:
+    def option_values(self, ruleset: str = "classic") -> dict[str, Any]:
         data = self.cleaned_data
+        if ruleset == "tabula":
+            values: dict[str, Any] = {
+                "first_night": data.get("tabula_first_night") or "quiet",
+                "missing_wolves": data.get("tabula_missing_wolves") or "nobody",
+                "reveal_dead": bool(data.get("tabula_reveal_dead")),
+            }
+            if not data.get("tabula_specials_default"):
+                values["specials"] = list(data.get("tabula_specials") or ())
+            return values
         values = {
             name: data[name]
             for name in (

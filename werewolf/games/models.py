@@ -32,6 +32,9 @@ class Game(models.Model):
     timezone = models.CharField(_("time zone"), max_length=64, default="UTC")
     night_minutes = models.PositiveIntegerField(_("night length (minutes)"), default=1440)
     day_minutes = models.PositiveIntegerField(_("day length (minutes)"), default=1440)
+    # {stage name: minutes} for a ruleset whose day (or night) has several stages, such as
+    # Tabula's accusation and ballot; a stage not named here lasts a night or a day.
+    stage_minutes = models.JSONField(_("length of each stage (minutes)"), default=dict, blank=True)
     early_resolution = models.BooleanField(_("resolve early when every card is in"), default=True)
     draw_seats = models.BooleanField(_("draw the seats at random"), default=True)
     deal_roles = models.BooleanField(_("deal the roles at random"), default=True)
@@ -54,6 +57,13 @@ class Game(models.Model):
     @property
     def is_running(self) -> bool:
         return self.status == self.Status.RUNNING
+
+    def minutes_for(self, stage: str, kind: str) -> int:
+        """How long a phase of this stage lasts: its own length, or a night's or a day's."""
+        minutes = (self.stage_minutes or {}).get(stage)
+        if minutes:
+            return int(minutes)
+        return self.night_minutes if kind == "night" else self.day_minutes
 
     def current_phase(self) -> Phase | None:
         return self.phases.filter(status=Phase.Status.OPEN).first()

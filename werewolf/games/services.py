@@ -80,6 +80,7 @@ def create_game(
     timezone_name: str = "UTC",
     night_minutes: int = 1440,
     day_minutes: int = 1440,
+    stage_minutes: Mapping[str, int] | None = None,
     early_resolution: bool = True,
     draw_seats: bool = True,
     deal_roles: bool = True,
@@ -98,6 +99,7 @@ def create_game(
             timezone=timezone_name,
             night_minutes=night_minutes,
             day_minutes=day_minutes,
+            stage_minutes=dict(stage_minutes or {}),
             early_resolution=early_resolution,
             draw_seats=draw_seats,
             deal_roles=deal_roles,
@@ -168,9 +170,11 @@ def update_draft(
     name: str,
     seats: Sequence[Seating],
     options: Mapping[str, Any],
+    ruleset: str | None = None,
     timezone_name: str = "UTC",
     night_minutes: int = 1440,
     day_minutes: int = 1440,
+    stage_minutes: Mapping[str, int] | None = None,
     early_resolution: bool = True,
     draw_seats: bool = True,
     deal_roles: bool = True,
@@ -179,9 +183,11 @@ def update_draft(
     written again in the new order (the listed order is their order of creation); a
     role the organiser dealt stays with the player of that name, unless the whole deal
     no longer fits the game's new numbers: then it is dealt again from nothing."""
-    checked = engine.options(game.ruleset, options, len(seats))
+    ruleset = ruleset or game.ruleset
+    checked = engine.options(ruleset, options, len(seats))
     with transaction.atomic():
         game = _locked(game)
+        game.ruleset = ruleset
         if game.status != Game.Status.DRAFT:
             raise ServiceError("already_started")
         dealt = {player.name.casefold(): player for player in game.players.all()}
@@ -201,12 +207,13 @@ def update_draft(
         deal = _assigned_deal(players)
         if all(deal["roles"]):
             try:
-                engine.setup(game.ruleset, checked, len(players), game.seed, deal)
-            except engine.SetupError:
+                engine.setup(ruleset, checked, len(players), game.seed, deal)
+            except (engine.SetupError, ValueError, KeyError):
                 for player in players:
                     player.assigned_role, player.assigned_alpha = "", False
         game.name, game.options, game.timezone = name, checked, timezone_name
         game.night_minutes, game.day_minutes = night_minutes, day_minutes
+        game.stage_minutes = dict(stage_minutes or {})
         game.early_resolution, game.draw_seats, game.deal_roles = early_resolution, draw_seats, deal_roles
         game.save()
         game.players.all().delete()
@@ -391,7 +398,7 @@ def sweep_due_phases(now: datetime | None = None) -> int:
 
 def _open_phase(game: Game, state: engine.State, now: datetime) -> Phase:
     spec = engine.phase(state)
-    minutes = game.night_minutes if spec.kind == "night" else game.day_minutes
+    minutes = game.minutes_for(spec.name, spec.kind)
     phase = Phase.objects.create(
         game=game,
         index=state.index,

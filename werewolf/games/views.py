@@ -112,6 +112,8 @@ def _game_settings(data: dict[str, Any]) -> dict[str, Any]:
         "name": data["name"],
         "seats": data["players"],
         "options": data["options"],
+        "ruleset": data.get("ruleset") or "classic",
+        "stage_minutes": data.get("stage_minutes") or {},
         "timezone_name": data["timezone"],
         "night_minutes": data["night_minutes"],
         "day_minutes": data["day_minutes"],
@@ -413,6 +415,8 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
             "error": error,
             "handed": still_open,
             "handed_phase": handed_phase if handed_phase is not None and not still_open else None,
+            # Why no card is asked (a ghost in a ballot, a suspect): public facts only.
+            "unasked": selectors.unasked(player.game.engine_state, player.seat) if phase and slot is None else "",
         }
     )
     return render(
