@@ -62,3 +62,19 @@ def test_a_tabula_form_refuses_next_to_the_right_field(organiser_client: Client)
     page = organiser_client.post("/games/new/", _tabula(9, dealing="assign")).content.decode()
     assert "not yet offered for Lupus in Tabula" in page
     assert Game.objects.count() == 0
+
+
+def test_a_draft_turned_into_tabula_drops_the_classic_deal(organiser) -> None:
+    """Roles the organiser dealt for classic that do not fit Tabula's deck (nine
+    players bring the Medium): changing the draft's ruleset deals them again from
+    nothing, with no error."""
+    from werewolf.games import services
+
+    seats = [services.Seating(name, "") for name in NAMES[:9]]
+    game = services.create_game(organiser, name="Switch", seats=seats, options={"seers": 1}, deal_roles=False)
+    players = list(game.players.order_by("pk"))
+    roles = ["wolf", "wolf", "seer"] + ["villager"] * 6
+    services.assign_roles(game, {player.pk: role for player, role in zip(players, roles, strict=True)}, None)
+    game = services.update_draft(game, name="Switch", seats=seats, options={}, ruleset="tabula", deal_roles=True)
+    assert game.ruleset == "tabula"
+    assert not any(game.players.values_list("assigned_role", flat=True))

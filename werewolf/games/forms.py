@@ -16,14 +16,14 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from werewolf import engine
-from werewolf.engine.rulesets import classic, tabula
+from werewolf.engine import rulesets
+from werewolf.engine.rulesets import tabula
 
 from . import validators
 from .services import Seating
 
 _LINE = re.compile(r"^\s*(?P<name>[^<>,;]+?)\s*(?:[<,;]\s*(?P<email>[^<>\s,;]+)\s*>?)?\s*$")
 
-RULESETS = {"classic": classic, "tabula": tabula}
 RULESET_CHOICES = [("classic", _("Classic Werewolf")), ("tabula", _("Lupus in Tabula (7 to 24 players)"))]
 TABULA_SPECIALS = {
     "medium": _("the Medium"),
@@ -375,9 +375,9 @@ class GameForm(forms.Form):
         data = super().clean()
         seats = data.get("players")
         ruleset = data.get("ruleset") or "classic"
-        rules = RULESETS[ruleset]
-        limits = {"min": rules.MIN_PLAYERS, "max": rules.MAX_PLAYERS}
-        if seats and not rules.MIN_PLAYERS <= len(seats) <= rules.MAX_PLAYERS:
+        rules = rulesets.get(ruleset)
+        limits = {"min": rules.min_players, "max": rules.max_players}
+        if seats and not rules.min_players <= len(seats) <= rules.max_players:
             key = "tabula_player_count" if ruleset == "tabula" else "player_count"
             self.add_error("players", ValidationError(SETUP_ERRORS[key], params=limits))
         if ruleset == "tabula" and data.get("dealing") == "assign":

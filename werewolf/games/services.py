@@ -208,7 +208,7 @@ def update_draft(
         if all(deal["roles"]):
             try:
                 engine.setup(ruleset, checked, len(players), game.seed, deal)
-            except (engine.SetupError, ValueError, KeyError):
+            except engine.SetupError:
                 for player in players:
                     player.assigned_role, player.assigned_alpha = "", False
         game.name, game.options, game.timezone = name, checked, timezone_name
