@@ -106,3 +106,33 @@ def test_audiences() -> None:
     assert not seats.admits(3) and not seats.admits(engine.PUBLIC)
     assert engine.Audience.public().admits(4) and engine.Audience.public().admits(engine.PUBLIC)
     assert not engine.Audience.moderator().admits(0)
+
+
+@pytest.mark.parametrize("ruleset", sorted(engine.rulesets.RULESETS))
+def test_every_deal_is_made_of_the_deck(ruleset) -> None:
+    """The deck is what an organiser deals by hand: any arrangement of it is taken, and a
+    random deal draws only from it."""
+    rules = engine.rulesets.get(ruleset)
+    tables = {rules.min_players, rules.min_players + 1, (rules.min_players + rules.max_players) // 2, rules.max_players}
+    for players in sorted(tables):
+        try:
+            options = engine.options(ruleset, {}, players)
+        except engine.SetupError:
+            continue  # the defaults refuse the smallest classic table (decided before a vote)
+        deck = engine.deck(ruleset, options, players)
+        assert len(deck) >= players
+        for seed in range(3):
+            state, _ = engine.setup(ruleset, options, players, seed)
+            dealt = engine.deal(state)
+            roles = dealt.get("roles")
+            if roles is None:
+                continue
+            left = list(deck)
+            for role in roles:
+                left.remove(role)
+            shuffled = list(deck)
+            Random(seed).shuffle(shuffled)
+            hand = {"roles": shuffled[:players]}
+            if "set_aside" in dealt:
+                hand["set_aside"] = shuffled[players] if len(shuffled) > players else None
+            engine.setup(ruleset, options, players, seed, hand)

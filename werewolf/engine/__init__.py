@@ -3,7 +3,8 @@
 The contract (docs/architecture.md, "The engine contract"):
 
 - `setup(ruleset, options, players, seed, deal=None)` -> `(State, [Event])`, and
-  `deal(state)`: who was dealt what, so that every game replays
+  `deal(state)`: who was dealt what, so that every game replays; `deck(ruleset,
+  options, players)`: the cards a deal uses
 - `phase(state)` -> `PhaseSpec`: the open step and the `Slot` it asks of each seat
 - `validate(state, seat, order)` -> `Order | OrderError`
 - `resolve(state, orders, rng=None)` -> `(State, [Event])`
@@ -39,6 +40,12 @@ def setup(
 ) -> tuple[State, list[Event]]:
     rules = rulesets.get(ruleset)
     return rules.setup(rules.options(raw_options, players), players, seed, deal)
+
+
+def deck(ruleset: str, options: Mapping[str, Any], players: int) -> tuple[str, ...]:
+    """The cards a deal for `players` seats uses, with checked `options` (an organiser's
+    own deal gives each seat one of them; printed role cards show them)."""
+    return rulesets.get(ruleset).deck(options, players)
 
 
 def deal(state: State) -> dict[str, Any]:
@@ -174,6 +181,7 @@ __all__ = [
     "act",
     "all_in",
     "deal",
+    "deck",
     "decisive",
     "options",
     "outcome",

@@ -57,6 +57,13 @@ class Ruleset(Protocol):
         organiser's deal, or a recorded one)."""
         ...
 
+    def deck(self, options: Mapping[str, Any], players: int) -> tuple[str, ...]:
+        """The cards a deal of `players` seats uses, for checked `options`, in the order
+        the rulebook lists them: the organiser's own deal gives each seat one of them (a
+        deck longer than the table leaves the rest out, as Tabula's at seven); the
+        printed role cards are these."""
+        ...
+
     def deal(self, state: State) -> dict[str, Any]:
         """Who was dealt what, as `setup` takes it back, so that any game replays."""
         ...

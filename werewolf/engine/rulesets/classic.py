@@ -161,22 +161,16 @@ class Classic:
         seat), choose the alpha, and tell each seat its role and the wolves their pack."""
         rng = setup_rng(seed)
         wolves, seers = options["wolves"], options["seers"]
-        specials = (
-            [HERBALIST] * (options["wolfsbane"] != "none")
-            + [VIGILANTE] * bool(options["vigilante"])
-            + [CUPID] * bool(options["cupid"])
-        )
         roles = (deal or {}).get("roles")
         alpha = (deal or {}).get("alpha")
         if roles is None:
-            plain = players - wolves - seers - len(specials)
-            deck = [WOLF] * wolves + [SEER] * seers + specials + [VILLAGER] * plain
+            deck = list(self.deck(options, players))
             rng.shuffle(deck)
         else:
             deck = list(roles)
             if len(deck) != players or any(role not in ROLES for role in deck):
                 raise SetupError("bad_roles", "roles", roles)
-            wanted = [WOLF] * wolves + [SEER] * seers + specials
+            wanted = self.deck(options, players)
             if any(deck.count(role) != wanted.count(role) for role in ROLES if role != VILLAGER):
                 raise SetupError("bad_roles", "roles", roles)
         pack = succession([seat for seat, role in enumerate(deck) if ROLES[role].pack], alpha, players, rng)
@@ -209,6 +203,19 @@ class Classic:
         if options["start"] == "night":
             events.append(_pack_formed(state))
         return state, events
+
+    def deck(self, options: Mapping[str, Any], players: int) -> tuple[str, ...]:
+        """The werewolves, the seers, one of each special villager the options name,
+        and villagers for the rest of the table."""
+        specials = (
+            (HERBALIST,) * int(options["wolfsbane"] != "none")
+            + (VIGILANTE,) * bool(options["vigilante"])
+            + (CUPID,) * bool(options["cupid"])
+        )
+        wolves: int = options["wolves"]
+        seers: int = options["seers"]
+        plain = players - wolves - seers - len(specials)
+        return (WOLF,) * wolves + (SEER,) * seers + specials + (VILLAGER,) * plain
 
     def deal(self, state: State) -> dict[str, Any]:
         """Each seat's role and the alpha's seat. Asked of a state fresh from `setup`

@@ -305,6 +305,10 @@ class Tabula:
             events.append(Event("masons_met", {"masons": lodge}, Audience.of(*lodge)))
         return state, events
 
+    def deck(self, options: Mapping[str, Any], players: int) -> tuple[str, ...]:
+        """The table's cards (one more than the players at seven: one is set aside)."""
+        return tuple(deck(players, options["specials"]))
+
     def deal(self, state: State) -> dict[str, Any]:
         """Each seat's role as dealt, the alpha's seat and the card set aside: `setup`
         takes it back and sets the same game up, whenever it is asked."""
