@@ -184,7 +184,54 @@ def test_the_deal_offers_only_the_roles_the_game_has(organiser) -> None:
         deal_roles=False,
     )
     offered = [value for value, _label in AssignRolesForm(game=rich).fields[f"role_{rich.players.first().pk}"].choices]
-    assert offered == ["", "wolf", "seer", "villager", "herbalist", "vigilante", "cupid"]
+    assert offered == ["", "wolf", "seer", "herbalist", "vigilante", "cupid", "villager"]
+
+
+def test_the_organiser_deals_a_tabula_table_of_seven_and_one_card_is_set_aside(
+    organiser, organiser_client: Client
+) -> None:
+    """Tabula's deck at seven holds eight cards: the organiser gives seven of them, the
+    eighth is set aside (recorded in the deal, told to nobody), and the game keeps the
+    organiser's deal, alpha included."""
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = services.create_game(
+        organiser, name="Hand dealt", seats=seats, ruleset="tabula", options={}, deal_roles=False, draw_seats=False
+    )
+    page = page_of(organiser_client.get(f"/games/{game.pk}/"))
+    assert "The cards to deal: Werewolf ×2, Seer, Villager ×5." in page
+    assert "One card is left over: it is set aside" in page
+    form = organiser_client.get(f"/games/{game.pk}/").context["roles_form"]
+    assert [value for value, _label in form.fields[f"role_{game.players.first().pk}"].choices] == [
+        "",
+        "wolf",
+        "seer",
+        "villager",
+    ]
+    by_name = {player.name: player.pk for player in game.players.all()}
+    deal = {f"role_{pk}": "villager" for pk in by_name.values()}
+    deal.update({f"role_{by_name['Alba']}": "wolf", f"role_{by_name['Dara']}": "wolf"})
+    deal[f"role_{by_name['Cato']}"] = "seer"
+    wrong = organiser_client.post(f"/games/{game.pk}/", {"action": "assign", **deal, f"role_{by_name['Brio']}": "wolf"})
+    assert wrong.status_code == 200
+    assert "Deal these cards, one to every player: Werewolf ×2, Seer, Villager ×5." in page_of(wrong)
+    assert set(game.players.values_list("assigned_role", flat=True)) == {""}
+    response = organiser_client.post(f"/games/{game.pk}/", {"action": "assign", **deal, "alpha": by_name["Dara"]})
+    assert response.status_code == 302
+    game = services.start_game(Game.objects.get(pk=game.pk))
+    assert seat_roles(game) == ["wolf", "villager", "seer", "wolf", "villager", "villager", "villager"]
+    assert game.deal["set_aside"] == "villager" and game.deal["alpha"] == 3
+    assert list(pack_of(game)) == [3, 0]
+
+
+def test_a_tabula_deal_offers_the_chosen_specials_only(organiser) -> None:
+    seats = [services.Seating(name) for name in NAMES[:12]]
+    game = services.create_game(
+        organiser, name="Specials", seats=seats, ruleset="tabula", options={"specials": ["owlman"]}, deal_roles=False
+    )
+    form = AssignRolesForm(game=game)
+    offered = [value for value, _label in form.fields[f"role_{game.players.first().pk}"].choices]
+    assert offered == ["", "wolf", "seer", "owlman", "villager"]
+    assert form.deck_words() == "Werewolf ×2, Seer, Owl-man, Villager ×8"
 
 
 # Paper cards ---------------------------------------------------------------------------

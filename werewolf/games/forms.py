@@ -46,14 +46,10 @@ SETUP_ERRORS = {
     "player_count": _("Classic games need between %(min)s and %(max)s players."),
     "tabula_player_count": _("Lupus in Tabula needs between %(min)s and %(max)s players."),
     "special_needs_more_players": _("A special chosen needs more players than the table has (see the numbers)."),
-    "tabula_assign": _("Assigning the roles yourself is not yet offered for Lupus in Tabula: let them be dealt."),
     "too_many_wolves": _("Too many werewolves: they must be fewer than the other players."),
     "no_wolves": _("A game needs at least one werewolf."),
     "too_many_seers": _("There are not enough players for that many seers."),
-    "bad_roles": _(
-        "Deal the game's numbers (werewolves: %(wolves)s, seers: %(seers)s, and one Herbalist, Vigilante or Cupid "
-        "each if the game has them) and a role to every player."
-    ),
+    "bad_roles": _("Deal these cards, one to every player: %(deck)s."),
     "too_many_roles": _("There are not enough players for the werewolves, seers and special villagers together."),
     "bad_alpha": _("The alpha must be one of the werewolves."),
     "decided_before_vote": _(
@@ -61,17 +57,6 @@ SETUP_ERRORS = {
         "have fewer werewolves, open the game with a day, or make the first night quiet."
     ),
 }
-ROLE_CHOICES = [
-    ("", "—"),
-    ("wolf", _("Werewolf")),
-    ("seer", _("Seer")),
-    ("villager", _("Villager")),
-    ("herbalist", _("Herbalist (wolfsbane)")),
-    ("vigilante", _("Vigilante")),
-    ("cupid", _("Cupid")),
-]
-
-
 MAX_PHASE_MINUTES = 60 * 24 * 60
 """The longest night or day: sixty days. Longer would overflow a deadline's date (and the
 database's integer) long before any table would wait that long."""
@@ -380,8 +365,6 @@ class GameForm(forms.Form):
         if seats and not rules.min_players <= len(seats) <= rules.max_players:
             key = "tabula_player_count" if ruleset == "tabula" else "player_count"
             self.add_error("players", ValidationError(SETUP_ERRORS[key], params=limits))
-        if ruleset == "tabula" and data.get("dealing") == "assign":
-            self.add_error("dealing", ValidationError(SETUP_ERRORS["tabula_assign"]))
         if not seats or self.errors:
             return data
         try:
@@ -565,13 +548,16 @@ class ExtendForm(PhaseCarrier):
 
 
 class AssignRolesForm(forms.Form):
-    """The organiser's own deal: a role for every player, and the alpha if chosen."""
+    """The organiser's own deal: a card of the game's deck for every player, and the
+    alpha if chosen. The deck comes from the ruleset (`engine.deck`); where it holds more
+    cards than players (Tabula at seven), the card nobody is dealt is set aside."""
 
     def __init__(self, *args: Any, game: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
         self.players = list(game.players.order_by("pk"))
-        choices = offered_roles(game.options)
+        self.deck = engine.deck(game.ruleset, game.options, len(self.players))
+        choices = [("", "—")] + [(role, role_name(role)) for role in dict.fromkeys(self.deck)]
         for player in self.players:
             self.fields[f"role_{player.pk}"] = forms.ChoiceField(
                 label=player.name, choices=choices, required=True, initial=player.assigned_role
@@ -588,22 +574,26 @@ class AssignRolesForm(forms.Form):
         self.fields["action"] = forms.CharField(widget=forms.HiddenInput, initial="assign")
         self.helper = _helper(_("Save the roles"))
 
+    def deck_words(self) -> str:
+        """The deck in words, each card with its count ("Werewolf ×2, Seer, Villager ×5")."""
+        return words("includes/deck.html", {"cards": deck_counts(self.deck), "players": len(self.players)})
+
     def roles(self) -> dict[int, str]:
         return {player.pk: self.cleaned_data[f"role_{player.pk}"] for player in self.players}
 
     def refuse(self, error: engine.SetupError) -> None:
         message = SETUP_ERRORS.get(error.code, _("These options do not fit together."))
-        self.add_error(None, ValidationError(message, params=self.game.options))
+        self.add_error(None, ValidationError(message, params={**self.game.options, "deck": self.deck_words()}))
 
 
-def offered_roles(options: dict[str, Any]) -> list[tuple[str, Any]]:
-    """The roles a game's options deal: werewolves, seers if any, villagers, and the
-    special villagers of the variants on."""
-    dealt = {"", "wolf", "villager"}
-    dealt |= {"seer"} if options.get("seers") else set()
-    dealt |= {"herbalist"} if options.get("wolfsbane", "none") != "none" else set()
-    dealt |= {role for role in ("vigilante", "cupid") if options.get(role)}
-    return [(role, label) for role, label in ROLE_CHOICES if role in dealt]
+def role_name(role: str) -> str:
+    """A role's name as players read it (includes/role.html)."""
+    return words("includes/role.html", {"role": role})
+
+
+def deck_counts(deck: tuple[str, ...]) -> list[tuple[str, int]]:
+    """Each card of a deck once, in the deck's order, with how many there are."""
+    return [(role, deck.count(role)) for role in dict.fromkeys(deck)]
 
 
 class SubstituteForm(forms.Form):
