@@ -1,5 +1,6 @@
-// Deadlines in the reader's own time zone with a countdown, and a quiet reload when
-// the game moves on (unless the reader is in the middle of filling in a form).
+// Deadlines in the reader's own time zone with a countdown, the New game form's options
+// for the chosen ruleset only, and a quiet reload when the game moves on (unless the
+// reader is in the middle of filling in a form).
 (function () {
   "use strict";
 
@@ -26,6 +27,19 @@
   });
   tick();
   setInterval(tick, 1000);
+
+  // The New game form: only the chosen ruleset's options show (without scripts, all do,
+  // each under its ruleset's name).
+  var chooser = document.querySelector("select[name=ruleset]");
+  if (chooser) {
+    var showChosen = function () {
+      document.querySelectorAll("fieldset[data-ruleset]").forEach(function (set) {
+        set.hidden = set.getAttribute("data-ruleset") !== (chooser.value || "classic");
+      });
+    };
+    chooser.addEventListener("change", showChosen);
+    showChosen();
+  }
 
   var dirty = false;
   document.querySelectorAll("form").forEach(function (form) {

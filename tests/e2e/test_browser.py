@@ -87,6 +87,15 @@ def test_organiser_starts_a_game_and_a_player_hands_in_a_card(browser, live_serv
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
     page.goto(f"{base}/games/new/")
+    # Only the chosen ruleset's options show, and they follow the choice.
+    classic, tabula = page.locator("fieldset[data-ruleset=classic]"), page.locator("fieldset[data-ruleset=tabula]")
+    expect(classic).to_be_visible()
+    expect(tabula).to_be_hidden()
+    page.select_option("#id_ruleset", "tabula")
+    expect(classic).to_be_hidden()
+    expect(page.get_by_label("Accusation length (minutes)")).to_be_visible()
+    page.select_option("#id_ruleset", "classic")
+    expect(tabula).to_be_hidden()
     page.fill("#id_name", "Village in a browser")
     page.fill("#id_players", "\n".join(f"{name} <{name.lower()}@example.org>" for name in NAMES))
     submit(page, page.locator("input[type=submit][value='Create the game'], button:has-text('Create the game')"))

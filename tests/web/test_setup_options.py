@@ -4,8 +4,11 @@ test reading to the game's options."""
 from __future__ import annotations
 
 import pytest
+from crispy_forms.utils import render_crispy_form
 from django.test import Client
 
+from werewolf.engine import rulesets
+from werewolf.games.forms import COMMON_FIELDS, RULESET_FIELDS, GameForm
 from werewolf.games.models import Game
 
 from .play import GAME_FORM, NAMES, create_game
@@ -76,3 +79,22 @@ def test_a_draft_turned_into_tabula_drops_the_classic_deal(organiser) -> None:
     game = services.update_draft(game, name="Switch", seats=seats, options={}, ruleset="tabula", deal_roles=True)
     assert game.ruleset == "tabula"
     assert not any(game.players.values_list("assigned_role", flat=True))
+
+
+def test_every_field_of_the_form_is_shown_under_its_ruleset_or_for_every_game() -> None:
+    placed = list(COMMON_FIELDS) + [name for names in RULESET_FIELDS.values() for name in names]
+    assert sorted(placed) == sorted(GameForm.base_fields)
+    assert set(RULESET_FIELDS) <= set(rulesets.RULESETS)
+    page = render_crispy_form(GameForm())
+    for ruleset in RULESET_FIELDS:
+        assert f'data-ruleset="{ruleset}"' in page
+
+
+def test_a_hidden_rulesets_options_stop_nobody(organiser_client: Client) -> None:
+    """The classic fields, hidden while Tabula is chosen, may hold anything: the form is
+    taken on Tabula's options alone."""
+    response = organiser_client.post("/games/new/", _tabula(9, tabula_specials_default="on", seers="", wolves="0"))
+    assert response.status_code == 302
+    assert Game.objects.get().ruleset == "tabula"
+    response = organiser_client.post("/games/new/", {**GAME_FORM, "players": _tabula(7)["players"], "seers": ""})
+    assert response.status_code == 200 and "This field is required" in response.content.decode()

@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
+from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
 from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
@@ -34,6 +34,50 @@ TABULA_SPECIALS = {
     "werehamster": _("the Werehamster"),
     "mythomaniac": _("the Mythomaniac"),
 }
+
+
+COMMON_FIELDS = (
+    "name",
+    "ruleset",
+    "players",
+    "night_minutes",
+    "day_minutes",
+    "timezone",
+    "seating",
+    "dealing",
+    "early_resolution",
+)
+RULESET_FIELDS = {
+    "classic": (
+        "wolves",
+        "seers",
+        "day_deadline",
+        "tie",
+        "start",
+        "first_night",
+        "missing_wolves",
+        "public_seer",
+        "reveal_dead",
+        "wolfsbane",
+        "vigilante",
+        "cupid",
+        "thing",
+        "thing_free",
+        "dark_city",
+    ),
+    "tabula": (
+        "tabula_specials_default",
+        "tabula_specials",
+        "tabula_first_night",
+        "tabula_missing_wolves",
+        "tabula_reveal_dead",
+        "accusation_minutes",
+        "ballot_minutes",
+    ),
+}
+"""The New game form's fields: those of every game, then each ruleset's own, shown under
+its name (static/werewolf/app.js shows only the chosen ruleset's; without scripts all show)."""
+RULESET_LEGENDS = {"classic": _("Classic Werewolf: its options"), "tabula": _("Lupus in Tabula: its options")}
 
 
 def ballot_minutes(day_minutes: int) -> int:
@@ -109,8 +153,8 @@ class GameForm(forms.Form):
         initial="classic",
         required=False,
         help_text=_(
-            "Classic: the options up to “Dark City”. Lupus in Tabula: the options marked “Tabula”, and its "
-            "day has two rounds, the accusation (everyone votes, the dead too) and the secret ballot."
+            "Each ruleset's own options follow below, under its name; only the chosen ruleset's are used. "
+            "Lupus in Tabula's day has two rounds: the accusation (everyone votes, the dead too) and the secret ballot."
         ),
     )
     players = forms.CharField(
@@ -239,20 +283,20 @@ class GameForm(forms.Form):
     )
 
     tabula_specials_default = forms.BooleanField(
-        label=_("Tabula: every special the table reaches (suggested)"),
+        label=_("Every special the table reaches (suggested)"),
         required=False,
         initial=True,
         help_text=_("Untick to choose the specials below yourself."),
     )
     tabula_specials = forms.MultipleChoiceField(
-        label=_("Tabula: specials"),
+        label=_("Specials"),
         choices=[],
         required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Each with the least number of players it suits. The Freemasons are two cards."),
     )
     tabula_first_night = forms.ChoiceField(
-        label=_("Tabula: first night"),
+        label=_("First night"),
         choices=[
             ("quiet", _("Quiet: the wolves meet and kill nobody; the Seer still inquires")),
             ("normal", _("Normal: the wolves kill")),
@@ -261,21 +305,21 @@ class GameForm(forms.Form):
         required=False,
     )
     tabula_missing_wolves = forms.ChoiceField(
-        label=_("Tabula: when no wolf hands in a list"),
+        label=_("When no wolf hands in a list"),
         choices=[("nobody", _("Nobody is killed")), ("random", _("A random victim is killed"))],
         initial="nobody",
         required=False,
     )
-    tabula_reveal_dead = forms.BooleanField(label=_("Tabula: reveal a dead player's role"), required=False)
+    tabula_reveal_dead = forms.BooleanField(label=_("Reveal a dead player's role"), required=False)
     accusation_minutes = forms.IntegerField(
-        label=_("Tabula: accusation length (minutes)"),
+        label=_("Accusation length (minutes)"),
         min_value=1,
         max_value=MAX_PHASE_MINUTES,
         required=False,
         help_text=_("Empty: as long as a day."),
     )
     ballot_minutes = forms.IntegerField(
-        label=_("Tabula: ballot length (minutes)"),
+        label=_("Ballot length (minutes)"),
         min_value=1,
         max_value=MAX_PHASE_MINUTES,
         required=False,
@@ -290,6 +334,13 @@ class GameForm(forms.Form):
         ]
         self.fields["timezone"].choices = timezone_choices()
         self.helper = _helper(submit_label or _("Create the game"))
+        self.helper.layout = Layout(
+            *COMMON_FIELDS,
+            *(
+                Fieldset(RULESET_LEGENDS[ruleset], *names, css_class="ruleset-options", data_ruleset=ruleset)
+                for ruleset, names in RULESET_FIELDS.items()
+            ),
+        )
 
     @classmethod
     def initial_for(cls, game: Any) -> dict[str, Any]:
@@ -360,6 +411,12 @@ class GameForm(forms.Form):
         data = super().clean()
         seats = data.get("players")
         ruleset = data.get("ruleset") or "classic"
+        # The other rulesets' options are hidden on the page and unused: their errors
+        # would stop the organiser with nothing to see.
+        for other, names in RULESET_FIELDS.items():
+            if other != ruleset:
+                for name in names:
+                    self._errors.pop(name, None)
         rules = rulesets.get(ruleset)
         limits = {"min": rules.min_players, "max": rules.max_players}
         if seats and not rules.min_players <= len(seats) <= rules.max_players:
