@@ -1,6 +1,5 @@
 // Deadlines in the reader's own time zone with a countdown, the New game form's options
-// for the chosen ruleset only, and a quiet reload when the game moves on (unless the
-// reader is in the middle of filling in a form).
+// for the chosen ruleset only, and game pages that take news in place (see below).
 (function () {
   "use strict";
 
@@ -17,14 +16,6 @@
     });
   }
 
-  document.querySelectorAll("time[data-local]").forEach(function (el) {
-    var local = el.parentElement.querySelector(".local-time");
-    if (local) {
-      local.textContent = new Date(el.getAttribute("datetime")).toLocaleString([], {
-        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short"
-      });
-    }
-  });
   tick();
   setInterval(tick, 1000);
 
@@ -41,20 +32,140 @@
     showChosen();
   }
 
-  var dirty = false;
-  document.querySelectorAll("form").forEach(function (form) {
-    form.addEventListener("input", function () { dirty = true; });
-    form.addEventListener("change", function () { dirty = true; });
-  });
+  // Live pages: when the game has news, the parts of the page marked data-live are
+  // updated in place from the same page fetched again (so a seat still sees only what its
+  // seat may see), keeping focus and the reader's place; what is new is read out in a
+  // polite live region. A card form the reader has started, or is in, is never replaced
+  // under them: if its phase has ended they are told, with a button to show the new one.
+  var dirty = [];
+  document.addEventListener("input", function (event) { markDirty(event.target); });
+  document.addEventListener("change", function (event) { markDirty(event.target); });
+  function markDirty(target) {
+    var region = target.closest && target.closest("[data-live-form]");
+    if (region && dirty.indexOf(region) < 0) { dirty.push(region); }
+  }
+
+  function normal(element) {
+    // What a region shows, without what changes by itself (countdowns, local times) or
+    // per request (the CSRF token).
+    var copy = element.cloneNode(true);
+    copy.querySelectorAll(".countdown, .local-time").forEach(function (el) { el.textContent = ""; });
+    copy.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (el) { el.removeAttribute("value"); });
+    copy.querySelectorAll("[data-live-notice]").forEach(function (el) { el.remove(); });
+    return copy.innerHTML.replace(/\s+/g, " ").trim();
+  }
+
+  function sayings(element) {
+    var said = [];
+    element.querySelectorAll("[data-live-say], [data-live-say-items] > li").forEach(function (el) {
+      said.push(el.textContent.replace(/\s+/g, " ").trim());
+    });
+    return said;
+  }
+
+  function showLocalTimes(root) {
+    root.querySelectorAll("time[data-local]").forEach(function (el) {
+      var local = el.parentElement.querySelector(".local-time");
+      if (local) {
+        local.textContent = new Date(el.getAttribute("datetime")).toLocaleString([], {
+          weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short"
+        });
+      }
+    });
+  }
+
+  function replace(region, fresh) {
+    var open = [];
+    region.querySelectorAll("details").forEach(function (el, index) { if (el.open) { open.push(index); } });
+    region.innerHTML = fresh.innerHTML;
+    if (fresh.hasAttribute("data-live-phase")) { region.setAttribute("data-live-phase", fresh.getAttribute("data-live-phase")); }
+    region.querySelectorAll("details").forEach(function (el, index) { if (open.indexOf(index) >= 0) { el.open = true; } });
+    showLocalTimes(region);
+    tick();
+    var at = dirty.indexOf(region);
+    if (at >= 0) { dirty.splice(at, 1); }
+  }
+
+  function announce(lines) {
+    var news = document.getElementById("live-news");
+    if (news && lines.length) {
+      news.textContent = "";
+      window.setTimeout(function () { news.textContent = lines.join(" "); }, 50);
+    }
+  }
+
+  function anchorOf(regions) {
+    // The first region still on screen: the page is scrolled so that it stays put.
+    for (var i = 0; i < regions.length; i++) {
+      var box = regions[i].getBoundingClientRect();
+      if (box.bottom > 0) { return { region: regions[i], top: box.top }; }
+    }
+    return null;
+  }
+
+  function update(doc) {
+    var regions = Array.prototype.slice.call(document.querySelectorAll("[data-live]"));
+    var anchor = anchorOf(regions);
+    var lines = [];
+    var held = false;
+    regions.forEach(function (region) {
+      var fresh = doc.querySelector('[data-live="' + region.getAttribute("data-live") + '"]');
+      if (!fresh || normal(region) === normal(fresh)) { return; }
+      var focused = document.activeElement && document.activeElement !== document.body && region.contains(document.activeElement);
+      var kept = region.hasAttribute("data-live-form") && (dirty.indexOf(region) >= 0 || region.querySelector("[role=alert]"));
+      if (focused || kept) {
+        held = true;
+        var moved = region.getAttribute("data-live-phase") !== fresh.getAttribute("data-live-phase");
+        if (region.hasAttribute("data-live-form") && moved && !region.querySelector("[data-live-notice]")) {
+          var template = document.getElementById("live-moved");
+          if (template) {
+            var notice = template.content.firstElementChild.cloneNode(true);
+            notice.querySelector("[data-live-show]").addEventListener("click", function () {
+              replace(region, fresh);
+              var heading = region.querySelector("h2, h3");
+              if (heading) { heading.setAttribute("tabindex", "-1"); heading.focus(); }
+            });
+            region.insertBefore(notice, region.firstChild);
+            lines.push(notice.querySelector("span").textContent);
+          }
+        }
+        return;
+      }
+      var before = sayings(region);
+      replace(region, fresh);
+      sayings(region).forEach(function (line) { if (before.indexOf(line) < 0) { lines.push(line); } });
+    });
+    if (anchor) { window.scrollBy(0, anchor.region.getBoundingClientRect().top - anchor.top); }
+    announce(lines.slice(0, 6));
+    return !held;
+  }
+
+  showLocalTimes(document);
+
   var watch = document.querySelector("[data-version-url]");
   if (watch) {
     var url = watch.getAttribute("data-version-url");
     var version = watch.getAttribute("data-version");
-    setInterval(function () {
-      if (dirty || document.hidden) { return; }
+    var every = parseInt(watch.getAttribute("data-version-every"), 10) || 15000;
+    var busy = false;
+    var poll = function () {
+      if (busy || document.hidden) { return; }
+      busy = true;
       fetch(url, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (body) {
-        if (body.version && body.version !== version) { window.location.replace(window.location.pathname); }
-      }).catch(function () {});
-    }, 15000);
+        if (!body.version || body.version === version) { return null; }
+        return fetch(window.location.pathname, { credentials: "same-origin" }).then(function (r) {
+          if (!r.ok) { throw new Error(String(r.status)); }
+          return r.text();
+        }).then(function (html) {
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var next = doc.querySelector("[data-version-url]");
+          var title = doc.querySelector("title");
+          if (title) { document.title = title.textContent; }
+          if (update(doc) && next) { version = next.getAttribute("data-version"); }
+        });
+      }).catch(function () {}).then(function () { busy = false; });
+    };
+    setInterval(poll, every);
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); } });
   }
 })();

@@ -150,3 +150,66 @@ def test_organiser_starts_a_game_and_a_player_hands_in_a_card(browser, live_serv
     assert any("bootstrap" in url for url in requested), requested
     strangers = [url for url in requested if not url.startswith(base)]
     assert not strangers, f"requests left the live server: {strangers}"
+
+
+@pytest.mark.browser
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_seat_page_takes_news_in_place_keeping_focus_and_place(browser, live_server, settings, django_user_model):
+    """Another seat's card arrives while a player is on their page, focus on their card:
+    the page is not reloaded under them (focus and scroll stay), the count of cards in
+    changes in place, and the live region reads it out."""
+    from playwright.sync_api import expect
+
+    from werewolf import engine
+    from werewolf.games import links, services
+
+    settings.SITE_URL = live_server.url
+    settings.WEREWOLF_POLL_SECONDS = 0.3
+    organiser = django_user_model.objects.create_user("organiser", password=PASSWORD)
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES]
+    game = services.start_game(
+        services.create_game(organiser, name="Live", seats=seats, options={"wolves": 2, "seers": 1}, seed=5)
+    )
+    roles = seat_roles(game)
+    reader, other = roles.index("seer"), roles.index("villager")
+    url = links.url_for(game.players.get(seat=reader))
+    connections.close_all()
+
+    context = browser.new_context(viewport={"width": 390, "height": 500})
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.goto(url)
+    expect(page.locator("[data-live=phase]")).to_contain_text("0 of 7 cards are in")
+    select = page.locator("[data-live=card] select").first
+    select.scroll_into_view_if_needed()
+    page.mouse.wheel(0, 120)
+    select.focus()
+    page.evaluate("document.activeElement.dataset.mark = 'mine'")
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 0
+    page.evaluate("window.reloaded = false; window.addEventListener('beforeunload', () => { window.reloaded = true; })")
+
+    services.submit_order(game, other, engine.SLEEP_ORDER)
+    connections.close_all()
+
+    expect(page.locator("[data-live=phase]")).to_contain_text("1 of 7 cards are in")
+    expect(page.locator("#live-news")).to_contain_text("1 of 7 cards are in")
+    assert page.evaluate("document.activeElement.dataset.mark") == "mine"
+    assert abs(page.evaluate("window.scrollY") - scrolled) <= 2
+    assert page.evaluate("window.reloaded") is False
+
+    # The reader has started their card when the night ends: it stays, with a notice and
+    # a button that shows the day's card.
+    select.select_option(index=1)
+    services.resolve_now(Game.objects.get(pk=game.pk))
+    connections.close_all()
+    notice = page.locator("[data-live=card] [data-live-notice]")
+    expect(notice).to_contain_text("The game has moved on")
+    expect(page.locator("#live-news")).to_contain_text("The game has moved on")
+    assert page.evaluate("document.activeElement.dataset.mark") == "mine"
+    notice.get_by_role("button", name="Show the new card").click()
+    expect(page.locator("[data-live=card] h2")).to_contain_text("Day 1")
+    expect(page.locator("[data-live=card] h2")).to_be_focused()
+    assert page.evaluate("window.reloaded") is False
+    context.close()

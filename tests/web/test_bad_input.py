@@ -331,7 +331,7 @@ def test_the_organiser_may_deal_the_roles(organiser_client: Client) -> None:
         {f"role_{by_name['Cato']}": "wolf", f"role_{by_name['Ezio']}": "wolf", f"role_{by_name['Alba']}": "wolf"}
     )
     wrong = organiser_client.post(dashboard, {"action": "assign", **deal, "alpha": ""})
-    assert "Deal the game&#x27;s numbers (werewolves: 2, seers: 1, and one Herbalist" in wrong.content.decode()
+    assert "Deal these cards, one to every player: Werewolf ×2, Seer, Villager ×4." in wrong.content.decode()
     deal[f"role_{by_name['Alba']}"] = "seer"
     not_a_wolf = organiser_client.post(dashboard, {"action": "assign", **deal, "alpha": by_name["Alba"]})
     assert "The alpha must be one of the werewolves." in not_a_wolf.content.decode()

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import template
+from django.conf import settings
 from django.template.loader import get_template
 from django.utils.safestring import mark_safe
 
@@ -59,6 +60,12 @@ def spelled(order: engine.Order) -> list[tuple[str, tuple[int, ...]]]:
     """A card as it is written: each notecard word (from the card schemas of every
     ruleset) with the seats that follow it."""
     return grammar.grammar().spell(order)
+
+
+@register.simple_tag
+def poll_milliseconds() -> int:
+    """How often an open page asks for news (static/werewolf/app.js), in milliseconds."""
+    return round(settings.WEREWOLF_POLL_SECONDS * 1000)
 
 
 @register.simple_tag
