@@ -9,7 +9,7 @@
                                      to pytest)
 
 Both make a virtual environment in .venv and install what the project needs into it
-(again only when pyproject.toml changes). `test` also installs Debian's chromium for
+(again only when pyproject.toml changes). `test` also installs axe-core (npm) and Debian's chromium for
 the browser tests when it is missing and this user may run apt-get.
 """
 
@@ -64,6 +64,7 @@ def main(argv: list[str]) -> int:
         return run(address)
     if command == "test":
         ensure_chromium()
+        ensure_axe()
         return subprocess.call([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT)
     return 0
 
@@ -94,6 +95,26 @@ def ensure_chromium() -> None:
         subprocess.call(["apt-get", "install", "-y", "-qq", "chromium"], env=env)
     if not shutil.which("chromium"):
         print("chromium is missing: the browser tests will be skipped (and fail under CI).", file=sys.stderr)
+
+
+AXE_VERSION = "4.14.1"
+AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core, the accessibility rules engine the browser tests run on every page (from
+the npm registry, pinned; never from a CDN)."""
+
+
+def ensure_axe() -> None:
+    package = AXE.parent / "package.json"
+    if package.exists() and f'"version": "{AXE_VERSION}"' in package.read_text():
+        return
+    if shutil.which("npm"):
+        print(f"Installing axe-core {AXE_VERSION} for the accessibility checks ...", flush=True)
+        prefix = str(ROOT / ".cache" / "axe")
+        subprocess.call(
+            ["npm", "install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix, f"axe-core@{AXE_VERSION}"]
+        )
+    if not AXE.exists():
+        print("axe-core is missing: the accessibility checks will be skipped (and fail under CI).", file=sys.stderr)
 
 
 def manage(*args: str) -> None:

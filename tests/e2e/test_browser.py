@@ -4,7 +4,6 @@ a game, and a player opens the link from their welcome mail and hands in a card.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,43 +11,12 @@ from django.conf import settings as django_settings
 from django.core import mail
 from django.db import connections
 
-from tests.conftest import require
 from tests.web.play import seat_roles
 from werewolf.games.models import Game
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 NAMES = ["Alba", "Brio", "Cato", "Dara", "Ezio", "Fenna", "Gusto"]
 PASSWORD = "correct horse battery"
 SCREENSHOT = Path(django_settings.BASE_DIR) / "var" / "e2e-seat.png"
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the ORM refuses to run
-    # next to one unless told it is fine (the test makes no concurrent ORM calls).
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    require("chromium", shutil.which("chromium") is not None, "install Debian's chromium (apt-get install chromium)")
-    from playwright.sync_api import Error, sync_playwright
-
-    with sync_playwright() as playwright:
-        try:
-            browser = playwright.chromium.launch(
-                executable_path=shutil.which("chromium") or "/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS
-            )
-        except Error as failure:
-            require("chromium", False, f"Playwright could not launch it: {failure}")
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def submit(page, button) -> None:

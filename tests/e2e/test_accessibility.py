@@ -1,0 +1,226 @@
+"""Every page, in each state a player or an organiser meets it, checked by axe-core (the
+accessibility rules engine) in headless Chromium at a desktop and two phone widths: no
+violation of WCAG 2.2 A or AA is allowed, and no page scrolls sideways. The HTML mails
+are checked the same way."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connections
+
+from tests.conftest import require
+from tests.web.play import seat_roles
+from werewolf import engine
+from werewolf.games import links, services
+from werewolf.games.models import Game
+
+from .test_browser import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = {"desktop": (1280, 800), "phone": (390, 844), "small phone": (320, 640)}
+RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+NAMES = ["Alba", "Brio", "Cato", "Dara", "Ezio", "Fenna", "Gusto"]
+
+
+def axe_source() -> str:
+    """axe-core from the npm registry (dev.py test installs it under .cache/axe), else the
+    copy bundled with the axe-playwright-python wheel; never from a CDN."""
+    npm = Path(django_settings.BASE_DIR) / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+    if npm.exists():
+        return npm.read_text()
+    try:
+        import axe_playwright_python
+    except ImportError:
+        axe_playwright_python = None
+    bundled = Path(axe_playwright_python.__file__).parent / "axe.min.js" if axe_playwright_python else None
+    require("axe-core", bool(bundled and bundled.exists()), "run `python3 dev.py test` (it installs axe-core)")
+    assert bundled is not None
+    return bundled.read_text()
+
+
+def violations(page: Any, source: str) -> list[str]:
+    """axe's WCAG A/AA violations on the page as it stands, one line each."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=source)
+    found = page.evaluate(
+        "rules => axe.run(document, {runOnly: {type: 'tag', values: rules}}).then(r => r.violations)", RULES
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {', '.join(n['target'][0] for n in v['nodes'][:3])}" for v in found
+    ]
+
+
+class Tour:
+    """Visits pages in a browser context at each width and gathers axe's findings."""
+
+    def __init__(self, browser: Any, base: str, source: str) -> None:
+        self.browser, self.base, self.source = browser, base, source
+        self.found: dict[str, list[str]] = {}
+        self.contexts: dict[str, Any] = {}
+
+    def context(self, who: str, width: str) -> Any:
+        key = f"{who}@{width}"
+        if key not in self.contexts:
+            w, h = WIDTHS[width]
+            context = self.browser.new_context(viewport={"width": w, "height": h})
+            context.set_default_timeout(30_000)
+            if who == "organiser":
+                page = context.new_page()
+                page.goto(f"{self.base}/accounts/login/")
+                page.fill("input[name=username]", "organiser")
+                page.fill("input[name=password]", PASSWORD)
+                with page.expect_navigation():
+                    page.locator("main form [type=submit]").click()
+                page.close()
+            self.contexts[key] = context
+        return self.contexts[key]
+
+    def check(self, name: str, who: str, path: str, act: Callable[[Any], None] | None = None) -> None:
+        for width in WIDTHS:
+            page = self.context(who, width).new_page()
+            page.goto(path if path.startswith("http") else self.base + path)
+            if act is not None:
+                act(page)
+            # axe at the desktop and phone widths; the smallest phone only for overflow.
+            problems = violations(page, self.source) if width != "small phone" else []
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            if wide > WIDTHS[width][0]:
+                problems.append(f"the page scrolls sideways: {wide} px wide")
+            if problems:
+                self.found[f"{name} ({width})"] = problems
+            page.close()
+
+    def close(self) -> None:
+        for context in self.contexts.values():
+            context.close()
+
+
+def submit(selector: str) -> Callable[[Any], None]:
+    def act(page: Any) -> None:
+        page.evaluate("document.querySelectorAll('form').forEach(f => { f.noValidate = true; })")
+        with page.expect_navigation():
+            page.locator(selector).first.click()
+
+    return act
+
+
+@pytest.fixture
+def tour(browser, live_server, settings) -> Iterator[Tour]:
+    settings.SITE_URL = live_server.url
+    settings.WEREWOLF_POLL_SECONDS = 3600  # nothing changes under axe while it looks
+    tour = Tour(browser, live_server.url, axe_source())
+    yield tour
+    tour.close()
+    connections.close_all()
+
+
+def test_every_page_in_every_state_passes_axe(tour: Tour, django_user_model) -> None:
+    organiser = django_user_model.objects.create_user("organiser", password=PASSWORD)
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES]
+
+    def wrong_password(page: Any) -> None:
+        page.fill("input[name=username]", "organiser")
+        page.fill("input[name=password]", "not it")
+        submit("main form [type=submit]")(page)
+
+    tour.check("login", "anonymous", "/accounts/login/")
+    tour.check("login refused", "anonymous", "/accounts/login/", wrong_password)
+    tour.check("home, anonymous", "anonymous", "/")
+    tour.check("link error", "anonymous", "/p/" + "a" * 32 + "/")
+
+    draft = services.create_game(organiser, name="Draft", seats=seats, options={}, deal_roles=False)
+    tour.check("home", "organiser", "/")
+    tour.check("new game", "organiser", "/games/new/")
+    tour.check("new game refused", "organiser", "/games/new/", submit("main form [type=submit]"))
+    tour.check("draft dashboard", "organiser", f"/games/{draft.pk}/")
+    tour.check("change a draft", "organiser", f"/games/{draft.pk}/edit/")
+    tour.check("delete a draft", "organiser", f"/games/{draft.pk}/delete/")
+
+    game = services.start_game(
+        services.create_game(organiser, name="Running", seats=seats, options={"wolves": 2, "seers": 1}, seed=5)
+    )
+    roles = seat_roles(game)
+    wolf, seer = roles.index("wolf"), roles.index("seer")
+    url = {seat: links.url_for(game.players.get(seat=seat)) for seat in range(len(NAMES))}
+    public = f"/g/{game.public_key}/"
+    connections.close_all()
+    tour.check("dashboard, night", "organiser", f"/games/{game.pk}/")
+    tour.check("paper cards", "organiser", f"/games/{game.pk}/cards/")
+    tour.check("a seat's card, by the organiser", "organiser", f"/games/{game.pk}/seats/{wolf}/card/")
+    tour.check("substitute", "organiser", f"/games/{game.pk}/seats/{wolf}/substitute/")
+    tour.check("public page, night", "anonymous", public)
+    tour.check("seat, night, the wolf's list", "anonymous", url[wolf])
+    tour.check("seat, night, the seer", "anonymous", url[seer])
+
+    def refused(page: Any) -> None:
+        # A card naming the seer herself: refused, with the reason next to the form.
+        page.evaluate(
+            "seat => { const s = document.querySelector('[data-live=card] select');"
+            " const o = document.createElement('option'); o.value = seat; o.text = 'me'; s.add(o); s.value = seat; }",
+            str(seer),
+        )
+        submit("[data-live=card] [type=submit]")(page)
+
+    tour.check("seat, a refused card", "anonymous", url[seer], refused)
+    services.submit_order(game, wolf, engine.Order("kill", (seer,)))
+    services.resolve_now(Game.objects.get(pk=game.pk))
+    connections.close_all()
+    tour.check("seat, day vote", "anonymous", url[wolf])
+    tour.check("seat, dead", "anonymous", url[seer])
+    tour.check("dashboard, day", "organiser", f"/games/{game.pk}/")
+    services.end_game(Game.objects.get(pk=game.pk))
+    connections.close_all()
+    tour.check("seat, game over", "anonymous", url[wolf])
+    tour.check("public page, game over", "anonymous", public)
+    tour.check("dashboard, game over", "organiser", f"/games/{game.pk}/")
+
+    tabula = services.start_game(
+        services.create_game(
+            organiser,
+            name="Tabula",
+            seats=[services.Seating(n, f"{n.lower()}@example.org") for n in NAMES + ["Hilde"]],
+            ruleset="tabula",
+            options={},
+            seed=3,
+        )
+    )
+    services.resolve_now(tabula)
+    tabula_url = links.url_for(tabula.players.get(seat=0))
+    connections.close_all()
+    tour.check("tabula, accusation", "anonymous", tabula_url)
+    assert not tour.found, "axe found:\n" + json.dumps(tour.found, indent=1)
+
+
+def test_mail_html_passes_axe(tour: Tour, django_user_model) -> None:
+    """The HTML mails, loaded into the browser as a mail client shows them."""
+    from django.core import mail
+
+    organiser = django_user_model.objects.create_user("organiser", password=PASSWORD)
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES]
+    game = services.start_game(services.create_game(organiser, name="Mailed", seats=seats, options={}, seed=2))
+    services.resolve_now(game)
+    connections.close_all()
+    kinds: dict[str, str] = {}
+    for message in mail.outbox:
+        for content, mimetype in getattr(message, "alternatives", []):
+            if mimetype == "text/html":
+                kind = re.sub(r"\W+", "-", message.subject.split(":")[-1].strip().lower())[:40]
+                kinds.setdefault(kind, content)
+    assert kinds, "no HTML mail was sent"
+    for kind, html in kinds.items():
+        for width in WIDTHS:
+            page = tour.context("anonymous", width).new_page()
+            page.set_content(html)
+            problems = violations(page, tour.source)
+            if problems:
+                tour.found[f"mail {kind} ({width})"] = problems
+            page.close()
+    assert not tour.found, "axe found:\n" + json.dumps(tour.found, indent=1)
