@@ -1,7 +1,11 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from werewolf.games.forms import OrganiserLoginForm
+
 urlpatterns = [
+    path("accounts/login/", auth_views.LoginView.as_view(authentication_form=OrganiserLoginForm), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),

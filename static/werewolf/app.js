@@ -5,14 +5,24 @@
 
   function pad(n) { return String(n).padStart(2, "0"); }
 
+  // Countdowns: the text inside each <time data-countdown> (the server wrote it too, for
+  // readers without scripts), and a polite word when an hour, ten minutes and a minute are
+  // left (never every second).
+  var warned = {};
   function tick() {
-    document.querySelectorAll("time[data-countdown]").forEach(function (el) {
-      var left = Math.max(0, Math.floor((new Date(el.getAttribute("datetime")) - new Date()) / 1000));
-      var out = el.parentElement.querySelector(".countdown");
-      if (!out) { return; }
+    document.querySelectorAll("time[data-countdown]").forEach(function (out) {
+      var left = Math.max(0, Math.floor((new Date(out.getAttribute("datetime")) - new Date()) / 1000));
       if (left === 0 && out.dataset.done) { out.textContent = out.dataset.done; return; }
       var d = Math.floor(left / 86400), h = Math.floor(left / 3600) % 24, m = Math.floor(left / 60) % 60, s = left % 60;
       out.textContent = (d ? d + "d " : "") + pad(h) + ":" + pad(m) + ":" + pad(s);
+      [3600, 600, 60].forEach(function (mark) {
+        var key = out.getAttribute("datetime") + "/" + mark;
+        var word = out.getAttribute("data-warn-" + mark);
+        if (word && left <= mark && left > mark - 30 && !warned[key]) {
+          warned[key] = true;
+          announce([word]);
+        }
+      });
     });
   }
 
@@ -65,12 +75,9 @@
 
   function showLocalTimes(root) {
     root.querySelectorAll("time[data-local]").forEach(function (el) {
-      var local = el.parentElement.querySelector(".local-time");
-      if (local) {
-        local.textContent = new Date(el.getAttribute("datetime")).toLocaleString([], {
-          weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short"
-        });
-      }
+      el.textContent = new Date(el.getAttribute("datetime")).toLocaleString([], {
+        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short"
+      });
     });
   }
 
@@ -141,6 +148,17 @@
   }
 
   showLocalTimes(document);
+
+  // After a refusal, the keyboard and the screen reader start at its message (or at the
+  // first field refused).
+  var refusal = document.querySelector("main [role=alert]");
+  if (refusal) {
+    refusal.setAttribute("tabindex", "-1");
+    refusal.focus();
+  } else {
+    var invalid = document.querySelector("main .is-invalid");
+    if (invalid) { invalid.focus(); }
+  }
 
   var watch = document.querySelector("[data-version-url]");
   if (watch) {

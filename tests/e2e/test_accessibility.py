@@ -224,3 +224,48 @@ def test_mail_html_passes_axe(tour: Tour, django_user_model) -> None:
                 tour.found[f"mail {kind} ({width})"] = problems
             page.close()
     assert not tour.found, "axe found:\n" + json.dumps(tour.found, indent=1)
+
+
+def test_a_refusal_is_tied_to_its_fields_and_takes_the_focus(tour: Tour, django_user_model) -> None:
+    organiser = django_user_model.objects.create_user("organiser", password=PASSWORD)
+    page = tour.context("anonymous", "desktop").new_page()
+    page.goto(f"{tour.base}/accounts/login/")
+    page.fill("input[name=username]", "organiser")
+    page.fill("input[name=password]", "not it")
+    submit("main form [type=submit]")(page)
+    assert page.title().startswith("Error: ")
+    assert page.evaluate("document.activeElement.id") == "login-error"
+    for name in ("username", "password"):
+        field = page.locator(f"input[name={name}]")
+        assert field.get_attribute("aria-invalid") == "true"
+        assert field.get_attribute("aria-describedby") == "login-error"
+
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES]
+    game = services.start_game(services.create_game(organiser, name="Refusals", seats=seats, options={}, seed=5))
+    seer = seat_roles(game).index("seer")
+    url = links.url_for(game.players.get(seat=seer))
+    connections.close_all()
+    page.goto(url)
+    page.evaluate(
+        "seat => { const s = document.querySelector('[data-live=card] select');"
+        " const o = document.createElement('option'); o.value = seat; o.text = 'me'; s.add(o); s.value = seat; }",
+        str(seer),
+    )
+    submit("[data-live=card] [type=submit]")(page)
+    assert page.title().startswith("Error: ")
+    assert page.evaluate("document.activeElement.id") == "card-error"
+    select = page.locator("[data-live=card] select").first
+    assert select.get_attribute("aria-describedby") == "card-error"
+    assert select.get_attribute("aria-invalid") == "true"
+
+    # The countdown says its time in words inside <time>, and speaks up near the end.
+    countdown = page.locator("time[data-countdown]").first
+    assert countdown.inner_text().strip()
+    page.evaluate(
+        "() => { const t = document.querySelector('time[data-countdown]');"
+        " t.setAttribute('datetime', new Date(Date.now() + 59500).toISOString()); }"
+    )
+    from playwright.sync_api import expect
+
+    expect(page.locator("#live-news")).to_contain_text("One minute left before the deadline.")
+    page.close()

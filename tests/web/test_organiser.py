@@ -274,7 +274,7 @@ def test_the_paper_card_help_lists_only_this_games_words(organiser, organiser_cl
     assert "KILL" in page and "INQUIRE" in page and "SLEEP" in page
     for word in ("SHOOT", "PROTECT", "PAIR", "SWAP", "VOTE"):
         assert word not in page, word
-    assert "<title>Paper cards: Plain paper</title>" in page
+    assert "<title>Paper cards: Plain paper – Werewolf</title>" in page
     services.resolve_now(game)
     page = page_of(organiser_client.get(f"/games/{game.pk}/cards/"))
     assert "VOTE" in page and "NO VOTE" in page and "KILL" not in page and "SLEEP" not in page
@@ -329,7 +329,7 @@ def test_the_seat_card_speaks_to_the_organiser(organiser, organiser_client: Clie
         )
     )
     assert "appears twice on the list" in page and "your list" not in page
-    assert f"<title>Card of {game.players.get(seat=cupid).name}: On behalf</title>" in page
+    assert f"<title>Error: Card of {game.players.get(seat=cupid).name}: On behalf – Werewolf</title>" in page
 
 
 # Changing or deleting a game not started ------------------------------------------------
@@ -364,7 +364,7 @@ def test_a_draft_can_be_changed(organiser_client: Client) -> None:
     assert f'href="/games/{game.pk}/edit/"' in page and f'href="/games/{game.pk}/delete/"' in page
     response = organiser_client.get(f"/games/{game.pk}/edit/")
     page = page_of(response)
-    assert "<title>Change Village of tests</title>" in page
+    assert "<title>Change Village of tests – Werewolf</title>" in page
     data = edit_form(organiser_client, game)
     assert data["players"].splitlines()[0] == "Alba <alba@example.org>"
     assert data["night_minutes"] == 90 and data["dealing"] == "assign" and data.get("cupid") == "on"
@@ -400,7 +400,7 @@ def test_a_draft_can_be_deleted_after_a_question(organiser_client: Client) -> No
     response = organiser_client.get(f"/games/{game.pk}/delete/")
     page = page_of(response)
     assert response.status_code == 200 and Game.objects.filter(pk=game.pk).exists()
-    assert "<title>Delete Village of tests?</title>" in page and "7 players" in page
+    assert "<title>Delete Village of tests? – Werewolf</title>" in page and "7 players" in page
     response = organiser_client.post(f"/games/{game.pk}/delete/", follow=True)
     assert "The game “Village of tests” was deleted." in page_of(response)
     assert not Game.objects.filter(pk=game.pk).exists() and not Player.objects.exists()
@@ -436,10 +436,14 @@ def test_every_organiser_page_has_its_own_title(organiser, organiser_client: Cli
     pages = {
         "/": "Your games",
         "/games/new/": "New game",
-        f"/games/{game.pk}/": "Titled",
+        f"/games/{game.pk}/": "Dashboard: Titled",
+        f"/g/{game.public_key}/": "Public view: Titled",
+        "/accounts/login/": "Organiser log in",
         f"/games/{game.pk}/seats/0/substitute/": f"Substitute {game.players.get(seat=0).name}: Titled",
         "/games/999999/": "Not found",
     }
     for url, title in pages.items():
-        assert f"<title>{title}</title>" in page_of(organiser_client.get(url)), url
-    assert "<title>Werewolf, by written notecard</title>" in page_of(Client().get("/"))
+        assert f"<title>{title} – Werewolf</title>" in page_of(organiser_client.get(url)), url
+    assert "<title>Werewolf, by written notecard – Werewolf</title>" in page_of(Client().get("/"))
+    refused = page_of(organiser_client.post(f"/games/{game.pk}/", {"action": "extend", "minutes": "0"}))
+    assert "<title>Error: Dashboard: Titled – Werewolf</title>" in refused

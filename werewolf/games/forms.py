@@ -10,6 +10,7 @@ from typing import Any
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -553,6 +554,13 @@ class NotecardForm(PhaseCarrier):
             self.selects.append((field, selects))
         self.helper = _helper(card_word(submit))
 
+    def refused(self, message_id: str) -> None:
+        """Tie the card's selects to the refusal shown above the form (its element id),
+        so that assistive technology reads the reason with the field."""
+        for name in self.fields:
+            if name != "phase":
+                self.fields[name].widget.attrs.update({"aria-invalid": "true", "aria-describedby": message_id})
+
     @staticmethod
     def initial_for(phase_id: int, card: engine.Order | None, slot: engine.Slot | None = None) -> dict[str, Any]:
         """Initial values that show the card counted now, so changing it starts from it."""
@@ -651,6 +659,17 @@ def role_name(role: str) -> str:
 def deck_counts(deck: tuple[str, ...]) -> list[tuple[str, int]]:
     """Each card of a deck once, in the deck's order, with how many there are."""
     return [(role, deck.count(role)) for role in dict.fromkeys(deck)]
+
+
+class OrganiserLoginForm(AuthenticationForm):
+    """The organiser's log in; a refusal (a wrong password) is tied to both fields, so a
+    screen reader says why with each (templates/registration/login.html shows it)."""
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        if self.non_field_errors():
+            for field in self.fields.values():
+                field.widget.attrs.update({"aria-invalid": "true", "aria-describedby": "login-error"})
 
 
 class SubstituteForm(forms.Form):

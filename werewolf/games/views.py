@@ -453,6 +453,7 @@ def _hand_in(
             game, seat, form.order(), phase_id=form.cleaned_data["phase"], source=source, entered_by=entered_by
         )
     except services.ServiceError as refusal:
+        form.refused("card-error")
         return form, refusal, False
     return form, None, True
 
