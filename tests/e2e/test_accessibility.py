@@ -269,3 +269,70 @@ def test_a_refusal_is_tied_to_its_fields_and_takes_the_focus(tour: Tour, django_
 
     expect(page.locator("#live-news")).to_contain_text("One minute left before the deadline.")
     page.close()
+
+
+def contrast(one: str, two: str) -> float:
+    """WCAG's contrast ratio of two CSS rgb() colours."""
+
+    def luminance(colour: str) -> float:
+        red, green, blue = (int(part) / 255 for part in re.findall(r"\d+", colour)[:3])
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (red, green, blue)]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def tab_to(page: Any, selector: str, most: int = 60) -> dict[str, str]:
+    """Press Tab until the element matching `selector` has the focus; its focus ring."""
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+            return page.evaluate(
+                "() => { const s = getComputedStyle(document.activeElement);"
+                " return {width: s.outlineWidth, style: s.outlineStyle, colour: s.outlineColor}; }"
+            )
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_night_and_a_day_with_the_keyboard_alone(tour: Tour, django_user_model) -> None:
+    """A wolf plays a night and a day without a mouse; every stop on the way shows a focus
+    ring of at least 3:1 against the page (and the navbar's against the navbar)."""
+    organiser = django_user_model.objects.create_user("organiser", password=PASSWORD)
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES]
+    game = services.start_game(
+        services.create_game(organiser, name="Keys", seats=seats, options={"wolves": 2, "seers": 1}, seed=5)
+    )
+    roles = seat_roles(game)
+    wolf = roles.index("wolf")
+    url = links.url_for(game.players.get(seat=wolf))
+    connections.close_all()
+    page = tour.context("anonymous", "desktop").new_page()
+    page.goto(url)
+    ring = tab_to(page, ".navbar a")
+    assert ring["style"] != "none" and contrast(ring["colour"], "rgb(33, 37, 41)") >= 3
+    for selector in ("[data-live=card] select", "[data-live=card] [type=submit]"):
+        ring = tab_to(page, selector)
+        assert float(ring["width"].rstrip("px")) >= 2 and contrast(ring["colour"], "rgb(255, 255, 255)") >= 3
+    page.goto(url)
+    tab_to(page, "[data-live=card] select")
+    page.keyboard.press("ArrowDown")
+    tab_to(page, "[data-live=card] [type=submit]")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert "Your card is in" in page.inner_text("main")
+
+    services.resolve_now(Game.objects.get(pk=game.pk))
+    connections.close_all()
+    page.goto(url)
+    tab_to(page, "[data-live=card] select")
+    page.keyboard.press("ArrowDown")
+    tab_to(page, "[data-live=card] [type=submit]")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert "Your card is in" in page.inner_text("main")
+    connections.close_all()
+    day = Game.objects.get(pk=game.pk).current_phase()
+    assert day is not None and day.kind == "day"
+    assert services.current_orders(day)[wolf].kind == "vote"
+    page.close()
