@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any
 
-from . import rulesets
+from . import rulesets, talk
 from .cards import SLEEP, SLEEP_ORDER, Card, Field, Slot, check
 from .errors import SetupError
 from .events import MODERATOR, PUBLIC, Audience, Event, Viewer
@@ -182,6 +182,7 @@ __all__ = [
     "all_in",
     "deal",
     "deck",
+    "talk",
     "decisive",
     "options",
     "outcome",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar
 
+from .. import talk
 from ..cards import SLEEPER, Card, Field, Slot
 from ..errors import SetupError
 from ..events import Audience, Event
@@ -26,6 +27,7 @@ from ..pack import victim as choose_victim
 from ..random import setup_rng
 from ..state import PhaseKind, PhaseSpec, Stage, State
 from ..table import Role, table
+from ..talk import Channel
 from ..voting import leaders, strict_majority
 
 ID = "classic"
@@ -203,6 +205,12 @@ class Classic:
         if options["start"] == "night":
             events.append(_pack_formed(state))
         return state, events
+
+    def channels(self, state: State) -> tuple[Channel, ...]:
+        """The square, the den (open day and night: the wolves may confer whenever they
+        like), the Lovers once Cupid has paired them, and the ghosts' corner."""
+        lovers: tuple[int, ...] = state.rules.lovers
+        return talk.standard(state, groups={"lovers": lovers} if lovers else None)
 
     def deck(self, options: Mapping[str, Any], players: int) -> tuple[str, ...]:
         """The werewolves, the seers, one of each special villager the options name,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, cast
 
+from .. import talk
 from ..cards import SLEEPER, Card, Field, Slot
 from ..errors import SetupError
 from ..events import Audience, Event
@@ -30,6 +31,7 @@ from ..pack import victim as choose_victim
 from ..random import clockwise_distance, setup_rng
 from ..state import PhaseSpec, Stage, State
 from ..table import Role, table
+from ..talk import Channel
 
 ID = "tabula"
 MIN_PLAYERS = 7
@@ -304,6 +306,14 @@ class Tabula:
         if len(lodge) > 1:
             events.append(Event("masons_met", {"masons": lodge}, Audience.of(*lodge)))
         return state, events
+
+    def channels(self, state: State) -> tuple[Channel, ...]:
+        """The square, the den (the wolves meet at night only, as the rulebook has them
+        open their eyes), the Freemasons' lodge, and the ghosts' corner (nothing a ghost
+        writes reaches the living)."""
+        rules: TabulaState = state.rules
+        lodge = [seat for seat, role in enumerate(rules.roles) if ROLES[role].lodge]
+        return talk.standard(state, groups={"lodge": lodge}, den_open=state.phase == "night")
 
     def deck(self, options: Mapping[str, Any], players: int) -> tuple[str, ...]:
         """The table's cards (one more than the players at seven: one is set aside)."""
