@@ -181,3 +181,46 @@ def test_a_seat_page_takes_news_in_place_keeping_focus_and_place(browser, live_s
     expect(page.locator("[data-live=card] h2")).to_be_focused()
     assert page.evaluate("window.reloaded") is False
     context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_two_players_see_each_others_square_posts_appear(browser, live_server, settings, django_user_model):
+    """Ada posts in the square; Bruno, halfway through writing his own post, sees hers
+    appear without a reload, hears it in the live region, and keeps what he wrote."""
+    from playwright.sync_api import expect
+
+    from werewolf.games import links, services
+
+    settings.SITE_URL = live_server.url
+    settings.WEREWOLF_POLL_SECONDS = 0.3
+    organiser = django_user_model.objects.create_user("organiser", password=PASSWORD)
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES]
+    game = services.start_game(services.create_game(organiser, name="Talkers", seats=seats, options={}, seed=5))
+    urls = [links.url_for(game.players.get(seat=seat)) for seat in (0, 1)]
+    connections.close_all()
+
+    pages = []
+    for url in urls:
+        context = browser.new_context()
+        context.set_default_timeout(30_000)
+        page = context.new_page()
+        page.goto(url)
+        pages.append(page)
+    ada, bruno = pages
+    bruno.fill("#talk-square", "I was about to say")
+    bruno.evaluate(
+        "window.reloaded = false; window.addEventListener('beforeunload', () => { window.reloaded = true; })"
+    )
+
+    ada.fill("#talk-square", "Morning all: who saw anything last night?")
+    submit(ada, ada.get_by_role("button", name="Post"))
+    expect(ada.locator("[data-live=talk-square]")).to_contain_text("who saw anything last night?")
+
+    expect(bruno.locator("[data-live=talk-square]")).to_contain_text("who saw anything last night?")
+    expect(bruno.locator("#live-news")).to_contain_text("who saw anything last night?")
+    assert bruno.input_value("#talk-square") == "I was about to say"
+    assert bruno.evaluate("window.reloaded") is False
+    for page in pages:
+        page.context.close()

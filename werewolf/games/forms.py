@@ -47,6 +47,7 @@ COMMON_FIELDS = (
     "seating",
     "dealing",
     "early_resolution",
+    "public_square",
 )
 RULESET_FIELDS = {
     "classic": (
@@ -208,6 +209,11 @@ class GameForm(forms.Form):
     early_resolution = forms.BooleanField(
         label=_("Resolve a phase early when every card is in"), required=False, initial=True
     )
+    public_square = forms.BooleanField(
+        label=_("Show the town square on the public page"),
+        required=False,
+        help_text=_("The players talk in the town square; with this, anyone with the public link reads it too."),
+    )
     day_deadline = forms.ChoiceField(
         label=_("At a day's deadline without a majority"),
         choices=[("no-lynch", _("Nobody is lynched")), ("plurality", _("The player with most votes is lynched"))],
@@ -368,6 +374,7 @@ class GameForm(forms.Form):
                 "seating": "draw" if game.draw_seats else "listed",
                 "dealing": "deal" if game.deal_roles else "assign",
                 "early_resolution": game.early_resolution,
+                "public_square": game.public_square,
             }
         )
         return initial

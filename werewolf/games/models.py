@@ -38,6 +38,7 @@ class Game(models.Model):
     early_resolution = models.BooleanField(_("resolve early when every card is in"), default=True)
     draw_seats = models.BooleanField(_("draw the seats at random"), default=True)
     deal_roles = models.BooleanField(_("deal the roles at random"), default=True)
+    public_square = models.BooleanField(_("the town square on the public page"), default=False)
     public_key = models.CharField(max_length=32, unique=True)
     is_demo = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -179,6 +180,32 @@ class Event(models.Model):
 
     def visible_to(self, viewer: engine.Viewer) -> bool:
         return self.engine_event.visible_to(viewer)
+
+
+class Post(models.Model):
+    """Something said in one of a game's channels (werewolf/engine/talk.py: the square,
+    the den, the ghosts' corner...). A post the organiser hides is kept, marked."""
+
+    class Source(models.TextChoices):
+        WEB = "web", _("web")
+        MAIL = "mail", _("mail")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="posts")
+    channel = models.CharField(max_length=16)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)  # None: the moderator
+    author = models.CharField(max_length=60)  # the name when posted (a substitute keeps the seat)
+    text = models.TextField()
+    source = models.CharField(max_length=8, choices=Source.choices, default=Source.WEB)
+    phase = models.ForeignKey(Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="posts")
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [models.Index(fields=["game", "channel", "id"], name="posts_by_channel")]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.channel} #{self.pk}"
 
 
 class Dispatch(models.Model):

@@ -11,7 +11,7 @@ from typing import Any
 
 from werewolf import engine
 
-from . import links
+from . import links, talk
 from .models import Dispatch, Event, Game, Order, Phase, Player
 from .services import ORGANISER_EVENTS, current_orders
 
@@ -304,6 +304,7 @@ def version(game: Game, viewer: engine.Viewer, seen: list[Event] | None = None) 
         if isinstance(viewer, int):
             own = card_of(phase, viewer)
             parts.append(own.to_json() if own else None)
+    parts.append(talk.digest(game, viewer))  # the talk it reads, and no other channel's
     digest = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
     return digest[:16]
 

@@ -84,6 +84,7 @@ def create_game(
     early_resolution: bool = True,
     draw_seats: bool = True,
     deal_roles: bool = True,
+    public_square: bool = False,
     seed: int | None = None,
     is_demo: bool = False,
 ) -> Game:
@@ -103,6 +104,7 @@ def create_game(
             early_resolution=early_resolution,
             draw_seats=draw_seats,
             deal_roles=deal_roles,
+            public_square=public_square,
             public_key=secrets.token_urlsafe(16),
             is_demo=is_demo,
         )
@@ -178,6 +180,7 @@ def update_draft(
     early_resolution: bool = True,
     draw_seats: bool = True,
     deal_roles: bool = True,
+    public_square: bool = False,
 ) -> Game:
     """Change a game that has not started, as `create_game` set it up. The players are
     written again in the new order (the listed order is their order of creation); a
@@ -215,6 +218,7 @@ def update_draft(
         game.night_minutes, game.day_minutes = night_minutes, day_minutes
         game.stage_minutes = dict(stage_minutes or {})
         game.early_resolution, game.draw_seats, game.deal_roles = early_resolution, draw_seats, deal_roles
+        game.public_square = public_square
         game.save()
         game.players.all().delete()
         Player.objects.bulk_create(players)

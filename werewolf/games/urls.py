@@ -17,6 +17,8 @@ urlpatterns = [
     path("games/<int:pk>/export.json", views.export, name="export"),
     path("p/<str:token>/", views.seat, name="seat"),
     path("p/<str:token>/version.json", views.seat_version, name="seat_version"),
+    path("p/<str:token>/talk/", views.seat_talk, name="seat_talk"),
+    path("games/<int:pk>/talk/", views.dashboard_talk, name="dashboard_talk"),
     path("g/<str:key>/", views.public, name="public"),
     path("g/<str:key>/version.json", views.public_version, name="public_version"),
 ]

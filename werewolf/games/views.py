@@ -21,7 +21,7 @@ from werewolf import engine
 from werewolf.mail import grammar
 from werewolf.mail.grammar import CardError, read_card
 
-from . import links, selectors, services, validators
+from . import links, selectors, services, talk, validators
 from .forms import AssignRolesForm, DemoForm, ExtendForm, GameForm, NotecardForm, PaperCardsForm, SubstituteForm, words
 from .models import Game, Order, Phase, Player
 
@@ -120,6 +120,7 @@ def _game_settings(data: dict[str, Any]) -> dict[str, Any]:
         "early_resolution": data["early_resolution"],
         "draw_seats": data["seating"] == "draw",
         "deal_roles": data["dealing"] == "deal",
+        "public_square": bool(data.get("public_square")),
     }
 
 
@@ -483,3 +484,60 @@ def public(request: HttpRequest, key: str) -> HttpResponse:
 def public_version(request: HttpRequest, key: str) -> JsonResponse:
     game = _public_game(key)
     return JsonResponse({"version": selectors.version(game, engine.PUBLIC)})
+
+
+# Talk ---------------------------------------------------------------------------------
+
+
+def _talk_refused(
+    request: HttpRequest, game: Game, refusal: services.ServiceError, back: str, action: str
+) -> HttpResponse:
+    """A refused post, on a page of its own: the reason, and the text kept in a form to
+    send again (nothing written is lost)."""
+    context = {
+        "game": game,
+        "talk_error": refusal.code,
+        "channel": request.POST.get("channel", ""),
+        "text": request.POST.get("text", ""),
+        "back": back,
+        "talk_url": action,
+        "max_post": engine.talk.MAX_POST,
+    }
+    return render(request, "games/talk_refused.html", context, status=400)
+
+
+@require_POST
+def seat_talk(request: HttpRequest, token: str) -> HttpResponse:
+    """A seat posts in one of its channels; back to its page, at the talk."""
+    try:
+        player = links.player_for(token)
+    except links.LinkError as problem:
+        return render(
+            request,
+            "games/link_error.html",
+            {"problem": problem.code},
+            status=404 if problem.code == "unknown" else 410,
+        )
+    back = reverse("games:seat", args=[token])
+    try:
+        talk.post(player.game, player.seat, request.POST.get("channel", ""), request.POST.get("text", ""))
+    except services.ServiceError as refusal:
+        return _talk_refused(request, player.game, refusal, back, request.path)
+    return redirect(back + "#talk")
+
+
+@login_required
+@require_POST
+def dashboard_talk(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser posts as the moderator, or hides a post (or shows it again)."""
+    game = _organised(request, pk)
+    back = reverse("games:dashboard", args=[pk])
+    action = request.POST.get("action", "post")
+    try:
+        if action in ("hide", "show"):
+            talk.hide(game, validators.ascii_number(request.POST.get("post", "")), hidden=action == "hide")
+        else:
+            talk.post(game, None, request.POST.get("channel", ""), request.POST.get("text", ""))
+    except services.ServiceError as refusal:
+        return _talk_refused(request, game, refusal, back, request.path)
+    return redirect(back + "#talk")

@@ -106,3 +106,18 @@ def render_event(
     text = compiled.render(template.Context(context, autoescape=autoescape))
     text = " ".join(text.split())
     return mark_safe(text) if autoescape else text
+
+
+@register.inclusion_tag("includes/talk.html", takes_context=True)
+def talk(context: template.Context, game: Any, viewer: Any, talk_url: str) -> dict[str, Any]:
+    """The channels `viewer` reads (a seat number, "public" or "moderator"), with their
+    posts and, where it may write, a form posting to `talk_url`."""
+    from werewolf.games import talk as talk_module
+
+    return {
+        "rooms": talk_module.rooms(game, viewer),
+        "talk_url": talk_url,
+        "moderator": viewer == engine.MODERATOR,
+        "max_post": engine.talk.MAX_POST,
+        "csrf_token": context.get("csrf_token"),
+    }

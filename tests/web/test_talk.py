@@ -1,0 +1,135 @@
+"""Talk on the web: the square, the den and the ghosts' corner, each read by its members
+only (pages and version numbers alike), refusals that keep what was written, and the
+organiser's moderator posts and hidden posts."""
+
+from __future__ import annotations
+
+from html import unescape
+
+import pytest
+from django.test import Client
+
+from werewolf import engine
+from werewolf.games import links, selectors, services, talk
+from werewolf.games.models import Game, Post
+
+from .play import pack_of, seat_roles, started_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def seat_url(game: Game, seat: int) -> str:
+    return links.url_for(game.players.get(seat=seat), absolute=False)
+
+
+def page(client: Client, url: str) -> str:
+    return unescape(client.get(url).content.decode())
+
+
+def say(client: Client, game: Game, seat: int, channel: str, text: str):
+    return client.post(seat_url(game, seat) + "talk/", {"channel": channel, "text": text})
+
+
+def test_the_square_is_read_by_every_seat_and_written_by_the_living(organiser) -> None:
+    game = started_game(organiser, "Square")
+    client = Client()
+    response = say(client, game, 0, "square", "Good morning, village. https://example.org/plan")
+    assert response.status_code == 302 and response["Location"].endswith("#talk")
+    for seat in range(7):
+        text = page(client, seat_url(game, seat))
+        assert "Good morning, village." in text
+        assert '<a href="https://example.org/plan"' in text
+    public = f"/g/{game.public_key}/"
+    assert "Good morning, village." not in page(client, public)
+    Game.objects.filter(pk=game.pk).update(public_square=True)
+    assert "Good morning, village." in page(client, public)
+
+
+def test_the_den_is_the_packs_alone_and_leaves_no_trace_elsewhere(organiser) -> None:
+    game = started_game(organiser, "Den")
+    client = Client()
+    wolves = pack_of(game)
+    others = [seat for seat in range(7) if seat not in wolves]
+    before = {seat: selectors.version(game, seat) for seat in others}
+    public_before = selectors.version(game, engine.PUBLIC)
+    assert say(client, game, wolves[0], "den", "Tonight: the baker.").status_code == 302
+    assert "Tonight: the baker." in page(client, seat_url(game, wolves[1]))
+    for seat in others:
+        text = page(client, seat_url(game, seat))
+        assert "Tonight: the baker." not in text and "The pack's den" not in text
+        assert selectors.version(game, seat) == before[seat]
+    assert selectors.version(game, engine.PUBLIC) == public_before
+    assert selectors.version(game, wolves[1]) != selectors.version(game, others[0])
+
+
+def test_a_villager_writing_to_the_den_is_refused_without_learning_it_exists(organiser) -> None:
+    game = started_game(organiser, "Nosy")
+    villager = seat_roles(game).index("villager")
+    response = say(Client(), game, villager, "den", "Let me in")
+    text = unescape(response.content.decode())
+    assert response.status_code == 400
+    assert "There is no such place to talk for you in this game" in text
+    assert "Let me in" in text  # kept for the writer, in the form to send again
+    nowhere = unescape(say(Client(), game, villager, "nowhere", "Hello").content.decode())
+    assert nowhere.count("There is no such place to talk for you") == 1
+    assert not Post.objects.exists()
+
+
+def test_the_dead_talk_only_among_themselves(organiser) -> None:
+    game = started_game(organiser, "Ghosts")
+    client = Client()
+    services.submit_order(game, pack_of(game)[0], engine.Order("kill", (seat_roles(game).index("seer"),)))
+    services.resolve_now(Game.objects.get(pk=game.pk))
+    game.refresh_from_db()
+    dead = next(seat for seat in range(7) if not game.engine_state.alive[seat])
+    refused = say(client, game, dead, "square", "It was Brio!")
+    assert refused.status_code == 400
+    assert "The dead may not speak here" in unescape(refused.content.decode())
+    assert say(client, game, dead, "ghosts", "Anyone else here?").status_code == 302
+    for seat in range(7):
+        shown = "Anyone else here?" in page(client, seat_url(game, seat))
+        assert shown == (seat == dead)
+    assert not Post.objects.filter(text__contains="Brio").exists()
+
+
+def test_a_post_too_long_or_empty_is_refused_and_kept_for_the_writer(organiser) -> None:
+    game = started_game(organiser, "Long")
+    long = "word " * 500
+    response = say(Client(), game, 1, "square", long)
+    assert response.status_code == 400 and "too long to post" in unescape(response.content.decode())
+    assert long.strip() in unescape(response.content.decode())
+    assert say(Client(), game, 1, "square", " \u200b\x00 ").status_code == 400
+    assert not Post.objects.exists()
+
+
+def test_control_characters_never_reach_a_page(organiser) -> None:
+    game = started_game(organiser, "Odd")
+    say(Client(), game, 1, "square", "Hi\x00 there\x1b[31m <script>alert(1)</script>\r\nline two")
+    post = Post.objects.get()
+    assert post.text == "Hi there[31m <script>alert(1)</script>\nline two"
+    text = Client().get(seat_url(game, 2)).content.decode()
+    assert "<script>alert(1)</script>" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+
+
+def test_the_organiser_posts_as_the_moderator_and_hides_a_post(organiser, organiser_client: Client) -> None:
+    game = started_game(organiser, "Moderated")
+    client = Client()
+    say(client, game, 2, "square", "Something rude")
+    post = Post.objects.get()
+    dashboard = page(organiser_client, f"/games/{game.pk}/")
+    assert "Something rude" in dashboard and "The pack's den" in dashboard
+    response = organiser_client.post(f"/games/{game.pk}/talk/", {"action": "hide", "post": post.pk})
+    assert response.status_code == 302
+    assert "Something rude" not in page(client, seat_url(game, 3))
+    assert "Something rude" in page(organiser_client, f"/games/{game.pk}/")  # kept, marked
+    organiser_client.post(f"/games/{game.pk}/talk/", {"channel": "square", "text": "Be kind, please."})
+    assert "The moderator" in page(client, seat_url(game, 3)) and "Be kind, please." in page(client, seat_url(game, 3))
+    assert Client().post(f"/games/{game.pk}/talk/", {"channel": "square", "text": "x"}).status_code == 302
+    assert Post.objects.count() == 2  # the anonymous post above went to the login page
+
+
+def test_talk_is_only_for_a_game_under_way(organiser) -> None:
+    game = services.create_game(organiser, name="Draft", seats=[services.Seating(n) for n in "ABCDEFG"], options={})
+    with pytest.raises(services.ServiceError) as refused:
+        talk.post(game, 0, "square", "Too early")
+    assert refused.value.code == "game_not_running"

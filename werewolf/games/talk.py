@@ -1,0 +1,136 @@
+"""Talk: posting in a game's channels and reading them, for a seat, the public page and
+the organiser. Which channels exist and who may write in each comes from the engine
+(`werewolf.engine.talk`); this module keeps the posts and shows each viewer only the
+channels it reads."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from werewolf import engine
+from werewolf.engine import talk
+
+from .models import Game, Post
+from .services import ServiceError, _locked
+
+SHOWN = 200
+"""The newest posts a page shows per channel (the export keeps them all)."""
+
+
+@dataclass(frozen=True)
+class Room:
+    """One channel as a viewer sees it: its posts, and whether (or why not) the viewer
+    may write in it now."""
+
+    name: str
+    posts: list[Post]
+    may_write: bool
+    closed: str
+
+
+def clean_text(text: str) -> str:
+    """A post's text as kept: NFC, line ends made \\n, control characters (but the line
+    end and the tab) and trailing blanks gone."""
+    text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
+    kept = "".join(c for c in text if c in "\n\t" or unicodedata.category(c)[0] != "C")
+    return "\n".join(line.rstrip() for line in kept.split("\n")).strip()
+
+
+def post(game: Game, seat: int | None, channel: str, text: str, *, source: str = Post.Source.WEB) -> Post:
+    """Post `text` in `channel` for `seat` (None: the moderator). Refused with
+    `ServiceError` (the engine's code: "no_channel", "dead", "den_closed", "post_empty",
+    "post_too_long", or "game_not_running"); nothing is kept then."""
+    text = clean_text(text)
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status not in (Game.Status.RUNNING, Game.Status.FINISHED, Game.Status.ENDED):
+            raise ServiceError("game_not_running")
+        state = game.engine_state
+        refusal = talk.refusal(state, seat, channel, text)
+        if refusal is not None:
+            raise ServiceError(refusal)
+        author = "" if seat is None else game.players.get(seat=seat).name
+        return Post.objects.create(
+            game=game,
+            channel=channel,
+            seat=seat,
+            author=author,
+            text=text,
+            source=source,
+            phase=game.current_phase() if game.is_running else None,
+        )
+
+
+def hide(game: Game, post_id: int | None, *, hidden: bool = True) -> Post:
+    """The organiser hides a post (kept, marked) or shows it again."""
+    found = Post.objects.filter(game=game, pk=post_id).first() if post_id is not None else None
+    if found is None:
+        raise ServiceError("no_post")
+    found.hidden_at = timezone.now() if hidden else None
+    found.save(update_fields=["hidden_at"])
+    return found
+
+
+def channels_for(game: Game, viewer: engine.Viewer) -> list[talk.Channel]:
+    """The channels `viewer` reads: a seat's own; the public page the square when the
+    organiser allows; the moderator every channel that exists now."""
+    if game.status == Game.Status.DRAFT:
+        return []
+    state = game.engine_state
+    if isinstance(viewer, int):
+        return list(talk.readable(state, viewer))
+    found = list(talk.channels(state))
+    if viewer == engine.MODERATOR:
+        return found
+    return [channel for channel in found if channel.name == talk.SQUARE and game.public_square]
+
+
+def rooms(game: Game, viewer: engine.Viewer) -> list[Room]:
+    """What `viewer` reads, channel by channel, newest posts last (the newest `SHOWN` of
+    the channels together), in one query whatever the number of channels. Hidden posts
+    are left out, except for the moderator, who sees them marked, and also sees the
+    posts of a group gone since (both Lovers dead)."""
+    channels = channels_for(game, viewer)
+    if not channels:
+        return []
+    posts = game.posts.all() if viewer == engine.MODERATOR else game.posts.filter(hidden_at=None)
+    if viewer != engine.MODERATOR:
+        posts = posts.filter(channel__in=[channel.name for channel in channels])
+    newest = list(reversed(posts.order_by("-pk")[: SHOWN * max(len(channels), 1)]))
+    by_channel: dict[str, list[Post]] = {}
+    for found in newest:
+        by_channel.setdefault(found.channel, []).append(found)
+    known = {channel.name for channel in channels}
+    channels += [talk.Channel(name, frozenset(), frozenset()) for name in by_channel if name not in known]
+    state = game.engine_state
+    rooms = []
+    for channel in channels:
+        may_write = viewer == engine.MODERATOR and channel.name in known
+        closed = ""
+        if isinstance(viewer, int):
+            may_write = viewer in channel.writers
+            closed = "" if may_write else talk.refusal(state, viewer, channel.name, "-") or ""
+        rooms.append(Room(channel.name, by_channel.get(channel.name, [])[-SHOWN:], may_write, closed))
+    return rooms
+
+
+def digest(game: Game, viewer: engine.Viewer) -> list[Any]:
+    """What the viewer's page shows of talk that can change, for `selectors.version`: per
+    channel it reads, how many posts and how many hidden, from that channel only (another
+    group's talk never changes a page)."""
+    names = [channel.name for channel in channels_for(game, viewer)]
+    if not names:
+        return []
+    counts = (
+        game.posts.filter(channel__in=names)
+        .values("channel")
+        .annotate(total=Count("pk"), hidden=Count("pk", filter=Q(hidden_at__isnull=False)))
+        .order_by("channel")
+    )
+    return [names] + [[row["channel"], row["total"], row["hidden"]] for row in counts]
