@@ -93,7 +93,12 @@ class Tour:
             problems = violations(page, self.source) if width != "small phone" else []
             wide = page.evaluate("document.documentElement.scrollWidth")
             if wide > WIDTHS[width][0]:
-                problems.append(f"the page scrolls sideways: {wide} px wide")
+                culprits = page.evaluate(
+                    "w => [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > w)"
+                    ".slice(0, 3).map(e => e.tagName + '.' + e.className)",
+                    WIDTHS[width][0],
+                )
+                problems.append(f"the page scrolls sideways: {wide} px wide ({', '.join(culprits)})")
             if problems:
                 self.found[f"{name} ({width})"] = problems
             page.close()
@@ -215,6 +220,10 @@ def test_mail_html_passes_axe(tour: Tour, django_user_model) -> None:
                 kind = re.sub(r"\W+", "-", message.subject.split(":")[-1].strip().lower())[:40]
                 kinds.setdefault(kind, content)
     assert kinds, "no HTML mail was sent"
+    phase_mail = next(html for kind, html in kinds.items() if "is-over" in kind)
+    following = phase_mail[phase_mail.index("Day 1:") :]
+    assert re.search(r'<a href="http[^"]+/p/[a-z2-7]{32}/"', following), "the next phase's link is not a link"
+    assert "<br>" in following.split("</p>")[0], "the next phase's lines run together"
     for kind, html in kinds.items():
         for width in WIDTHS:
             page = tour.context("anonymous", width).new_page()
@@ -336,3 +345,37 @@ def test_a_night_and_a_day_with_the_keyboard_alone(tour: Tour, django_user_model
     assert day is not None and day.kind == "day"
     assert services.current_orders(day)[wolf].kind == "vote"
     page.close()
+
+
+def test_the_projector_fills_one_screen_and_takes_news_in_place(tour: Tour, django_user_model, settings) -> None:
+    """24 seats on a 1920 x 1080 screen with no scrolling, axe-clean, the count of cards
+    in changing in place; and a seat's large print passes axe on a phone too."""
+    from playwright.sync_api import expect
+
+    settings.WEREWOLF_POLL_SECONDS = 0.3
+    organiser = django_user_model.objects.create_user("organiser", password=PASSWORD)
+    names = NAMES + [f"Player{n}" for n in range(17)]
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in names]
+    game = services.start_game(
+        services.create_game(organiser, name="Projected", seats=seats, ruleset="tabula", options={}, seed=7)
+    )
+    connections.close_all()
+    context = tour.browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(f"{tour.base}/g/{game.public_key}/projector/")
+    expect(page.locator(".projector-circle li")).to_have_count(24)
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1080
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1920
+    assert violations(page, tour.source) == []
+    expect(page.locator("[data-live=phase]")).to_contain_text("0 of 24 cards are in")
+    services.submit_order(game, 3, engine.SLEEP_ORDER if seat_roles(game)[3] == "villager" else engine.Order("sleep"))
+    connections.close_all()
+    expect(page.locator("[data-live=phase]")).to_contain_text("1 of 24 cards are in")
+    expect(page.locator("[data-live=seats] li").nth(3)).to_contain_text("card in")
+    context.close()
+
+    services.set_large_print(game.players.get(seat=0), True)
+    url = links.url_for(game.players.get(seat=0))
+    connections.close_all()
+    tour.check("seat in large print", "anonymous", url)
+    assert not tour.found, "axe found:\n" + json.dumps(tour.found, indent=1)

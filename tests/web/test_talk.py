@@ -133,3 +133,18 @@ def test_talk_is_only_for_a_game_under_way(organiser) -> None:
     with pytest.raises(services.ServiceError) as refused:
         talk.post(game, 0, "square", "Too early")
     assert refused.value.code == "game_not_running"
+
+
+def test_large_print_is_a_seats_own_choice_and_is_remembered(organiser) -> None:
+    game = started_game(organiser, "Print")
+    client = Client()
+    url = seat_url(game, 1)
+    assert 'class="large-print"' not in page(client, url)
+    response = client.post(url + "display/", {"large_print": "on"})
+    assert response.status_code == 302 and response["Location"] == url
+    assert 'class="large-print"' in page(client, url)
+    assert 'class="large-print"' in page(Client(), url)  # another device, the same seat
+    assert 'class="large-print"' not in page(client, seat_url(game, 2))
+    client.post(url + "display/", {})
+    assert 'class="large-print"' not in page(client, url)
+    assert client.post("/p/" + "a" * 32 + "/display/", {"large_print": "on"}).status_code == 404

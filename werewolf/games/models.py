@@ -80,6 +80,7 @@ class Player(models.Model):
     is_bot = models.BooleanField(default=False)
     assigned_role = models.CharField(max_length=16, blank=True)
     assigned_alpha = models.BooleanField(default=False)
+    large_print = models.BooleanField(_("large print, high contrast"), default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -246,6 +246,22 @@ def public_context(game: Game) -> dict[str, Any]:
     }
 
 
+NEWS_ON_SCREEN = 6
+"""How many of the latest public events the projector shows."""
+
+
+def projector_context(game: Game, public: dict[str, Any]) -> dict[str, Any]:
+    """What the projector adds to the public page: each seat's card in or not (never
+    what: at night every living seat writes one, so this tells nothing of roles) and
+    the newest public news."""
+    handed = cards_in(public["phase"])
+    news = [event for group in public["log"] for event in group.events]
+    return {
+        "seats": [(place, handed.get(place.seat)) for place in public["circle"]],
+        "news": news[-NEWS_ON_SCREEN:],
+    }
+
+
 def dashboard_context(game: Game) -> dict[str, Any]:
     """The organiser's view: who has handed in a card, not what (that needs opening)."""
     phase = game.current_phase() if game.is_running else None

@@ -507,6 +507,11 @@ def substitute_player(player: Player, *, name: str, email: str) -> Player:
     return player
 
 
+def set_large_print(player: Player, on: bool) -> None:
+    """A seat's choice of large print and high contrast on its pages."""
+    Player.objects.filter(pk=player.pk).update(large_print=on)
+
+
 def mail_link_again(player: Player) -> None:
     """Mail a player their seat and link once more (the first mail went astray)."""
     if not (player.game.is_running and player.email and not player.is_bot):

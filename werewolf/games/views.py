@@ -541,3 +541,31 @@ def dashboard_talk(request: HttpRequest, pk: int) -> HttpResponse:
     except services.ServiceError as refusal:
         return _talk_refused(request, game, refusal, back, request.path)
     return redirect(back + "#talk")
+
+
+@require_POST
+def seat_display(request: HttpRequest, token: str) -> HttpResponse:
+    """A seat switches large print and high contrast on or off: kept on the seat, so the
+    facility's tablet shows it that way whoever opens the link."""
+    try:
+        player = links.player_for(token)
+    except links.LinkError as problem:
+        return render(
+            request,
+            "games/link_error.html",
+            {"problem": problem.code},
+            status=404 if problem.code == "unknown" else 410,
+        )
+    services.set_large_print(player, request.POST.get("large_print") == "on")
+    return redirect(reverse("games:seat", args=[token]))
+
+
+@require_GET
+def projector(request: HttpRequest, key: str) -> HttpResponse:
+    """The public page for a screen at the front of the room: the circle (alive, dead,
+    whose card is in, never what), the phase, the countdown and the latest public news,
+    in type read from the back, on one 1920 x 1080 screen."""
+    game = _public_game(key)
+    context = selectors.public_context(game)
+    context["projector"] = selectors.projector_context(game, context)
+    return render(request, "games/projector.html", context)
