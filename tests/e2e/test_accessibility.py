@@ -180,6 +180,15 @@ def test_every_page_in_every_state_passes_axe(tour: Tour, django_user_model) -> 
     connections.close_all()
     tour.check("seat, day vote", "anonymous", url[wolf])
     tour.check("seat, dead", "anonymous", url[seer])
+
+    def refused_post(page: Any) -> None:
+        page.fill("#talk-ghosts", "x" * 10)
+        page.evaluate("document.querySelector('#talk-ghosts').value = 'x'.repeat(3000)")
+        submit("#talk-ghosts ~ button")(page)
+
+    tour.check("talk, a refused post", "anonymous", url[seer], refused_post)
+    tour.check("projector, day", "anonymous", public + "projector/")
+    tour.check("not found", "anonymous", "/games/999999/")
     tour.check("dashboard, day", "organiser", f"/games/{game.pk}/")
     services.end_game(Game.objects.get(pk=game.pk))
     connections.close_all()
@@ -201,6 +210,9 @@ def test_every_page_in_every_state_passes_axe(tour: Tour, django_user_model) -> 
     tabula_url = links.url_for(tabula.players.get(seat=0))
     connections.close_all()
     tour.check("tabula, accusation", "anonymous", tabula_url)
+    services.resolve_now(Game.objects.get(pk=tabula.pk))
+    connections.close_all()
+    tour.check("tabula, ballot", "anonymous", tabula_url)
     assert not tour.found, "axe found:\n" + json.dumps(tour.found, indent=1)
 
 
