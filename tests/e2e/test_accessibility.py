@@ -216,22 +216,32 @@ def test_every_page_in_every_state_passes_axe(tour: Tour, django_user_model) -> 
     assert not tour.found, "axe found:\n" + json.dumps(tour.found, indent=1)
 
 
-def test_mail_html_passes_axe(tour: Tour, django_user_model) -> None:
+def test_mail_html_passes_axe(tour: Tour, django_user_model, settings) -> None:
     """The HTML mails, loaded into the browser as a mail client shows them."""
     from django.core import mail
 
+    from tests.web.play import reply_address
+    from werewolf.mail import inbound
+
+    settings.WEREWOLF_MAIL_ORDERS = True
     organiser = django_user_model.objects.create_user("organiser", password=PASSWORD)
     seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES]
     game = services.start_game(services.create_game(organiser, name="Mailed", seats=seats, options={}, seed=2))
-    services.resolve_now(game)
+    player = game.players.get(seat=0)
+    raw = (
+        f"From: {player.name} <{player.email}>\r\nTo: {reply_address(player)}\r\nSubject: Re: card\r\n"
+        "Message-ID: <axe-reply@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nVOTE Nobody\r\n"
+    ).encode()
+    inbound.receive(raw)  # refused (no such name): the answer is an HTML mail too
+    services.resolve_now(Game.objects.get(pk=game.pk))
     connections.close_all()
     kinds: dict[str, str] = {}
     for message in mail.outbox:
         for content, mimetype in getattr(message, "alternatives", []):
             if mimetype == "text/html":
-                kind = re.sub(r"\W+", "-", message.subject.split(":")[-1].strip().lower())[:40]
+                kind = re.sub(r"\W+", "-", message.subject.split("]")[-1].split(":")[-1].strip().lower())[:40]
                 kinds.setdefault(kind, content)
-    assert kinds, "no HTML mail was sent"
+    assert len(kinds) >= 3, f"expected the welcome, a refusal and a phase mail: {sorted(kinds)}"
     phase_mail = next(html for kind, html in kinds.items() if "is-over" in kind)
     following = phase_mail[phase_mail.index("Day 1:") :]
     assert re.search(r'<a href="http[^"]+/p/[a-z2-7]{32}/"', following), "the next phase's link is not a link"
