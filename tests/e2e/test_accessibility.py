@@ -148,6 +148,13 @@ def test_every_page_in_every_state_passes_axe(tour: Tour, django_user_model) -> 
     tour.check("draft dashboard", "organiser", f"/games/{draft.pk}/")
     tour.check("change a draft", "organiser", f"/games/{draft.pk}/edit/")
     tour.check("delete a draft", "organiser", f"/games/{draft.pk}/delete/")
+    draft = services.open_signup(draft)
+    tour.check("draft dashboard, sign-up open", "organiser", f"/games/{draft.pk}/")
+    tour.check("join", "anonymous", f"/join/{draft.signup_key}/")
+    tour.check("join refused", "anonymous", f"/join/{draft.signup_key}/", submit("main form [type=submit]"))
+    pending = services.sign_up(draft.signup_key, "Zoë", "zoe@example.org")
+    connections.close_all()
+    tour.check("join, confirm", "anonymous", links.signup_url(pending))
 
     game = services.start_game(
         services.create_game(organiser, name="Running", seats=seats, options={"wolves": 2, "seers": 1}, seed=5)

@@ -48,6 +48,8 @@ COMMON_FIELDS = (
     "dealing",
     "early_resolution",
     "public_square",
+    "signup",
+    "signup_limit",
 )
 RULESET_FIELDS = {
     "classic": (
@@ -80,6 +82,11 @@ RULESET_FIELDS = {
 """The New game form's fields: those of every game, then each ruleset's own, shown under
 its name (static/werewolf/app.js shows only the chosen ruleset's; without scripts all show)."""
 RULESET_LEGENDS = {"classic": _("Classic Werewolf: its options"), "tabula": _("Lupus in Tabula: its options")}
+
+
+TYPICAL_TABLE = {"classic": 9, "tabula": 9}
+"""A table the options of a game open to sign-up are checked for, before its players are
+known (they are checked again, with their defaults, for the real table at the start)."""
 
 
 def ballot_minutes(day_minutes: int) -> int:
@@ -161,6 +168,7 @@ class GameForm(forms.Form):
     )
     players = forms.CharField(
         label=_("Players"),
+        required=False,
         widget=forms.Textarea(
             attrs={"rows": 8, "placeholder": _("Ada <ada@example.org>\nBruno <bruno@example.org>\nChiara")}
         ),
@@ -208,6 +216,20 @@ class GameForm(forms.Form):
     )
     early_resolution = forms.BooleanField(
         label=_("Resolve a phase early when every card is in"), required=False, initial=True
+    )
+    signup = forms.BooleanField(
+        label=_("Players may also join by a link"),
+        required=False,
+        help_text=_(
+            "The dashboard then shows a join link: each person gives a name and an address and confirms by mail. "
+            "List here only the players you already know (or nobody)."
+        ),
+    )
+    signup_limit = forms.IntegerField(
+        label=_("At most this many players in all"),
+        min_value=1,
+        required=False,
+        help_text=_("With players joining by a link. Empty: as many as the ruleset takes."),
     )
     public_square = forms.BooleanField(
         label=_("Show the town square on the public page"),
@@ -352,7 +374,7 @@ class GameForm(forms.Form):
     @classmethod
     def initial_for(cls, game: Any) -> dict[str, Any]:
         """The form as it was filled in for a game not yet started, to change it."""
-        players = game.players.order_by("pk")
+        players = game.players.filter(pending=False).order_by("pk")
         ruleset = game.ruleset
         if ruleset == "tabula":
             initial = {f"tabula_{name}": value for name, value in game.options.items()}
@@ -375,6 +397,8 @@ class GameForm(forms.Form):
                 "dealing": "deal" if game.deal_roles else "assign",
                 "early_resolution": game.early_resolution,
                 "public_square": game.public_square,
+                "signup": bool(game.signup_key),
+                "signup_limit": game.signup_limit,
             }
         )
         return initial
@@ -412,6 +436,14 @@ class GameForm(forms.Form):
         validators.check_distinct(seat.name for seat in seats)
         return seats
 
+    def expected_players(self, seats: list[Seating], rules: Any) -> int | None:
+        """With sign-up by a link: the table the options are checked for (the limit, or
+        as many as listed but at least the ruleset's least)."""
+        if not self.cleaned_data.get("signup"):
+            return None
+        limit = self.cleaned_data.get("signup_limit")
+        return int(limit) if limit else max(len(seats), TYPICAL_TABLE.get(rules.id, rules.min_players))
+
     def clean_ruleset(self) -> str:
         return self.cleaned_data.get("ruleset") or "classic"
 
@@ -427,13 +459,22 @@ class GameForm(forms.Form):
                     self._errors.pop(name, None)
         rules = rulesets.get(ruleset)
         limits = {"min": rules.min_players, "max": rules.max_players}
-        if seats and not rules.min_players <= len(seats) <= rules.max_players:
+        if not seats and not data.get("signup") and "players" not in self.errors:
+            self.add_error("players", ValidationError(forms.Field.default_error_messages["required"], code="required"))
+        expected = self.expected_players(seats or [], rules)
+        data["expected_players"] = expected
+        least = 0 if expected else rules.min_players
+        limit = data.get("signup_limit")
+        if limit and not rules.min_players <= limit <= rules.max_players:
+            key = "tabula_player_count" if ruleset == "tabula" else "player_count"
+            self.add_error("signup_limit", ValidationError(SETUP_ERRORS[key], params=limits))
+        if seats is not None and "players" not in self.errors and not least <= len(seats) <= rules.max_players:
             key = "tabula_player_count" if ruleset == "tabula" else "player_count"
             self.add_error("players", ValidationError(SETUP_ERRORS[key], params=limits))
-        if not seats or self.errors:
+        if seats is None or (not seats and not expected) or self.errors:
             return data
         try:
-            data["options"] = engine.options(ruleset, self.option_values(ruleset), len(seats))
+            data["options"] = engine.options(ruleset, self.option_values(ruleset), expected or len(seats))
         except engine.SetupError as error:
             prefixed = f"tabula_{error.option}" if ruleset == "tabula" else error.option
             field = prefixed if prefixed in self.fields else error.option if error.option in self.fields else None
@@ -677,6 +718,44 @@ class OrganiserLoginForm(AuthenticationForm):
         if self.non_field_errors():
             for field in self.fields.values():
                 field.widget.attrs.update({"aria-invalid": "true", "aria-describedby": "login-error"})
+
+
+class JoinForm(forms.Form):
+    """A person asking for a seat by the join link: a name for the notecards and an
+    address to confirm it by."""
+
+    name = forms.CharField(label=_("Your name in the game"), max_length=validators.NAME_MAX_LENGTH)
+    email = forms.CharField(
+        label=_("Your email"),
+        max_length=validators.EMAIL_MAX_LENGTH,
+        help_text=_("A link to confirm your seat goes there; then the game's mails."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = _helper(_("Ask for a seat"))
+
+    def clean_name(self) -> str:
+        return validators.clean_player_name(self.cleaned_data["name"])
+
+    def clean_email(self) -> str:
+        return validators.clean_email(self.cleaned_data["email"])
+
+
+class SignupForm(forms.Form):
+    """The organiser opens the game to sign-up by a link."""
+
+    action = forms.CharField(widget=forms.HiddenInput, initial="open_signup")
+    limit = forms.IntegerField(
+        label=_("At most this many players in all"),
+        min_value=1,
+        required=False,
+        help_text=_("Empty: as many as the ruleset takes."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = _helper(_("Open the sign-up"))
 
 
 class SubstituteForm(forms.Form):

@@ -14,6 +14,7 @@ import re
 import secrets
 
 from django.conf import settings
+from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
 
@@ -108,3 +109,29 @@ def _reference_mac(nonce: str, index: int) -> str:
     message = f"mail-reference:{nonce}:{index}".encode()
     mac = hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).digest()
     return base64.b32encode(mac).decode().rstrip("=").lower()[:20]
+
+
+SIGNUP_MAX_AGE = 3 * 24 * 3600
+"""How long a link to confirm a sign-up works: three days."""
+_SIGNUP_SALT = "werewolf.signup"
+
+
+def signup_url(player: Player) -> str:
+    """The link that confirms `player`'s sign-up (signed, so it can't be made up)."""
+    token = signing.dumps(player.pk, salt=_SIGNUP_SALT, compress=False)
+    return settings.SITE_URL + reverse("games:join_confirm", args=[token])
+
+
+def player_for_signup(token: str) -> Player:
+    """The pending player a confirmation link names; `LinkError` "unknown" if forged or
+    mangled (or the player has gone), "expired" after three days."""
+    try:
+        pk = signing.loads(token, salt=_SIGNUP_SALT, max_age=SIGNUP_MAX_AGE)
+    except signing.SignatureExpired:
+        raise LinkError("expired") from None
+    except signing.BadSignature:
+        raise LinkError("unknown") from None
+    player = Player.objects.select_related("game").filter(pk=pk).first() if isinstance(pk, int) else None
+    if player is None:
+        raise LinkError("unknown")
+    return player

@@ -39,6 +39,9 @@ class Game(models.Model):
     draw_seats = models.BooleanField(_("draw the seats at random"), default=True)
     deal_roles = models.BooleanField(_("deal the roles at random"), default=True)
     public_square = models.BooleanField(_("the town square on the public page"), default=False)
+    chosen_options = models.JSONField(default=dict, blank=True)  # as the organiser chose them, defaults left out
+    signup_key = models.CharField(max_length=32, blank=True, db_index=True)  # "": sign-up closed
+    signup_limit = models.PositiveSmallIntegerField(null=True, blank=True)
     public_key = models.CharField(max_length=32, unique=True)
     is_demo = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -81,6 +84,7 @@ class Player(models.Model):
     assigned_role = models.CharField(max_length=16, blank=True)
     assigned_alpha = models.BooleanField(default=False)
     large_print = models.BooleanField(_("large print, high contrast"), default=False)
+    pending = models.BooleanField(default=False)  # signed up by the join link, not yet confirmed by mail
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -231,6 +235,7 @@ class Dispatch(models.Model):
         WELCOME = "welcome", _("seat and link")
         PHASE = "phase", _("phase results")
         INBOUND_REPLY = "inbound_reply", _("answer to a mailed card")
+        SIGNUP = "signup", _("sign-up to confirm")
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="dispatches")
     key = models.CharField(max_length=80, unique=True)

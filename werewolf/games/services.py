@@ -25,7 +25,7 @@ from werewolf import engine
 from werewolf.engine.bots import bot_card
 from werewolf.engine.random import seating_rng
 
-from . import links
+from . import links, validators
 from .models import Event, Game, Order, Phase, Player
 from .queue import after_commit
 
@@ -85,11 +85,13 @@ def create_game(
     draw_seats: bool = True,
     deal_roles: bool = True,
     public_square: bool = False,
+    expected_players: int | None = None,
     seed: int | None = None,
     is_demo: bool = False,
 ) -> Game:
-    """A game not yet started. Options are checked now (`engine.SetupError`)."""
-    checked = engine.options(ruleset, options, len(seats))
+    """A game not yet started. Options are checked now (`engine.SetupError`), for
+    `expected_players` when players will join by the link (else for the seats given)."""
+    checked = engine.options(ruleset, options, expected_players or len(seats))
     with transaction.atomic():
         game = Game.objects.create(
             name=name,
@@ -105,6 +107,7 @@ def create_game(
             draw_seats=draw_seats,
             deal_roles=deal_roles,
             public_square=public_square,
+            chosen_options=dict(options),
             public_key=secrets.token_urlsafe(16),
             is_demo=is_demo,
         )
@@ -120,7 +123,21 @@ def start_game(game: Game) -> Game:
         game = _locked(game)
         if game.status != Game.Status.DRAFT:
             raise ServiceError("already_started")
+        if game.signup_key or game.players.filter(pending=True).exists():
+            # Starting closes the sign-up: whoever has not confirmed by mail is not seated.
+            game.players.filter(pending=True).delete()
+            game.signup_key = ""
+            game.save(update_fields=["signup_key"])
         players = list(game.players.order_by("pk"))
+        rules = engine.rulesets.get(game.ruleset)
+        if not rules.min_players <= len(players) <= rules.max_players:
+            raise ServiceError("player_count", least=rules.min_players, most=rules.max_players, count=len(players))
+        try:
+            # The defaults (how many wolves, which specials) fit the table as it is now:
+            # with players joining by a link, it was not known when the game was made.
+            game.options = engine.options(game.ruleset, game.chosen_options or game.options, len(players))
+        except engine.SetupError as refused:
+            raise ServiceError("options_do_not_fit", count=len(players), code=refused.code) from refused
         if game.draw_seats:
             seating_rng(game.seed).shuffle(players)
         deal = None
@@ -143,6 +160,72 @@ def start_game(game: Game) -> Game:
         _open_phase(game, state, now)
         _mail([outbox().queue_welcome(player) for player in players])
     return game
+
+
+# Joining by a link -------------------------------------------------------------------
+
+
+def open_signup(game: Game, limit: int | None = None) -> Game:
+    """Open a game not yet started to sign-up by its join link, for at most `limit`
+    players in all (None: as many as the ruleset takes)."""
+    rules = engine.rulesets.get(game.ruleset)
+    if limit is not None and not rules.min_players <= limit <= rules.max_players:
+        raise ServiceError("signup_limit", least=rules.min_players, most=rules.max_players)
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status != Game.Status.DRAFT:
+            raise ServiceError("already_started")
+        game.signup_key = game.signup_key or secrets.token_urlsafe(16)
+        game.signup_limit = limit
+        game.save(update_fields=["signup_key", "signup_limit"])
+    return game
+
+
+def close_signup(game: Game) -> Game:
+    """Close the sign-up: the join link stops working, and whoever has not confirmed by
+    mail is dropped (those who have keep their seats)."""
+    with transaction.atomic():
+        game = _locked(game)
+        game.signup_key = ""
+        game.save(update_fields=["signup_key"])
+        game.players.filter(pending=True).delete()
+    return game
+
+
+def sign_up(key: str, name: str, email: str) -> Player:
+    """A person asks for a seat by the join link: kept as pending and mailed a link to
+    confirm (the address must be theirs). Refused (`ServiceError`) when the sign-up is
+    closed ("signup_closed"), the table is full ("signup_full"), or the address already
+    has a seat ("signup_address_taken"); `name` and `email` are checked by the form."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(signup_key=key, status=Game.Status.DRAFT).first()
+        if not key or game is None:
+            raise ServiceError("signup_closed")
+        players = list(game.players.all())
+        limit = game.signup_limit or engine.rulesets.get(game.ruleset).max_players
+        if len(players) >= limit:
+            raise ServiceError("signup_full")
+        if any(player.email.casefold() == email.casefold() for player in players if player.email):
+            raise ServiceError("signup_address_taken")
+        if any(validators.notecard_key(player.name) == validators.notecard_key(name) for player in players):
+            raise ServiceError("signup_name_taken", name=name)
+        player = Player.objects.create(game=game, name=name, email=email, pending=True)
+        _mail([outbox().queue_signup(player)])
+    return player
+
+
+def confirm_signup(player: Player) -> Player:
+    """The person confirmed by the link mailed to them: the seat is theirs. Confirming
+    twice changes nothing."""
+    with transaction.atomic():
+        game = _locked(player.game)
+        player = Player.objects.filter(pk=player.pk, game=game).first()  # type: ignore[assignment]
+        if player is None or game.status != Game.Status.DRAFT or (player.pending and not game.signup_key):
+            raise ServiceError("signup_closed")
+        if player.pending:
+            player.pending = False
+            player.save(update_fields=["pending"])
+    return player
 
 
 def assign_roles(game: Game, roles: Mapping[int, str], alpha: int | None) -> None:
@@ -181,19 +264,20 @@ def update_draft(
     draw_seats: bool = True,
     deal_roles: bool = True,
     public_square: bool = False,
+    expected_players: int | None = None,
 ) -> Game:
     """Change a game that has not started, as `create_game` set it up. The players are
     written again in the new order (the listed order is their order of creation); a
     role the organiser dealt stays with the player of that name, unless the whole deal
     no longer fits the game's new numbers: then it is dealt again from nothing."""
     ruleset = ruleset or game.ruleset
-    checked = engine.options(ruleset, options, len(seats))
+    checked = engine.options(ruleset, options, expected_players or len(seats))
     with transaction.atomic():
         game = _locked(game)
         game.ruleset = ruleset
         if game.status != Game.Status.DRAFT:
             raise ServiceError("already_started")
-        dealt = {player.name.casefold(): player for player in game.players.all()}
+        dealt = {player.name.casefold(): player for player in game.players.filter(pending=False)}
         players = []
         for seat in seats:
             kept = dealt.get(seat.name.casefold())
@@ -215,12 +299,13 @@ def update_draft(
                 for player in players:
                     player.assigned_role, player.assigned_alpha = "", False
         game.name, game.options, game.timezone = name, checked, timezone_name
+        game.chosen_options = dict(options)
         game.night_minutes, game.day_minutes = night_minutes, day_minutes
         game.stage_minutes = dict(stage_minutes or {})
         game.early_resolution, game.draw_seats, game.deal_roles = early_resolution, draw_seats, deal_roles
         game.public_square = public_square
         game.save()
-        game.players.all().delete()
+        game.players.filter(pending=False).delete()  # those still to confirm by mail stay
         Player.objects.bulk_create(players)
     return game
 

@@ -22,7 +22,18 @@ from werewolf.mail import grammar
 from werewolf.mail.grammar import CardError, read_card
 
 from . import links, selectors, services, talk, validators
-from .forms import AssignRolesForm, DemoForm, ExtendForm, GameForm, NotecardForm, PaperCardsForm, SubstituteForm, words
+from .forms import (
+    AssignRolesForm,
+    DemoForm,
+    ExtendForm,
+    GameForm,
+    JoinForm,
+    NotecardForm,
+    PaperCardsForm,
+    SignupForm,
+    SubstituteForm,
+    words,
+)
 from .models import Game, Order, Phase, Player
 
 DEMO_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
@@ -62,6 +73,7 @@ def create(request: HttpRequest) -> HttpResponse:
     form = GameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         game = services.create_game(request.user, **_game_settings(form.cleaned_data))
+        _signup_as_asked(game, form.cleaned_data)
         messages.success(request, DONE["created"])
         return redirect("games:dashboard", pk=game.pk)
     return render(request, "games/game_form.html", {"form": form})
@@ -78,7 +90,8 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = GameForm(request.POST or None, initial=GameForm.initial_for(game), submit_label=_("Save the game"))
     if request.method == "POST" and form.is_valid():
         try:
-            services.update_draft(game, **_game_settings(form.cleaned_data))
+            game = services.update_draft(game, **_game_settings(form.cleaned_data))
+            _signup_as_asked(game, form.cleaned_data)
         except services.ServiceError:
             messages.error(request, DONE["not_a_draft"])
         else:
@@ -121,7 +134,16 @@ def _game_settings(data: dict[str, Any]) -> dict[str, Any]:
         "draw_seats": data["seating"] == "draw",
         "deal_roles": data["dealing"] == "deal",
         "public_square": bool(data.get("public_square")),
+        "expected_players": data.get("expected_players"),
     }
+
+
+def _signup_as_asked(game: Game, data: dict[str, Any]) -> None:
+    """Open or close the sign-up by a link as the game form asks."""
+    if data.get("signup"):
+        services.open_signup(game, data.get("signup_limit"))
+    elif game.signup_key:
+        services.close_signup(game)
 
 
 def _extend_form(game: Game) -> ExtendForm:
@@ -193,6 +215,8 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "roles_form": roles_form,
             "error": error,
             "public_url": _public_url(game),
+            "join_url": settings.SITE_URL + reverse("games:join", args=[game.signup_key]) if game.signup_key else "",
+            "pending": game.players.filter(pending=True).count() if game.signup_key else 0,
             "entered": validators.ascii_number(request.GET.get("entered", "")),
         }
     )
@@ -569,3 +593,66 @@ def projector(request: HttpRequest, key: str) -> HttpResponse:
     context = selectors.public_context(game)
     context["projector"] = selectors.projector_context(game, context)
     return render(request, "games/projector.html", context)
+
+
+# Joining by a link -------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, key: str) -> HttpResponse:
+    """The join link: a name and an address ask for a seat; a mail confirms it."""
+    game = Game.objects.filter(signup_key=key, status=Game.Status.DRAFT).first() if _PUBLIC_KEY.fullmatch(key) else None
+    if game is None:
+        return render(request, "games/join_closed.html", status=404)
+    form = JoinForm(request.POST or None)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = services.sign_up(key, form.cleaned_data["name"], form.cleaned_data["email"])
+        except services.ServiceError as refusal:
+            error = refusal
+        else:
+            return render(request, "games/join_done.html", {"game": game, "player": player})
+    status = 400 if error or form.errors else 200
+    seated = game.players.filter(pending=False).count()
+    context = {"game": game, "form": form, "error": error, "seated": seated, "names": []}
+    return render(request, "games/join.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def join_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link mailed to confirm a sign-up. GET only asks (mail scanners open links);
+    the button's POST confirms."""
+    try:
+        player = links.player_for_signup(token)
+    except links.LinkError as problem:
+        return render(request, "games/join_closed.html", {"problem": problem.code}, status=404)
+    error = None
+    if request.method == "POST":
+        try:
+            player = services.confirm_signup(player)
+        except services.ServiceError as refusal:
+            error = refusal
+    context = {"game": player.game, "player": player, "error": error, "confirmed": not player.pending, "names": []}
+    return render(request, "games/join_confirm.html", context, status=400 if error else 200)
+
+
+@login_required
+@require_POST
+def dashboard_signup(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser opens or closes the sign-up of a game not yet started."""
+    game = _organised(request, pk)
+    try:
+        if request.POST.get("action") == "close_signup":
+            services.close_signup(game)
+        else:
+            form = SignupForm(request.POST)
+            limit = form.cleaned_data.get("limit") if form.is_valid() else None
+            if not form.is_valid():
+                raise services.ServiceError("signup_limit")
+            services.open_signup(game, limit)
+    except services.ServiceError as refusal:
+        messages.error(
+            request, words("includes/service_error.html", {"error": refusal, "organiser": True, "names": []})
+        )
+    return redirect(reverse("games:dashboard", args=[pk]) + "#signup")

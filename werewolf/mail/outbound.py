@@ -127,6 +127,16 @@ def queue_inbound_reply(row: InboundMessage, reading: Any) -> list[int]:
     )
 
 
+def queue_signup(player: Player) -> list[int]:
+    """The link that confirms a sign-up by the join link (the address must be theirs)."""
+    if not player.email:
+        return []
+    context = {"game": player.game, "player": player, "link": links.signup_url(player)}
+    return _queue(
+        [(player, f"signup:{player.pk}", Dispatch.Kind.SIGNUP, None, lambda: _render(player, "signup", context))]
+    )
+
+
 # Sending ---------------------------------------------------------------------------
 
 
