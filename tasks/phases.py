@@ -20,3 +20,8 @@ def resolve_ready_phase(phase_id: int) -> bool:
 @shared_task(name="tasks.phases.sweep_due_phases")
 def sweep_due_phases() -> int:
     return services.sweep_due_phases()
+
+
+@shared_task(name="tasks.phases.send_reminders")
+def send_reminders() -> int:
+    return services.send_reminders()

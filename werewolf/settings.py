@@ -167,10 +167,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
-# How often the beat sweeper looks for phases past their deadline, and how near a
-# deadline must be to get an ETA task as well (the sweeper alone owns longer ones).
 WEREWOLF_POLL_SECONDS = float(os.environ.get("WEREWOLF_POLL_SECONDS", "15"))
 """How often an open game page asks whether it has news (then updates in place)."""
+# How often the beat sweeper looks for phases past their deadline (and for reminders
+# due), and how near a deadline must be to get an ETA task as well (the sweeper alone
+# owns longer ones).
 WEREWOLF_SWEEP_SECONDS = float(os.environ.get("WEREWOLF_SWEEP_SECONDS", "30"))
 WEREWOLF_MAIL_SWEEP_SECONDS = float(os.environ.get("WEREWOLF_MAIL_SWEEP_SECONDS", "120"))
 WEREWOLF_ETA_HORIZON_SECONDS = float(os.environ.get("WEREWOLF_ETA_HORIZON_SECONDS", "600"))

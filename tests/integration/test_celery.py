@@ -95,3 +95,21 @@ def test_two_workers_given_the_same_phase_resolve_it_once(organiser, workers) ->
     assert kinds.count("pack_chose") == 1
     assert kinds.count("killed") + kinds.count("dawn_no_death") == 1
     assert Phase.objects.filter(game=game).count() == 2
+
+
+def test_the_beat_reminds_the_seats_whose_card_is_not_in_once(organiser, workers) -> None:
+    """A real beat and worker: a phase of ten minutes reaches its reminder time; each seat
+    without a card gets one reminder (its outbox row), whatever the beat does next."""
+    from werewolf.games.models import Dispatch
+
+    game = running_game(organiser)
+    phase = game.current_phase()
+    now = timezone.now()
+    # Opened ten minutes ago, due in a minute: inside its two-minute reminder lead.
+    Phase.objects.filter(pk=phase.pk).update(opened_at=now - timedelta(minutes=10), deadline=now + timedelta(minutes=1))
+    workers(1, beat=True)
+    reminded = Dispatch.objects.filter(kind=Dispatch.Kind.REMINDER, phase=phase)
+    assert wait_for(lambda: reminded.count() == 7, timeout=60)
+    wait_for(lambda: False, timeout=3)  # a few more beats
+    assert reminded.count() == 7
+    assert len(set(reminded.values_list("player_id", flat=True))) == 7

@@ -236,6 +236,7 @@ class Dispatch(models.Model):
         PHASE = "phase", _("phase results")
         INBOUND_REPLY = "inbound_reply", _("answer to a mailed card")
         SIGNUP = "signup", _("sign-up to confirm")
+        REMINDER = "reminder", _("reminder: card not in")
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="dispatches")
     key = models.CharField(max_length=80, unique=True)

@@ -485,6 +485,43 @@ def sweep_due_phases(now: datetime | None = None) -> int:
     return resolved
 
 
+REMINDER_LEAD_MOST = timedelta(hours=2)
+REMINDER_LEAD_LEAST = timedelta(minutes=2)
+
+
+def reminder_lead(phase: Phase) -> timedelta:
+    """How long before its deadline a phase reminds the seats whose card is not in: a
+    twelfth of the phase, between two minutes and two hours (a day: two hours before; a
+    ten-minute phase: two minutes)."""
+    length = phase.deadline - phase.opened_at
+    return min(REMINDER_LEAD_MOST, max(REMINDER_LEAD_LEAST, length / 12))
+
+
+def send_reminders(now: datetime | None = None) -> int:
+    """Remind, once, every seat asked for a card in an open phase whose reminder time
+    has come and whose card is not in (by mail, to players with an address). The
+    beat runs it with the sweeper; the number of reminders queued."""
+    now = now or timezone.now()
+    due = Phase.objects.filter(
+        status=Phase.Status.OPEN, deadline__gt=now, deadline__lte=now + REMINDER_LEAD_MOST
+    ).select_related("game")
+    queued: list[list[int]] = []
+    for phase in due:
+        if now < phase.deadline - reminder_lead(phase):
+            continue
+        try:
+            spec = engine.phase(phase.game.engine_state)
+            handed = set(phase.orders.values_list("seat", flat=True))
+            waiting = [seat for seat in spec.slots if seat not in handed]
+            players = phase.game.players.filter(seat__in=waiting, is_bot=False).exclude(email="")
+            with transaction.atomic():
+                queued.append(outbox().queue_reminders(phase, list(players)))
+        except Exception:  # one broken game must not hold up the others
+            logger.exception("could not remind the seats of phase %s", phase.pk)
+    _mail(queued)
+    return sum(len(batch) for batch in queued)
+
+
 def _open_phase(game: Game, state: engine.State, now: datetime) -> Phase:
     spec = engine.phase(state)
     minutes = game.minutes_for(spec.name, spec.kind)

@@ -34,7 +34,7 @@ from .forms import (
     SubstituteForm,
     words,
 )
-from .models import Game, Order, Phase, Player
+from .models import Dispatch, Game, Order, Phase, Player
 
 DEMO_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
 _PUBLIC_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -146,6 +146,14 @@ def _signup_as_asked(game: Game, data: dict[str, Any]) -> None:
         services.close_signup(game)
 
 
+def _reminded(game: Game) -> set[int]:
+    """The players reminded that their card for the open phase is not in."""
+    phase = game.current_phase() if game.is_running else None
+    if phase is None:
+        return set()
+    return set(phase.dispatches.filter(kind=Dispatch.Kind.REMINDER).values_list("player_id", flat=True))
+
+
 def _extend_form(game: Game) -> ExtendForm:
     phase = game.current_phase() if game.is_running else None
     return ExtendForm(initial={"phase": phase.index if phase else None})
@@ -217,6 +225,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "public_url": _public_url(game),
             "join_url": settings.SITE_URL + reverse("games:join", args=[game.signup_key]) if game.signup_key else "",
             "pending": game.players.filter(pending=True).count() if game.signup_key else 0,
+            "reminded": _reminded(game),
             "entered": validators.ascii_number(request.GET.get("entered", "")),
         }
     )

@@ -137,6 +137,27 @@ def queue_signup(player: Player) -> list[int]:
     )
 
 
+def queue_reminders(phase: Phase, players: list[Player]) -> list[int]:
+    """A reminder to each of `players` that their card for `phase` is not in: once per
+    seat and phase (the key), whatever the beat does."""
+    return _queue(
+        [
+            (
+                player,
+                f"reminder:{phase.pk}:{player.pk}",
+                Dispatch.Kind.REMINDER,
+                phase,
+                partial(_render_reminder, player),
+            )
+            for player in players
+        ]
+    )
+
+
+def _render_reminder(player: Player) -> dict[str, Any]:
+    return _render(player, "reminder", _context(player))
+
+
 # Sending ---------------------------------------------------------------------------
 
 
