@@ -23,3 +23,10 @@ def send_pending_mail() -> int:
 @shared_task(name="tasks.mail.send_phase_mails")
 def send_phase_mails(phase_id: int) -> int:
     return outbound.send_phase_mails(phase_id)
+
+
+@shared_task(name="tasks.mail.send_talk_digests")
+def send_talk_digests() -> int:
+    from werewolf.games import talk
+
+    return talk.send_digests()

@@ -28,5 +28,8 @@ def _schedule_sweeper(sender: Celery, **kwargs: object) -> None:
         settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.phases.send_reminders"), name="send reminders"
     )
     sender.add_periodic_task(
+        settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.mail.send_talk_digests"), name="send talk digests"
+    )
+    sender.add_periodic_task(
         settings.WEREWOLF_MAIL_SWEEP_SECONDS, sender.signature("tasks.mail.send_pending_mail"), name="send pending mail"
     )

@@ -148,3 +148,38 @@ def test_large_print_is_a_seats_own_choice_and_is_remembered(organiser) -> None:
     client.post(url + "display/", {})
     assert 'class="large-print"' not in page(client, url)
     assert client.post("/p/" + "a" * 32 + "/display/", {"large_print": "on"}).status_code == 404
+
+
+def test_the_talk_is_mailed_at_each_players_pace_once_and_only_what_they_read(organiser) -> None:
+    from datetime import timedelta
+
+    from django.core import mail
+    from django.utils import timezone
+
+    game = started_game(organiser, "Digest")
+    wolves = pack_of(game)
+    villager = next(seat for seat in range(7) if seat not in wolves)
+    client = Client()
+    client.post(seat_url(game, villager) + "talk/mail/", {"pace": "each"})
+    say(client, game, wolves[0], "square", "Morning, neighbours.")
+    say(client, game, wolves[0], "den", "The baker tonight.")
+    mail.outbox.clear()
+    now = timezone.now()
+    assert talk.send_digests(now) == 6  # everyone but the writer: the square
+    by_address = {message.to[0]: message for message in mail.outbox}
+    villager_mail = next(m for to, m in by_address.items() if game.players.get(seat=villager).email in to)
+    other_wolf = next(m for to, m in by_address.items() if game.players.get(seat=wolves[1]).email in to)
+    assert "Morning, neighbours." in villager_mail.body and "The baker tonight." not in villager_mail.body
+    assert "The baker tonight." in other_wolf.body and "The pack's den" in other_wolf.body
+    assert villager_mail.extra_headers["References"] == other_wolf.extra_headers["References"]
+    assert talk.send_digests(now) == 0  # once
+
+    say(client, game, wolves[1], "square", "Anyone seen the baker?")
+    mail.outbox.clear()
+    # The villager (each post) and the first writer (never mailed yet); the hourly ones wait.
+    assert talk.send_digests(now + timedelta(minutes=5)) == 2
+    assert talk.send_digests(now + timedelta(minutes=61)) == 4
+    client.post(seat_url(game, villager) + "talk/mail/", {"pace": "never"})
+    say(client, game, wolves[1], "square", "Hello?")
+    assert talk.send_digests(now + timedelta(hours=3)) == 5
+    assert client.post(seat_url(game, villager) + "talk/mail/", {"pace": "sometimes"}).status_code == 400

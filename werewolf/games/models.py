@@ -85,6 +85,14 @@ class Player(models.Model):
     assigned_alpha = models.BooleanField(default=False)
     large_print = models.BooleanField(_("large print, high contrast"), default=False)
     pending = models.BooleanField(default=False)  # signed up by the join link, not yet confirmed by mail
+    talk_mail = models.CharField(
+        _("talk by mail"),
+        max_length=8,
+        default="hourly",
+        choices=[("each", _("each post")), ("hourly", _("hourly")), ("daily", _("daily")), ("never", _("never"))],
+    )
+    talk_mailed_upto = models.PositiveBigIntegerField(default=0)  # the newest post a digest has carried
+    talk_mailed_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -237,6 +245,7 @@ class Dispatch(models.Model):
         INBOUND_REPLY = "inbound_reply", _("answer to a mailed card")
         SIGNUP = "signup", _("sign-up to confirm")
         REMINDER = "reminder", _("reminder: card not in")
+        TALK = "talk", _("talk digest")
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="dispatches")
     key = models.CharField(max_length=80, unique=True)

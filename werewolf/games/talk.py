@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
 from werewolf import engine
 from werewolf.engine import talk
 
-from .models import Game, Post
-from .services import ServiceError, _locked
+from .models import Game, Player, Post
+from .services import ServiceError, _locked, _mail, outbox
+
+PACES = {"each": timedelta(0), "hourly": timedelta(hours=1), "daily": timedelta(days=1)}
+"""How long a player's talk digests wait after the last one, by the pace they chose."""
 
 SHOWN = 200
 """The newest posts a page shows per channel (the export keeps them all)."""
@@ -134,3 +138,57 @@ def digest(game: Game, viewer: engine.Viewer) -> list[Any]:
         .order_by("channel")
     )
     return [names] + [[row["channel"], row["total"], row["hidden"]] for row in counts]
+
+
+def set_pace(player: Player, pace: str) -> None:
+    """How often `player` is mailed the talk: "each" post, "hourly", "daily" or "never"."""
+    if pace not in (*PACES, "never"):
+        raise ServiceError("bad_pace")
+    Player.objects.filter(pk=player.pk).update(talk_mail=pace)
+
+
+def send_digests(now: datetime | None = None) -> int:
+    """Mail each player with an address what was said, since their last digest, in the
+    places they read, at the pace they chose; once per range of posts, whatever races
+    (the player's row is locked while its digest is queued). The number queued."""
+    now = now or timezone.now()
+    running = (Game.Status.RUNNING, Game.Status.FINISHED, Game.Status.ENDED)
+    newest = dict(
+        Post.objects.filter(game__status__in=running)
+        .values("game")
+        .annotate(top=models.Max("pk"))
+        .values_list("game", "top")
+    )
+    readers = (
+        Player.objects.filter(game__in=newest.keys(), is_bot=False, pending=False)
+        .exclude(email="")
+        .exclude(seat=None)
+        .exclude(talk_mail="never")
+    )
+    queued: list[list[int]] = []
+    for candidate in readers:
+        top = newest[candidate.game_id]
+        if candidate.talk_mailed_upto >= top:
+            continue
+        last = candidate.talk_mailed_at
+        if last is not None and now - last < PACES.get(candidate.talk_mail, PACES["daily"]):
+            continue
+        with transaction.atomic():
+            player = Player.objects.select_for_update().select_related("game").get(pk=candidate.pk)
+            if player.talk_mailed_upto >= top:
+                continue
+            seat = player.seat
+            assert seat is not None
+            names = [channel.name for channel in channels_for(player.game, seat)]
+            posts = list(
+                player.game.posts.filter(channel__in=names, hidden_at=None, pk__gt=player.talk_mailed_upto, pk__lte=top)
+                .exclude(seat=seat)  # what they wrote themselves they know
+                .order_by("pk")
+            )
+            if posts:
+                queued.append(outbox().queue_talk_digest(player, posts, top))
+                player.talk_mailed_at = now
+            player.talk_mailed_upto = top
+            player.save(update_fields=["talk_mailed_upto", "talk_mailed_at"])
+    _mail(queued)
+    return sum(len(batch) for batch in queued)

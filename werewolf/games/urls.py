@@ -18,6 +18,7 @@ urlpatterns = [
     path("p/<str:token>/", views.seat, name="seat"),
     path("p/<str:token>/version.json", views.seat_version, name="seat_version"),
     path("p/<str:token>/talk/", views.seat_talk, name="seat_talk"),
+    path("p/<str:token>/talk/mail/", views.seat_talk_mail, name="seat_talk_mail"),
     path("p/<str:token>/display/", views.seat_display, name="seat_display"),
     path("g/<str:key>/projector/", views.projector, name="projector"),
     path("join/<str:key>/", views.join, name="join"),

@@ -559,6 +559,25 @@ def seat_talk(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(back + "#talk")
 
 
+@require_POST
+def seat_talk_mail(request: HttpRequest, token: str) -> HttpResponse:
+    """A seat chooses how often the talk is mailed to it."""
+    try:
+        player = links.player_for(token)
+    except links.LinkError as problem:
+        return render(
+            request,
+            "games/link_error.html",
+            {"problem": problem.code},
+            status=404 if problem.code == "unknown" else 410,
+        )
+    try:
+        talk.set_pace(player, request.POST.get("pace", ""))
+    except services.ServiceError as refusal:
+        return _talk_refused(request, player.game, refusal, reverse("games:seat", args=[token]), "")
+    return redirect(reverse("games:seat", args=[token]) + "#talk")
+
+
 @login_required
 @require_POST
 def dashboard_talk(request: HttpRequest, pk: int) -> HttpResponse:

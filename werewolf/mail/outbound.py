@@ -158,6 +158,27 @@ def _render_reminder(player: Player) -> dict[str, Any]:
     return _render(player, "reminder", _context(player))
 
 
+def queue_talk_digest(player: Player, posts: list[Any], upto: int) -> list[int]:
+    """What was said in the places `player` reads since their last digest (`posts`, all
+    readable by the seat), once per range (the key names the newest post). Every digest
+    of a game refers to one thread, so mail clients keep a game's talk together."""
+    game = player.game
+    thread = message_id_for(f"talk-thread:{game.pk}")
+    context = {"game": game, "player": player, "posts": posts, "link": links.url_for(player)}
+    headers = {"In-Reply-To": thread, "References": thread}
+    return _queue(
+        [
+            (
+                player,
+                f"talk:{player.pk}:{upto}",
+                Dispatch.Kind.TALK,
+                None,
+                lambda: _render(player, "talk", context, headers),
+            )
+        ]
+    )
+
+
 # Sending ---------------------------------------------------------------------------
 
 
