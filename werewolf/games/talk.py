@@ -18,7 +18,7 @@ from werewolf import engine
 from werewolf.engine import talk
 
 from .models import Game, Player, Post
-from .services import ServiceError, _locked, _mail, outbox
+from .services import ServiceError, _mail, outbox
 
 PACES = {"each": timedelta(0), "hourly": timedelta(hours=1), "daily": timedelta(days=1)}
 """How long a player's talk digests wait after the last one, by the pace they chose."""
@@ -46,29 +46,40 @@ def clean_text(text: str) -> str:
     return "\n".join(line.rstrip() for line in kept.split("\n")).strip()
 
 
-def post(game: Game, seat: int | None, channel: str, text: str, *, source: str = Post.Source.WEB) -> Post:
-    """Post `text` in `channel` for `seat` (None: the moderator). Refused with
-    `ServiceError` (the engine's code: "no_channel", "dead", "den_closed", "post_empty",
-    "post_too_long", or "game_not_running"); nothing is kept then."""
+def post(
+    game: Game,
+    seat: int | None,
+    channel: str,
+    text: str,
+    *,
+    author: Player | None = None,
+    source: str = Post.Source.WEB,
+) -> Post:
+    """Post `text` in `channel` for `seat` (None: the moderator), as `author` (the seat's
+    player, when the caller has it). Refused with `ServiceError` (the engine's code:
+    "no_channel", "dead", "den_closed", "post_empty", "post_too_long", or
+    "game_not_running"); nothing is kept then.
+
+    No lock is taken, and the game is read as the caller has it: a post changes nothing
+    the game's state depends on, and who may write is read from the state as it stands.
+    A post racing the resolution that kills its writer is taken, as a word said just
+    before the dawn. The phase a post belongs to is the last one opened."""
     text = clean_text(text)
-    with transaction.atomic():
-        game = _locked(game)
-        if game.status not in (Game.Status.RUNNING, Game.Status.FINISHED, Game.Status.ENDED):
-            raise ServiceError("game_not_running")
-        state = game.engine_state
-        refusal = talk.refusal(state, seat, channel, text)
-        if refusal is not None:
-            raise ServiceError(refusal)
-        author = "" if seat is None else game.players.get(seat=seat).name
-        return Post.objects.create(
-            game=game,
-            channel=channel,
-            seat=seat,
-            author=author,
-            text=text,
-            source=source,
-            phase=game.current_phase() if game.is_running else None,
-        )
+    if game.status not in (Game.Status.RUNNING, Game.Status.FINISHED, Game.Status.ENDED):
+        raise ServiceError("game_not_running")
+    refusal = talk.refusal(game.engine_state, seat, channel, text)
+    if refusal is not None:
+        raise ServiceError(refusal)
+    if seat is None:
+        name = ""
+    elif author is not None and author.seat == seat:
+        name = author.name
+    else:
+        name = game.players.get(seat=seat).name
+    phase = game.phases.order_by("-index").values_list("pk", flat=True).first()
+    return Post.objects.create(
+        game=game, channel=channel, seat=seat, author=name, text=text, source=source, phase_id=phase
+    )
 
 
 def hide(game: Game, post_id: int | None, *, hidden: bool = True) -> Post:

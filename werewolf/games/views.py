@@ -553,7 +553,9 @@ def seat_talk(request: HttpRequest, token: str) -> HttpResponse:
         )
     back = reverse("games:seat", args=[token])
     try:
-        talk.post(player.game, player.seat, request.POST.get("channel", ""), request.POST.get("text", ""))
+        talk.post(
+            player.game, player.seat, request.POST.get("channel", ""), request.POST.get("text", ""), author=player
+        )
     except services.ServiceError as refusal:
         return _talk_refused(request, player.game, refusal, back, request.path)
     return redirect(back + "#talk")

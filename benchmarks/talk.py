@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Posts in the town square accepted per second through the web, on the production WSGI
+server (gunicorn), against a trivial view (`/healthz`) on the same server in the same run.
+
+    python benchmarks/talk.py [--seconds 5] [--clients 8] [--workers 2] [--threads 4]
+
+It makes a game in the configured database (SQLite under a temporary directory unless
+DATABASE_URL says otherwise), starts gunicorn on a free port, and lets `--clients` threads
+post as the game's players (each with its own session and CSRF token, as a browser) for
+`--seconds`, then ask `/healthz` as hard for as long. The figure to read is the ratio
+(goal in issue 10: at least 0.5); absolute rates depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "werewolf.settings")
+os.environ.setdefault("WEREWOLF_VAR_DIR", tempfile.mkdtemp(prefix="werewolf-talk-bench-"))
+os.environ.setdefault("WEREWOLF_INLINE_TASKS", "1")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def make_game() -> list[str]:
+    """A running game of twelve; the seat paths."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from werewolf.games import links, services
+
+    call_command("migrate", verbosity=0)
+    organiser, _ = get_user_model().objects.get_or_create(username="bench")
+    seats = [services.Seating(f"Player{n}") for n in range(12)]
+    game = services.start_game(services.create_game(organiser, name="Bench", seats=seats, options={}, seed=1))
+    return [str(links.url_for(player, absolute=False)) for player in game.players.order_by("seat")]
+
+
+class Client:
+    """One keep-alive connection with its own cookies, as a browser tab."""
+
+    def __init__(self, port: int) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, body: dict[str, str] | None = None) -> tuple[int, str]:
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        data = None
+        if body is not None:
+            data = urlencode(body)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Referer"] = "http://127.0.0.1/"
+        self.connection.request(method, path, body=data, headers=headers)
+        response = self.connection.getresponse()
+        text = response.read().decode(errors="replace")
+        for header in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return response.status, text
+
+
+def hammer(port: int, seconds: float, clients: int, work) -> int:
+    done = [0] * clients
+    stop = time.perf_counter() + seconds
+
+    def run(number: int) -> None:
+        client = Client(port)
+        state = work.prepare(client, number)
+        while time.perf_counter() < stop:
+            work.once(client, state, number)
+            done[number] += 1
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(done)
+
+
+class Post:
+    def __init__(self, seats: list[str]) -> None:
+        self.seats = seats
+
+    def prepare(self, client: Client, number: int) -> dict[str, str]:
+        seat = self.seats[number % len(self.seats)]
+        status, page = client.request("GET", seat)
+        assert status == 200, status
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        return {"seat": seat, "token": token}
+
+    def once(self, client: Client, state: dict[str, str], number: int) -> None:
+        body = {"csrfmiddlewaretoken": state["token"], "channel": "square", "text": f"word {number}"}
+        status, _ = client.request("POST", state["seat"] + "talk/", body)
+        assert status == 302, status
+
+
+class Trivial:
+    def prepare(self, client: Client, number: int) -> None:
+        return None
+
+    def once(self, client: Client, state: None, number: int) -> None:
+        status, _ = client.request("GET", "/healthz")
+        assert status == 200, status
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
+    args = parser.parse_args()
+    seats = make_game()
+    port = free_port()
+    env = {**os.environ, "WEREWOLF_ALLOWED_HOSTS": "127.0.0.1", "WEREWOLF_CSRF_TRUSTED_ORIGINS": "http://127.0.0.1"}
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("gunicorn")),
+            "werewolf.wsgi",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            str(args.workers),
+            "--threads",
+            str(args.threads),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        for _ in range(100):
+            try:
+                Client(port).request("GET", "/healthz")
+                break
+            except OSError:
+                time.sleep(0.1)
+        hammer(port, 1.0, args.clients, Trivial())  # warm up both
+        hammer(port, 1.0, args.clients, Post(seats))
+        posts = hammer(port, args.seconds, args.clients, Post(seats)) / args.seconds
+        trivial = hammer(port, args.seconds, args.clients, Trivial()) / args.seconds
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    database = "PostgreSQL" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
+    print(f"gunicorn {args.workers} workers x {args.threads} threads, {args.clients} clients, {database}")
+    print(f"posts accepted:  {posts:8.1f} /s")
+    print(f"trivial view:    {trivial:8.1f} /s")
+    print(f"ratio:           {posts / trivial:8.2f}  (goal: at least 0.5)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
