@@ -43,6 +43,23 @@ ALLOWED_HOSTS = _env_list("WEREWOLF_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],t
 CSRF_TRUSTED_ORIGINS = _env_list("WEREWOLF_CSRF_TRUSTED_ORIGINS", "")
 SITE_URL = os.environ.get("WEREWOLF_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
+# Served over HTTPS (the site's URL says so): cookies only over HTTPS, plain HTTP sent to
+# HTTPS, and, when the environment asks, HSTS. Behind a proxy that ends TLS, say so with
+# WEREWOLF_BEHIND_PROXY=1 (it must set X-Forwarded-Proto). `manage.py check --deploy` is
+# clean with WEREWOLF_SITE_URL=https://..., WEREWOLF_HSTS_SECONDS and a secret key set.
+_HTTPS = SITE_URL.startswith("https://")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = _env_bool("WEREWOLF_SECURE_COOKIES", _HTTPS)
+SECURE_SSL_REDIRECT = _env_bool("WEREWOLF_SSL_REDIRECT", _HTTPS)
+SECURE_HSTS_SECONDS = int(os.environ.get("WEREWOLF_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("WEREWOLF_HSTS_SUBDOMAINS", False)
+if _env_bool("WEREWOLF_BEHIND_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_PRELOAD = _env_bool("WEREWOLF_HSTS_PRELOAD", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]  # the load balancer asks over plain HTTP
+# HSTS for the subdomains and the preload list bind the whole domain, which a game
+# server often shares: they are the operator's choice (the variables above), not a fault.
+SILENCED_SYSTEM_CHECKS = ["security.W005", "security.W021"]
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
