@@ -19,7 +19,7 @@ def resolve_ready_phase(phase_id: int) -> bool:
 
 @shared_task(name="tasks.phases.sweep_due_phases")
 def sweep_due_phases() -> int:
-    return services.sweep_due_phases()
+    return services.fan_out_due_phases()
 
 
 @shared_task(name="tasks.phases.send_reminders")

@@ -1,0 +1,71 @@
+"""A small deadline storm: a hundred games due at the same instant, every card in, two
+real worker processes (one with the beat) on the configured database and broker. Every
+phase is resolved once, the next phase opened once, and each player's results are queued
+once; no time is asserted (benchmarks/ measures that)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from random import Random
+
+import pytest
+from django.db.models import Count
+from django.utils import timezone
+
+from werewolf.engine.simulate import bot_orders
+from werewolf.games import services
+from werewolf.games.models import Dispatch, Event, Phase
+
+from ..web.play import NAMES
+from .test_celery import real_tasks, workers  # noqa: F401  (fixtures)
+from .workers import wait_for
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+GAMES = 100
+PLAYERS = 7
+
+
+def test_a_hundred_deadlines_at_once_resolve_each_phase_once(organiser, workers) -> None:  # noqa: F811
+    rng = Random(5)
+    games = []
+    for number in range(GAMES):
+        seats = [services.Seating(name, f"{name.lower()}.{number}@example.org") for name in NAMES[:PLAYERS]]
+        game = services.start_game(
+            services.create_game(
+                organiser, name=f"Storm {number}", seats=seats, options={}, seed=number, early_resolution=False
+            )
+        )
+        services.submit_orders(game, bot_orders(game.engine_state, rng))
+        games.append(game)
+    first = Phase.objects.filter(index=0, game__in=games)
+    first.update(deadline=timezone.now() + timedelta(seconds=2))
+    workers(1, beat=True)
+    workers(1)
+    assert wait_for(lambda: not first.filter(status=Phase.Status.OPEN).exists(), timeout=240), (
+        f"{first.filter(status=Phase.Status.OPEN).count()} of {GAMES} phases still open"
+    )
+    assert first.filter(status=Phase.Status.RESOLVED).count() == GAMES
+    opened = Phase.objects.filter(game__in=games).values("game").annotate(phases=Count("pk"))
+    assert {row["phases"] for row in opened} == {2}
+    chose = Event.objects.filter(game__in=games, kind="pack_chose").values("game").annotate(n=Count("pk"))
+    assert {row["n"] for row in chose} == {1} and len(chose) == GAMES
+    results = Dispatch.objects.filter(kind=Dispatch.Kind.PHASE, phase__in=first)
+    assert results.count() == GAMES * PLAYERS
+    assert results.values("player").distinct().count() == GAMES * PLAYERS
+
+
+def test_the_sweep_resolves_the_phases_itself_when_the_broker_takes_nothing(organiser, settings, monkeypatch) -> None:
+    from werewolf.celery import app
+
+    settings.WEREWOLF_INLINE_TASKS = False
+    seats = [services.Seating(name) for name in NAMES[:PLAYERS]]
+    game = services.start_game(services.create_game(organiser, name="No broker", seats=seats, options={}, seed=1))
+    Phase.objects.filter(game=game).update(deadline=timezone.now() - timedelta(seconds=1))
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("the broker is down")
+
+    monkeypatch.setattr(app, "send_task", refuse)
+    assert services.fan_out_due_phases() == 1
+    assert Phase.objects.get(game=game, index=0).status == Phase.Status.RESOLVED
