@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""The deadline storm: many games due at the same instant, every card in, real worker
+processes (one with the beat) and a loopback SMTP server; beside it, in the same run, a
+bare loop doing the same claims, event rows and SMTP sends with no framework.
+
+    python benchmarks/storm.py [--games 1000] [--players 12] [--workers 2]
+
+It uses the configured database and broker (DATABASE_URL, CELERY_BROKER_URL; SQLite and
+the SQLite broker under a temporary directory when unset). It prints, for the project and
+the bare loop: the time until every phase is resolved, until every mail is handed to
+SMTP (and mails per second), the mail lag p50 / p99 from the deadline, and the CPU spent
+(workers' user + system time; the loop's process time). The ratios are the figures to
+compare (issue 11: all within 60 s of the deadline, p99 under 30 s, CPU within 3x).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import smtplib
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from email.message import EmailMessage
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+VAR = tempfile.mkdtemp(prefix="werewolf-storm-")
+os.environ.setdefault("WEREWOLF_VAR_DIR", VAR)
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "werewolf.settings")
+os.environ.setdefault("CELERY_BROKER_URL", f"sqla+sqlite:///{VAR}/broker.sqlite3")
+
+
+class Inbox:
+    """A loopback SMTP server that notes when each message arrived."""
+
+    def __init__(self) -> None:
+        from aiosmtpd.controller import Controller
+
+        self.times: list[float] = []
+        self.lock = threading.Lock()
+        inbox = self
+
+        class Handler:
+            async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
+                with inbox.lock:
+                    inbox.times.append(time.time())
+                return "250 OK"
+
+        import socket
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.controller = Controller(Handler(), hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    def count(self) -> int:
+        with self.lock:
+            return len(self.times)
+
+    def stop(self) -> None:
+        self.controller.stop()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system time of a process and its waited-for children, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(int(value) for value in fields[11:15]) / ticks
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def make_games(games: int, players: int) -> list[int]:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from werewolf.engine.simulate import bot_orders
+    from werewolf.games import services
+
+    call_command("migrate", verbosity=0)
+    organiser, _ = get_user_model().objects.get_or_create(username="storm")
+    from random import Random
+
+    rng = Random(1)
+    ids = []
+    for number in range(games):
+        seats = [services.Seating(f"P{n}", f"p{n}.{number}@storm.test") for n in range(players)]
+        game = services.start_game(
+            services.create_game(
+                organiser, name=f"Storm {number}", seats=seats, options={}, seed=number, early_resolution=False
+            )
+        )
+        services.submit_orders(game, bot_orders(game.engine_state, rng))
+        ids.append(game.pk)
+        if number % 100 == 99:
+            print(f"  {number + 1} games set up", flush=True)
+    return ids
+
+
+def project(args: argparse.Namespace, inbox: Inbox) -> dict[str, float]:
+    from django.db import connection
+    from django.utils import timezone
+
+    from werewolf.games.models import Dispatch, Phase
+
+    ids = make_games(args.games, args.players)
+    connection.close()
+    env = {
+        **os.environ,
+        "WEREWOLF_EMAIL": "smtp",
+        "WEREWOLF_EMAIL_HOST": "127.0.0.1",
+        "WEREWOLF_EMAIL_PORT": str(inbox.port),
+        "WEREWOLF_SWEEP_SECONDS": "1",
+        "WEREWOLF_MAIL_SWEEP_SECONDS": "5",
+    }
+    workers = []
+    for number in range(args.workers):
+        command = [sys.executable, "-m", "celery", "-A", "werewolf", "worker", "--pool=solo", "-n", f"storm{number}@%h"]
+        command += ["--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+        if number == 0:
+            command += ["-B", "--schedule", f"{VAR}/beat-schedule"]
+        log = open(f"{VAR}/worker{number}.log", "w")  # noqa: SIM115 - kept open for the process
+        workers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+    # The workers start and send the welcome mails first: the storm starts after them.
+    wanted = args.games * args.players
+    settle = time.time() + args.timeout
+    while inbox.count() < wanted and time.time() < settle:
+        time.sleep(0.5)
+    time.sleep(2)
+    with inbox.lock:
+        inbox.times.clear()
+    before = sum(cpu_seconds(worker.pid) for worker in workers)
+    deadline = timezone.now() + __import__("datetime").timedelta(seconds=2)
+    Phase.objects.filter(game_id__in=ids, index=0).update(deadline=deadline)
+    start = deadline.timestamp()
+    resolved_at = None
+    try:
+        while time.time() < start + args.timeout:
+            open_left = Phase.objects.filter(game_id__in=ids, index=0, status=Phase.Status.OPEN).count()
+            if open_left == 0 and resolved_at is None:
+                resolved_at = max(
+                    Phase.objects.filter(game_id__in=ids, index=0).values_list("resolved_at", flat=True)
+                ).timestamp()
+            if resolved_at is not None and inbox.count() >= wanted:
+                break
+            time.sleep(0.5)
+        cpu = sum(cpu_seconds(worker.pid) for worker in workers) - before
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.wait(timeout=60)
+    phase_mails = Dispatch.objects.filter(kind=Dispatch.Kind.PHASE, phase__game_id__in=ids).count()
+    lags = [moment - start for moment in inbox.times]
+    return {
+        "resolved": (resolved_at or float("nan")) - start,
+        "mailed": (max(inbox.times) - start) if len(inbox.times) >= wanted else float("nan"),
+        "mails": len(inbox.times),
+        "queued": phase_mails,
+        "p50": percentile(lags, 0.5),
+        "p99": percentile(lags, 0.99),
+        "cpu": cpu,
+    }
+
+
+def bare(args: argparse.Namespace, port: int) -> dict[str, float]:
+    """The same work with no framework: one claim UPDATE, the event rows and the mails of
+    each game, over one database connection and one SMTP connection."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE IF NOT EXISTS bare_phase (id integer PRIMARY KEY, status varchar(16))")
+        cursor.execute("CREATE TABLE IF NOT EXISTS bare_event (phase integer, kind varchar(40), data text)")
+        cursor.execute("DELETE FROM bare_phase")
+        for number in range(args.games):
+            cursor.execute("INSERT INTO bare_phase VALUES (%s, 'open')", [number])
+    times: list[float] = []
+    start = time.time()
+    cpu = time.process_time()
+    smtp = smtplib.SMTP("127.0.0.1", port)
+    for number in range(args.games):
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE bare_phase SET status='resolved' WHERE id=%s AND status='open'", [number])
+            for _event in range(args.players + 3):
+                cursor.execute("INSERT INTO bare_event VALUES (%s, %s, %s)", [number, "event", "{}"])
+        for seat in range(args.players):
+            message = EmailMessage()
+            message["From"], message["To"] = "moderator@storm.test", f"p{seat}.{number}@storm.test"
+            message["Subject"] = f"Storm {number}: night 1 is over"
+            message.set_content("What you may know of the night.\n" * 10)
+            smtp.send_message(message)
+            times.append(time.time() - start)
+    smtp.quit()
+    total = time.time() - start
+    return {
+        "resolved": total,
+        "mailed": total,
+        "mails": len(times),
+        "queued": len(times),
+        "p50": percentile(times, 0.5),
+        "p99": percentile(times, 0.99),
+        "cpu": time.process_time() - cpu,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=12)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=900)
+    args = parser.parse_args()
+    import django
+
+    django.setup()
+    inbox = Inbox()
+    try:
+        print(f"Setting up {args.games} games of {args.players} ...", flush=True)
+        ours = project(args, inbox)
+        with inbox.lock:
+            inbox.times.clear()
+        baseline = bare(args, inbox.port)
+    finally:
+        inbox.stop()
+    from django.db import connection
+
+    print(f"\n{args.games} games x {args.players} players, {args.workers} workers, {connection.vendor}")
+    print(f"{'figure':34} {'project':>10} {'bare loop':>10} {'ratio':>7}")
+    rows = [
+        ("every phase resolved (s)", "resolved"),
+        ("every mail handed to SMTP (s)", "mailed"),
+        ("mail lag p50 (s)", "p50"),
+        ("mail lag p99 (s)", "p99"),
+        ("CPU spent (s)", "cpu"),
+    ]
+    for label, key in rows:
+        ratio = ours[key] / baseline[key] if baseline[key] else float("nan")
+        print(f"{label:34} {ours[key]:10.1f} {baseline[key]:10.1f} {ratio:7.1f}")
+    rate = ours["mails"] / ours["mailed"] if ours["mailed"] == ours["mailed"] and ours["mailed"] > 0 else float("nan")
+    print(f"{'mails per second':34} {rate:10.1f} {baseline['mails'] / baseline['mailed']:10.1f}")
+    print(f"mails received {ours['mails']} of {args.games * args.players} (queued {ours['queued']})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
