@@ -183,6 +183,14 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # Redis gives an unacknowledged message (an ETA task waiting in a worker) to another
+    # worker after this long. ETA tasks are kept short (WEREWOLF_ETA_HORIZON_SECONDS) and
+    # a redelivered one only finds its phase resolved; the sweeper owns long deadlines.
+    _VISIBILITY = int(os.environ.get("WEREWOLF_VISIBILITY_TIMEOUT", "3600"))
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _VISIBILITY}
+    if _VISIBILITY < 60:  # a short timeout (the tests') is also swept for often
+        CELERY_BROKER_TRANSPORT_OPTIONS.update({"unacked_restore_interval": 1, "unacked_restore_throttle": 1})
 
 WEREWOLF_POLL_SECONDS = float(os.environ.get("WEREWOLF_POLL_SECONDS", "15"))
 """How often an open game page asks whether it has news (then updates in place)."""

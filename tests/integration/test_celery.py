@@ -5,6 +5,7 @@ defaults, or Redis in the second CI run. No eager mode anywhere here."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -113,3 +114,33 @@ def test_the_beat_reminds_the_seats_whose_card_is_not_in_once(organiser, workers
     wait_for(lambda: False, timeout=3)  # a few more beats
     assert reminded.count() == 7
     assert len(set(reminded.values_list("player_id", flat=True))) == 7
+
+
+def test_an_eta_task_redelivered_past_the_visibility_timeout_resolves_once(organiser, tmp_path, real_tasks) -> None:
+    """On Redis, an ETA task a worker holds longer than the broker's visibility timeout
+    is given to another worker too: both run it at the deadline, and the phase resolves
+    once. (The SQLite broker of the first CI pass has no visibility timeout to pass.)"""
+    from django.conf import settings
+
+    if not settings.CELERY_BROKER_URL.startswith("redis://"):
+        pytest.skip("the visibility timeout is Redis's: this runs in the PostgreSQL + Redis pass")
+    started = [Worker(f"v{n}", tmp_path / f"v{n}.log", env={"WEREWOLF_VISIBILITY_TIMEOUT": "1"}) for n in range(2)]
+    try:
+        for worker in started:
+            worker.wait_ready()
+        game = running_game(organiser)
+        phase = game.current_phase()
+        deadline = timezone.now() + timedelta(seconds=8)
+        Phase.objects.filter(pk=phase.pk).update(deadline=deadline)
+        app.send_task("tasks.phases.resolve_due_phase", args=[phase.pk], eta=deadline)
+        assert wait_for(lambda: Phase.objects.get(pk=phase.pk).status == Phase.Status.RESOLVED, timeout=60)
+        wait_for(lambda: False, timeout=4)  # let a redelivered copy run too
+    finally:
+        logs = [worker.stop() for worker in started]
+    for log in logs:
+        assert "Traceback" not in log, log
+    received = sum(len(re.findall(r"resolve_due_phase\[[^\]]+\] received", log)) for log in logs)
+    assert received >= 2, "the broker did not give the task out again: the test shows nothing"
+    kinds = phase_events(Phase.objects.get(pk=phase.pk))
+    assert kinds.count("pack_chose") == 1
+    assert Phase.objects.filter(game=game).count() == 2
