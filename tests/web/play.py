@@ -128,9 +128,21 @@ def card_form(game: Game, seat: int, rng: Random) -> dict[str, Any] | None:
     return form
 
 
+_AS_SENT: dict[int, tuple[Any, str]] = {}
+"""Each sent mail as a string, by the message object's id (a mail never changes once
+sent; the message is kept beside its text so that its id is not reused)."""
+
+
 def mails_for(player: Player) -> str:
     """Everything in the mails a player got: headers, text and HTML."""
-    return "\n".join(message.message().as_string() for message in mail.outbox if _to(message, player))
+    texts = []
+    for message in mail.outbox:
+        if _to(message, player):
+            kept = _AS_SENT.get(id(message))
+            if kept is None or kept[0] is not message:
+                kept = _AS_SENT[id(message)] = (message, message.message().as_string())
+            texts.append(kept[1])
+    return "\n".join(texts)
 
 
 def _to(message: Any, player: Player) -> bool:
@@ -178,19 +190,21 @@ def secrets_hidden_from(game: Game, viewer: engine.Viewer) -> set[str]:
     for event in game.events.all():
         reader = sorted(event.engine_event.audience.seats)[0] if event.engine_event.audience.seats else engine.MODERATOR
         for autoescape in (True, False):
-            text = str(render_event(event, names, reader, autoescape=autoescape))
-            text_as_seen = str(render_event(event, names, viewer, autoescape=autoescape))
+            text = _rendered(event, names, reader, autoescape)
+            text_as_seen = _rendered(event, names, viewer, autoescape)
             if event.visible_to(viewer):
                 visible.update({text, text_as_seen})
             else:
                 hidden.add(text)
     secrets = hidden - visible
     phases = game.phases.count()
-    for player in game.players.exclude(seat=None):
-        if player.seat != viewer:
-            for link in player.links.all():
-                secrets.add(links.token_for(link.nonce))
-                secrets.update(links._reference_mac(link.nonce, index) for index in range(phases + 1))
+    from werewolf.games.models import SeatLink
+
+    others = SeatLink.objects.filter(player__game=game).exclude(player__seat=None)
+    if isinstance(viewer, int):
+        others = others.exclude(player__seat=viewer)
+    for link in others:
+        secrets.update(_link_secrets(link.nonce, phases))
     phase = game.current_phase()
     if phase is not None and not engine.phase(game.engine_state).public_orders:
         # Whatever the viewer wrote itself, in any phase, it knows: another seat's card
@@ -200,13 +214,46 @@ def secrets_hidden_from(game: Game, viewer: engine.Viewer) -> set[str]:
             if isinstance(viewer, int)
             else []
         )
+        from werewolf.games.services import current_orders
+
+        counted = current_orders(phase)
         for seat in range(len(names)):
-            card = selectors.card_of(phase, seat)
+            card = counted.get(seat)
             if seat != viewer and card is not None and card.kind != "sleep":
                 words = card_summary(card, names)
                 if not any(words in own for own in own_words):
                     secrets.add(words)
     return {secret for secret in secrets if secret.strip()}
+
+
+_RENDERED: dict[tuple[Any, ...], str] = {}
+"""Events in words, by event, names, reader and escaping: an event never changes, so a
+whole game's sweeps render each one once per reader instead of once per sweep."""
+
+
+def _rendered(event: Any, names: list[str], reader: engine.Viewer, autoescape: bool) -> str:
+    # The id with the moment it was written: an id comes again in a later test (or
+    # after a rollback), never with the same moment.
+    key = (event.pk, event.created_at, event.kind, tuple(names), reader, autoescape)
+    text = _RENDERED.get(key)
+    if text is None:
+        if len(_RENDERED) > 200_000:
+            _RENDERED.clear()
+        text = _RENDERED[key] = str(render_event(event, names, reader, autoescape=autoescape))
+    return text
+
+
+_LINK_SECRETS: dict[tuple[str, int], frozenset[str]] = {}
+
+
+def _link_secrets(nonce: str, phases: int) -> frozenset[str]:
+    """A seat link's token and the mail references of its phases (HMACs: kept)."""
+    key = (nonce, phases)
+    if key not in _LINK_SECRETS:
+        _LINK_SECRETS[key] = frozenset(
+            {links.token_for(nonce), *(links._reference_mac(nonce, index) for index in range(phases + 1))}
+        )
+    return _LINK_SECRETS[key]
 
 
 def card_summary(card: engine.Order, names: list[str]) -> str:
@@ -281,7 +328,8 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
         raw = dict(game.state)
         rules = dict(raw["rules"])  # the ruleset's own part of the state
         roles = list(rules["roles"])
-        unknown = [seat for seat in range(len(roles)) if seat not in known_roles(game, viewer)]
+        known = known_roles(game, viewer)
+        unknown = [seat for seat in range(len(roles)) if seat not in known]
         rotated = [roles[seat] for seat in unknown[1:] + unknown[:1]]
         for seat, role in zip(unknown, rotated, strict=False):
             roles[seat] = role
@@ -299,10 +347,8 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
         visible = [event for event in game.events.order_by("pk") if event.visible_to(viewer)]
         game.events.all().delete()
         for event in visible:
-            created = event.created_at
             event.pk = None
-            event.save()
-            Event.objects.filter(pk=event.pk).update(created_at=created)
+        Event.objects.bulk_create(visible)  # in order, so new ids keep it (pages show no times)
         # Other seats' cards: only the one that counts, as if never changed.
         phase = game.current_phase()
         if phase is not None:
