@@ -9,6 +9,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -251,6 +252,16 @@ def test_mail_html_passes_axe(tour: Tour, django_user_model, settings) -> None:
         "Message-ID: <axe-reply@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nVOTE Nobody\r\n"
     ).encode()
     inbound.receive(raw)  # refused (no such name): the answer is an HTML mail too
+    phase = game.current_phase()
+    services.send_reminders(now=phase.deadline - timedelta(seconds=30))  # the reminder
+    from werewolf.games import talk
+
+    talk.post(game, 1, "square", "Hello, village: https://example.org")
+    talk.send_digests()  # the talk digest
+    draft = services.open_signup(
+        services.create_game(organiser, name="Signing", seats=[], options={}, expected_players=9)
+    )
+    services.sign_up(draft.signup_key, "Zoë", "zoe@example.org")  # the sign-up to confirm
     services.resolve_now(Game.objects.get(pk=game.pk))
     connections.close_all()
     kinds: dict[str, str] = {}
@@ -259,7 +270,7 @@ def test_mail_html_passes_axe(tour: Tour, django_user_model, settings) -> None:
             if mimetype == "text/html":
                 kind = re.sub(r"\W+", "-", message.subject.split("]")[-1].split(":")[-1].strip().lower())[:40]
                 kinds.setdefault(kind, content)
-    assert len(kinds) >= 3, f"expected the welcome, a refusal and a phase mail: {sorted(kinds)}"
+    assert len(kinds) >= 6, f"expected the welcome, a refusal, a reminder, talk, a sign-up and results: {sorted(kinds)}"
     phase_mail = next(html for kind, html in kinds.items() if "is-over" in kind)
     following = phase_mail[phase_mail.index("Day 1:") :]
     assert re.search(r'<a href="http[^"]+/p/[a-z2-7]{32}/"', following), "the next phase's link is not a link"
