@@ -59,9 +59,11 @@ def sweep(game: Game, paths: dict[int, str], client: Client, sample: Random | No
             actual, counterfactual = counterfactual_page(client, game, seat, path)
             assert actual == counterfactual, f"seat {seat}'s page depends on what it may not know"
     public = client.get(f"/g/{game.public_key}/").content.decode()
-    public_text = text_of(public)
+    projector = client.get(f"/g/{game.public_key}/projector/").content.decode()
+    public_text, projector_text = text_of(public), text_of(projector)
     for secret in secrets_hidden_from(game, engine.PUBLIC):
         assert secret not in public and secret not in public_text, f"public page shows {secret!r}"
+        assert secret not in projector and secret not in projector_text, f"the projector shows {secret!r}"
     actual, imagined = counterfactual_page(client, game, engine.PUBLIC, f"/g/{game.public_key}/")
     assert actual == imagined, "the public page depends on secrets"
 

@@ -501,22 +501,10 @@ class GameForm(forms.Form):
             if not data.get("tabula_specials_default"):
                 values["specials"] = list(data.get("tabula_specials") or ())
             return values
+        # Every classic field is an option as it stands, but these three: an empty count
+        # of wolves means the usual, and two choices may be missing from old forms.
         values = {
-            name: data[name]
-            for name in (
-                "seers",
-                "day_deadline",
-                "tie",
-                "start",
-                "first_night",
-                "missing_wolves",
-                "public_seer",
-                "reveal_dead",
-                "vigilante",
-                "cupid",
-                "dark_city",
-                "thing",
-            )
+            name: data[name] for name in RULESET_FIELDS["classic"] if name not in ("wolves", "wolfsbane", "thing_free")
         }
         values["wolfsbane"] = data.get("wolfsbane") or "none"
         values["thing_free"] = data.get("thing_free") or "first_test"

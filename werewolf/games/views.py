@@ -417,12 +417,7 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
     try:
         player = links.player_for(token)
     except links.LinkError as problem:
-        return render(
-            request,
-            "games/link_error.html",
-            {"problem": problem.code},
-            status=404 if problem.code == "unknown" else 410,
-        )
+        return _link_error(request, problem)
     context = selectors.seat_context(player)
     slot, phase = context["slot"], context["phase"]
     form, error = None, None
@@ -539,18 +534,19 @@ def _talk_refused(
     return render(request, "games/talk_refused.html", context, status=400)
 
 
+def _link_error(request: HttpRequest, problem: links.LinkError) -> HttpResponse:
+    """A seat link that opens nothing: unknown (404) or replaced (410)."""
+    status = 404 if problem.code == "unknown" else 410
+    return render(request, "games/link_error.html", {"problem": problem.code}, status=status)
+
+
 @require_POST
 def seat_talk(request: HttpRequest, token: str) -> HttpResponse:
     """A seat posts in one of its channels; back to its page, at the talk."""
     try:
         player = links.player_for(token)
     except links.LinkError as problem:
-        return render(
-            request,
-            "games/link_error.html",
-            {"problem": problem.code},
-            status=404 if problem.code == "unknown" else 410,
-        )
+        return _link_error(request, problem)
     back = reverse("games:seat", args=[token])
     try:
         talk.post(
@@ -567,12 +563,7 @@ def seat_talk_mail(request: HttpRequest, token: str) -> HttpResponse:
     try:
         player = links.player_for(token)
     except links.LinkError as problem:
-        return render(
-            request,
-            "games/link_error.html",
-            {"problem": problem.code},
-            status=404 if problem.code == "unknown" else 410,
-        )
+        return _link_error(request, problem)
     try:
         talk.set_pace(player, request.POST.get("pace", ""))
     except services.ServiceError as refusal:
@@ -604,12 +595,7 @@ def seat_display(request: HttpRequest, token: str) -> HttpResponse:
     try:
         player = links.player_for(token)
     except links.LinkError as problem:
-        return render(
-            request,
-            "games/link_error.html",
-            {"problem": problem.code},
-            status=404 if problem.code == "unknown" else 410,
-        )
+        return _link_error(request, problem)
     services.set_large_print(player, request.POST.get("large_print") == "on")
     return redirect(reverse("games:seat", args=[token]))
 
