@@ -7,10 +7,13 @@
                                      serves every network interface
     python3 dev.py test [ARGS]       set everything up and run the whole test suite (ARGS go
                                      to pytest)
+    python3 dev.py install           set up what `test` needs, and run nothing (CI does this
+                                     once before its two test runs side by side)
 
 Both make a virtual environment in .venv and install what the project needs into it
-(again only when pyproject.toml changes). `test` also installs axe-core (npm) and Debian's chromium for
-the browser tests when it is missing and this user may run apt-get.
+(again only when pyproject.toml changes). `test` (and `install`) also install axe-core (npm)
+and Debian's chromium for the browser tests when they are missing and this user may run
+apt-get.
 """
 
 from __future__ import annotations
@@ -62,9 +65,9 @@ def main(argv: list[str]) -> int:
     install(dev=command in ("test", "install"))
     if command == "run":
         return run(address)
+    ensure_chromium()
+    ensure_axe()
     if command == "test":
-        ensure_chromium()
-        ensure_axe()
         return subprocess.call([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT)
     return 0
 
