@@ -14,8 +14,9 @@ _NAMED: dict[tuple[str, int], Order] = {}
 def bot_card(slot: Slot, seat: int, rng: Random) -> Order:
     """A random card `slot` accepts: in each field the fewest values it takes (one, when
     it may take none), picked among its choices, the bot's own seat left out unless it
-    is the only choice; an optional field is filled half the time. A slot with nothing
-    to choose from gets SLEEP (or a blank vote)."""
+    is the only choice (a field naming houses keeps every number); an optional field is
+    filled half the time. A slot with nothing to choose from gets SLEEP (or a blank
+    vote)."""
     card = slot.card
     fields = card.fields
     if not fields:
@@ -23,7 +24,7 @@ def bot_card(slot: Slot, seat: int, rng: Random) -> Order:
     if len(fields) == 1 and fields[0].most == 1:
         choices = slot.options[0]
         if len(choices) > 1:
-            while (choice := choices[int(rng.random() * len(choices))]) == seat:
+            while (choice := choices[int(rng.random() * len(choices))]) == seat and fields[0].refers == "seat":
                 pass
             key = (card.kind, choice)
             made = _NAMED.get(key)
@@ -32,7 +33,7 @@ def bot_card(slot: Slot, seat: int, rng: Random) -> Order:
             return made
     written: list[tuple[str, tuple[int, ...]]] = []
     for field, choices in slot.pairs():
-        pool = [choice for choice in choices if choice != seat] or list(choices)
+        pool = [choice for choice in choices if choice != seat or field.refers != "seat"] or list(choices)
         wanted = max(field.least, 1)
         if field.most is not None:
             wanted = min(wanted, field.most)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
@@ -29,6 +29,8 @@ class Simulation:
     wins: Mapping[str, int]
     seconds: float
     phases: int = 0
+    points: Mapping[int, int] = field(default_factory=dict)
+    """Each seat's points over all games, in rulesets that score (Lupusburg)."""
 
     @property
     def games_per_second(self) -> float:
@@ -46,6 +48,11 @@ class Simulation:
             "phases_per_game": self.phases / self.games if self.games else 0.0,
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 1),
+            **(
+                {"mean_scores": {seat: total / self.games for seat, total in sorted(self.points.items())}}
+                if self.points
+                else {}
+            ),
         }
 
 
@@ -62,27 +69,38 @@ def simulate(
     options = rules.options(raw_options, players)
     rng = Random(seed)
     wins: Counter[str] = Counter()
+    points: Counter[int] = Counter()
     phases = 0
     step = max(1, games // 200)
     started = time.perf_counter()
     for number in range(1, games + 1):
-        winner, played = play(rules, options, players, rng)
+        state, played = play_out(rules, options, players, rng)
+        winner = str(state.winner)
+        result = rules.outcome(state)
+        if result is not None and result.scores:
+            points.update(result.scores)
         wins[winner] += 1
         phases += played
         if progress is not None and (number % step == 0 or number == games):
             progress(number)
     seconds = time.perf_counter() - started
-    return Simulation(ruleset, players, options, games, seed, dict(wins), seconds, phases)
+    return Simulation(ruleset, players, options, games, seed, dict(wins), seconds, phases, dict(points))
 
 
 def play(rules: Ruleset, options: Mapping[str, Any], players: int, rng: Random) -> tuple[str, int]:
     """One whole game between bots: the winning side and the number of phases played."""
+    state, phases = play_out(rules, options, players, rng)
+    return str(state.winner), phases
+
+
+def play_out(rules: Ruleset, options: Mapping[str, Any], players: int, rng: Random) -> tuple[State, int]:
+    """One whole game between bots: the final state and the number of phases played."""
     state, _ = rules.setup(options, players, rng.getrandbits(64))
     phases = 0
     while state.winner is None:
         state, _ = resolve(state, bot_orders(state, rng), rng)
         phases += 1
-    return state.winner, phases
+    return state, phases
 
 
 def bot_orders(state: State, rng: Random) -> dict[int, Order]:

@@ -6,9 +6,16 @@ from ..errors import SetupError
 from ..outcome import Outcome
 from .base import Ruleset
 from .classic import RULESET as CLASSIC
+from .lupusburg import GOALS_RULESET as LUPUSBURG_GOALS
+from .lupusburg import RULESET as LUPUSBURG
 from .tabula import RULESET as TABULA
 
-RULESETS: dict[str, Ruleset] = {CLASSIC.id: CLASSIC, TABULA.id: TABULA}
+RULESETS: dict[str, Ruleset] = {
+    CLASSIC.id: CLASSIC,
+    TABULA.id: TABULA,
+    LUPUSBURG.id: LUPUSBURG,
+    LUPUSBURG_GOALS.id: LUPUSBURG_GOALS,
+}
 
 
 def get(ruleset: str) -> Ruleset:

@@ -48,7 +48,8 @@ class Command(BaseCommand):
         "legal: a wolf's list, an inquiry, a vote, a ballot alike. "
         "Examples: simulate --ruleset classic --players 9 --set wolves=2 --set seers=0 "
         "--set day_deadline=plurality --set tie=random --games 100000 --seed 1 --json; "
-        "simulate --ruleset tabula --players 16 --games 20000"
+        "simulate --ruleset tabula --players 16 --games 20000; "
+        "simulate --ruleset lupusburg-goals --players 6 (a scoring ruleset also prints each seat's mean score)"
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -90,4 +91,7 @@ class Command(BaseCommand):
         self.stdout.write(f"{report['games']} games of {report['ruleset']} with {report['players']} players")
         for side, count in report["wins"].items():
             self.stdout.write(f"  {side:8} {count:8}  {report['win_rates'][side]:.4f}")
+        if "mean_scores" in report:
+            means = "  ".join(f"{seat}:{mean:.2f}" for seat, mean in report["mean_scores"].items())
+            self.stdout.write(f"  mean score by seat  {means}")
         self.stdout.write(f"  {report['games_per_second']} games/second")

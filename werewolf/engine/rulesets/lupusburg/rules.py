@@ -1,0 +1,698 @@
+"""Lupusburg, both editions, played with written cards: the ruleset object.
+
+Each player holds two characters under two houses; the Werewolf claws a house each night
+while the Thief peeks under one for a chest; each day runs as named steps (goals, the
+Burgomaster's privilege, the Chimney Sweeper, bets, the accusation, the ballot), a step
+nobody is asked in being skipped. Bets are instant acts. The game ends when the Werewolf
+has no living character (the others then score) or when he has won; see scoring.py."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from random import Random
+from typing import Any
+
+from ... import talk
+from ...cards import SLEEPER, Field, Slot
+from ...errors import SetupError
+from ...events import Audience, Event
+from ...night import Death
+from ...options import as_json, parse_options
+from ...orders import Order
+from ...outcome import Outcome
+from ...random import setup_rng
+from ...state import PhaseSpec, State
+from .scoring import outcome_of, winner_of
+from .state import Bet, LupusburgOptions, LupusburgState
+from .table import (
+    ACCUSATION_STEP,
+    ACCUSE,
+    BAG_COINS,
+    BALLOT,
+    BALLOT_STEP,
+    BET,
+    BETS_STEP,
+    BROOM,
+    CARDS,
+    CLAW,
+    DAY,
+    GOAL_DECK,
+    GOALS,
+    GOALS_STEP,
+    KEEP_RANKS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NIGHT,
+    OVER,
+    PEEK,
+    PRIVILEGE,
+    PRIVILEGE_STEP,
+    REDRAW,
+    ROLES,
+    SHOW,
+    SHOW_STEP,
+    SWEEP_STEP,
+    SWEEPER_FROM,
+    SWEEPER_STEP,
+    THIEF,
+    WEREWOLF,
+    deck,
+    stack,
+)
+
+_KEEP = tuple(range(KEEP_RANKS))
+
+
+class Lupusburg:
+    """One edition of Lupusburg (`edition` is its ruleset id)."""
+
+    id: str
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    roles = ROLES
+    cards = CARDS
+    state_type = LupusburgState
+
+    def __init__(self, edition: str) -> None:
+        self.id = edition
+        self.goals = edition == GOALS
+
+    # Setup.
+
+    def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise SetupError("player_count", "players", players)
+        return as_json(parse_options(LupusburgOptions, raw, {}))
+
+    def deck(self, options: Mapping[str, Any], players: int) -> tuple[str, ...]:
+        return deck(self.id, players)
+
+    def setup(
+        self, options: Mapping[str, Any], players: int, seed: int, deal: Mapping[str, Any] | None = None
+    ) -> tuple[State, list[Event]]:
+        """Deal two characters a player (again while one player holds both the Werewolf
+        and the Thief), place them and the chests under the houses, hand the Burgomaster
+        to a player drawn at random and, in the goals edition, deal the secret goals; or
+        take all or part of this from `deal` (`characters` by house, `chests` by seat,
+        `burgomaster`, `goals` by seat and `goal_deck` top first), as `deal(state)` gives it."""
+        rng = setup_rng(seed)
+        given = deal or {}
+        cards = list(deck(self.id, players))
+        characters = given.get("characters")
+        if characters is None:
+            while True:
+                rng.shuffle(cards)
+                if all({cards[2 * seat], cards[2 * seat + 1]} != {WEREWOLF, THIEF} for seat in range(players)):
+                    break
+            characters = cards
+        characters = tuple(str(x) for x in characters)
+        if sorted(characters) != sorted(cards) or any(
+            {characters[2 * seat], characters[2 * seat + 1]} == {WEREWOLF, THIEF} for seat in range(players)
+        ):
+            raise SetupError("bad_deal", "characters", list(characters))
+        chests = given.get("chests")
+        if chests is None:
+            chests = []
+            for seat in range(players):
+                free = [house for house in (2 * seat, 2 * seat + 1) if not ROLES[characters[house]].hidden_from_chest]
+                chests.append(free[0] if len(free) == 1 else rng.choice(free))
+        chests = tuple(int(x) for x in chests)
+        if len(chests) != players or any(
+            house // 2 != seat or ROLES[characters[house]].hidden_from_chest for seat, house in enumerate(chests)
+        ):
+            raise SetupError("bad_deal", "chests", list(chests))
+        burgomaster = given.get("burgomaster")
+        burgomaster = rng.randrange(players) if burgomaster is None else int(burgomaster)
+        if not 0 <= burgomaster < players:
+            raise SetupError("bad_deal", "burgomaster", burgomaster)
+        goals: tuple[str, ...] = ()
+        goal_deck: tuple[str, ...] = ()
+        if self.goals:
+            pile = list(GOAL_DECK)
+            rng.shuffle(pile)
+            goals = tuple(str(x) for x in given.get("goals", pile[:players]))
+            goal_deck = tuple(str(x) for x in given.get("goal_deck", pile[players:] if "goals" not in given else ()))
+            if "goals" in given and "goal_deck" not in given:
+                left = list(GOAL_DECK)
+                for goal in goals:
+                    if goal in left:
+                        left.remove(goal)
+                rng.shuffle(left)
+                goal_deck = tuple(left)
+            if len(goals) != players or sorted(goals + goal_deck) != sorted(GOAL_DECK):
+                raise SetupError("bad_deal", "goals", list(goals))
+        coins = stack(players) if self.goals else BAG_COINS
+        rules = LupusburgState(
+            characters=characters,
+            living=(True,) * (2 * players),
+            chests=chests,
+            burgomaster=burgomaster,
+            first=burgomaster,
+            coins=coins,
+            goals=goals,
+            goal_deck=goal_deck,
+            dealt_goals=goals,
+            dealt_deck=goal_deck,
+        )
+        state = State(
+            ruleset=self.id,
+            options=dict(options),
+            seed=seed,
+            alive=(True,) * players,
+            revealed=(False,) * players,
+            phase="night",
+            number=1,
+            rules=rules,
+        )
+        summary = {"players": players, "deck": list(deck(self.id, players)), "coins": list(coins)}
+        events = [Event("game_set_up", summary, Audience.public())]
+        events.append(Event("burgomaster_named", {"seat": burgomaster}, Audience.public()))
+        for seat in range(players):
+            hand = {
+                "seat": seat,
+                "houses": [2 * seat, 2 * seat + 1],
+                "characters": [characters[2 * seat], characters[2 * seat + 1]],
+                "chest": chests[seat],
+            }
+            events.append(Event("characters_dealt", hand, Audience.of(seat)))
+            if self.goals:
+                events.append(Event("goal_drawn", {"seat": seat, "goal": goals[seat]}, Audience.of(seat)))
+        return state, events
+
+    def deal(self, state: State) -> dict[str, Any]:
+        rules: LupusburgState = state.rules
+        dealt: dict[str, Any] = {
+            "characters": list(rules.characters),
+            "chests": list(rules.chests),
+            "burgomaster": rules.first,
+        }
+        if self.goals:
+            dealt["goals"] = list(rules.dealt_goals)
+            dealt["goal_deck"] = list(rules.dealt_deck)
+        return dealt
+
+    def channels(self, state: State) -> tuple[talk.Channel, ...]:
+        """One square where every player reads and writes, whatever they still hold:
+        players without a living character keep talking."""
+        everyone = frozenset(range(state.seats))
+        return (talk.Channel(talk.SQUARE, everyone, everyone),)
+
+    # What each step asks.
+
+    def phase(self, state: State) -> PhaseSpec:
+        if state.over:
+            return PhaseSpec(OVER, state.number, {})
+        if state.phase == "night":
+            return PhaseSpec(NIGHT, state.number, _night_slots(state))
+        return PhaseSpec(DAY[state.step], state.number, _day_slots(self, state, state.step), step=state.step)
+
+    def bound(self, state: State, field: Field) -> int:
+        if field.refers == "house":
+            return 2 * state.seats
+        if field.refers == "token":
+            return KEEP_RANKS
+        return state.seats
+
+    def unasked(self, state: State, seat: int) -> str:
+        rules: LupusburgState = state.rules
+        if state.phase == "day":
+            if state.step == BETS_STEP and rules.has_bet(seat):
+                return "already_bet"
+            if state.step in (GOALS_STEP, BETS_STEP) and not rules.alive_houses(seat):
+                return "no_character"
+            if state.step == BALLOT_STEP:
+                return "no_ballot_vote"
+        return "not_asked"
+
+    def refusal(self, state: State, seat: int, field: Field, value: int) -> str:
+        rules: LupusburgState = state.rules
+        step = state.step if state.phase == "day" else 0
+        if field.refers == "token":
+            return "not_in_this_edition" if self.goals else "not_a_choice"
+        if field.refers == "seat":
+            if step == PRIVILEGE_STEP and not self.goals:
+                return "not_in_this_edition"
+            if value == seat:
+                return "target_self"
+            if step == PRIVILEGE_STEP and not rules.alive_houses(value):
+                return "no_character"
+            return "not_a_choice"
+        if not rules.living[value]:
+            return "house_gone"
+        if step == BALLOT_STEP:
+            return "one_vote" if field.name == "also" and value in rules.suspects else "not_a_suspect"
+        if field.name == "back":
+            return "not_your_house"
+        if step == SHOW_STEP:
+            return "not_your_house"
+        if rules.owner(value) == seat:
+            return "own_house"
+        if step == PRIVILEGE_STEP and len(rules.alive_houses(rules.owner(value))) < 2:
+            return "only_character"
+        return "not_a_choice"
+
+    def decisive(self, state: State, cards: Mapping[int, Order]) -> bool:
+        """No step ends early on its cards: the ballot is revealed all at once, and the
+        other steps wait for their deadline (or for every card)."""
+        return False
+
+    # Resolution.
+
+    def resolve(self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+        """Resolve the open step, then open the next one that asks someone."""
+        state = state.evolve(index=state.index + 1)
+        if state.phase == "night":
+            return _night(self, state, cards, rng, events)
+        step = state.step
+        if step == GOALS_STEP:
+            state = _redraw(state, cards, events)
+        elif step == PRIVILEGE_STEP:
+            state = _privilege(self, state, cards, rng, events)
+        elif step == SHOW_STEP:
+            state = _show(state, cards.get(state.rules.shower), rng, events)
+        elif step == SWEEPER_STEP:
+            state = _sweeper(state, cards, rng, events)
+        elif step == SWEEP_STEP:
+            state = _sweep(state, cards, events)
+        elif step == BETS_STEP:
+            state = _late_bets(self, state, cards, rng, events)
+        elif step == ACCUSATION_STEP:
+            return _accusation(self, state, cards, rng, events)
+        else:
+            return _ballot(self, state, cards, events)
+        return _enter(self, state, step + 1, rng, events)
+
+    def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:
+        """A bet, placed at once: the coin is taken now, first come first served. The
+        step closes when nobody is left who may bet."""
+        if state.phase != "day" or state.step != BETS_STEP or card.kind != BET.kind:
+            raise ValueError(f"not an instant card here: {card}")
+        events: list[Event] = []
+        state = _bet(self, state, seat, card, rng, events)
+        if not _bettors(self, state):
+            state = _enter(self, state.evolve(index=state.index + 1), ACCUSATION_STEP, rng, events)
+        return state, events
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.winner is None:
+            return None
+        return outcome_of(self.goals, state)
+
+    def roles_of(self, state: State, seat: int) -> tuple[str, ...]:
+        rules: LupusburgState = state.rules
+        return (rules.characters[2 * seat], rules.characters[2 * seat + 1])
+
+    def mourned(self, state: State, deaths: Sequence[Death]) -> list[Death]:
+        """Lupusburg's deaths name houses: each living house once."""
+        dying: list[Death] = []
+        for house, cause in deaths:
+            if state.rules.living[house] and all(house != other for other, _ in dying):
+                dying.append((house, cause))
+        return dying
+
+    def bury(self, state: State, deaths: Sequence[Death], events: list[Event]) -> State:
+        """The characters leave the game with their houses, set aside face down: the
+        announcement names the house and its owner, never the character (unless
+        `reveal_dead`). A player whose last character leaves is no longer alive."""
+        reveal = bool(state.options["reveal_dead"])
+        for house, cause in deaths:
+            rules: LupusburgState = state.rules
+            living = (*rules.living[:house], False, *rules.living[house + 1 :])
+            state = state.with_rules(living=living)
+            seat = rules.owner(house)
+            character = rules.characters[house] if reveal else None
+            events.append(Event(cause, {"seat": seat, "house": house, "role": character}, Audience.public()))
+            if not state.rules.alive_houses(seat):
+                state = state.with_death(seat, reveal=False)
+        return state
+
+    def judge(self, state: State, events: list[Event]) -> State:
+        """End the game when the Werewolf has lost or won."""
+        winner = winner_of(self.goals, state)
+        if winner is None:
+            return state
+        state = state.evolve(winner=winner, phase="over", revealed=(True,) * state.seats)
+        result = outcome_of(self.goals, state)
+        rules: LupusburgState = state.rules
+        data = {
+            "winner": winner,
+            "winners": list(result.winners),
+            "roles": [[rules.characters[2 * seat], rules.characters[2 * seat + 1]] for seat in range(state.seats)],
+            "living": list(rules.living),
+            "chests": list(rules.chests),
+            "bets": [list(bet) for bet in rules.bets],
+            "goals": list(rules.goals),
+            "scores": [result.scores.get(seat, 0) for seat in range(state.seats)],
+        }
+        events.append(Event("game_over", data, Audience.public()))
+        return state
+
+
+# The slots of each step.
+
+
+def _others(rules: LupusburgState, seat: int) -> tuple[int, ...]:
+    """The living houses that are not `seat`'s."""
+    return tuple(house for house, alive in enumerate(rules.living) if alive and house // 2 != seat)
+
+
+def _night_slots(state: State) -> dict[int, Slot]:
+    """Every seat hands in a card: the Thief (while he has a living character) a PEEK,
+    the Werewolf a CLAW (at one of his own houses only while he holds both), everyone
+    else SLEEP."""
+    rules: LupusburgState = state.rules
+    slots = dict.fromkeys(range(state.seats), SLEEPER)
+    wolf = rules.seat_of(WEREWOLF)
+    own = rules.alive_houses(wolf)
+    victims = tuple(house for house, alive in enumerate(rules.living) if alive and (len(own) == 2 or house not in own))
+    slots[wolf] = Slot(CLAW, (victims,))
+    thief = rules.seat_of(THIEF)
+    if rules.alive_houses(thief):
+        slots[thief] = Slot(PEEK, (_others(rules, thief),))
+    return slots
+
+
+def _bettors(rules: Lupusburg, state: State) -> list[int]:
+    """Who may still bet: every seat with its seal (the goals edition: holding a living
+    character, while the stack lasts)."""
+    lb: LupusburgState = state.rules
+    if not lb.coins:
+        return []
+    return [seat for seat in range(state.seats) if not lb.has_bet(seat) and (not rules.goals or lb.alive_houses(seat))]
+
+
+def _day_slots(rules: Lupusburg, state: State, step: int) -> dict[int, Slot]:
+    lb: LupusburgState = state.rules
+    seats = range(state.seats)
+    mayor = lb.burgomaster
+    if step == GOALS_STEP:
+        if not rules.goals or not lb.goal_deck:
+            return {}
+        redraw = Slot(REDRAW, ())
+        return {seat: redraw for seat in seats if lb.alive_houses(seat)}
+    if step == PRIVILEGE_STEP:
+        houses = _others(lb, mayor)
+        players: tuple[int, ...] = ()
+        if rules.goals:
+            houses = tuple(house for house in houses if len(lb.alive_houses(house // 2)) == 2)
+            players = tuple(seat for seat in seats if seat != mayor and lb.alive_houses(seat))
+        if not houses and not players:
+            return {}
+        return {mayor: Slot(PRIVILEGE, (houses, players, lb.alive_houses(mayor)))}
+    if step == SHOW_STEP:
+        if lb.shower is None:
+            return {}
+        return {lb.shower: Slot(SHOW, (lb.alive_houses(lb.shower),))}
+    if step == SWEEPER_STEP:
+        holding = sum(1 for seat in seats if lb.alive_houses(seat))
+        if not rules.goals or holding < SWEEPER_FROM:
+            return {}
+        return {mayor: Slot(BROOM, (tuple(seat for seat in seats if seat != mayor),))}
+    if step == SWEEP_STEP:
+        if lb.sweeper is None:
+            return {}
+        return {lb.sweeper: Slot(PEEK, (_others(lb, lb.sweeper),))}
+    if step == BETS_STEP:
+        keep = () if rules.goals else _KEEP
+        return {
+            seat: Slot(BET, (tuple(other for other in seats if other != seat), keep)) for seat in _bettors(rules, state)
+        }
+    if step == ACCUSATION_STEP:
+        living = tuple(house for house, alive in enumerate(lb.living) if alive)
+        accuse = Slot(ACCUSE, (living, living))
+        return dict.fromkeys(seats, accuse)
+    slots: dict[int, Slot] = {}
+    for seat in seats:
+        votes = _ballot_votes(lb, seat)
+        if votes:
+            slots[seat] = Slot(BALLOT, (lb.suspects, lb.suspects if votes == 2 else ()))
+    return slots
+
+
+def _ballot_votes(rules: LupusburgState, seat: int) -> int:
+    """A seat's votes in the ballot: one for each living character not suspected."""
+    return sum(1 for house in rules.alive_houses(seat) if house not in rules.suspects)
+
+
+def _enter(rules: Lupusburg, state: State, step: int, rng: Random, events: list[Event]) -> State:
+    """Open the first step from `step` on that asks someone: a step that asks nobody is
+    skipped, a show that leaves no choice is made at once, and a ballot nobody may vote
+    in is counted at once."""
+    while True:
+        lb: LupusburgState = state.rules
+        if step == SHOW_STEP and lb.shower is not None and len(lb.alive_houses(lb.shower)) == 1:
+            state = _show(state, None, rng, events)
+            step += 1
+            continue
+        state = state.evolve(phase="day", step=step)
+        if step == BALLOT_STEP and not _day_slots(rules, state, step):
+            return _ballot(rules, state, {}, events)
+        if _day_slots(rules, state, step):
+            return state
+        step += 1
+
+
+# The night.
+
+
+def _night(rules: Lupusburg, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+    """The Thief peeks first (he learns whether the house hides a chest), then the
+    Werewolf's claw falls; at dawn the slaughtered character leaves with its house, and
+    the end is judged."""
+    lb: LupusburgState = state.rules
+    thief = lb.seat_of(THIEF)
+    peek = cards.get(thief)
+    if peek is not None and peek.kind == PEEK.kind and peek.targets:
+        house = peek.targets[0]
+        data = {"seat": thief, "house": house, "chest": house in lb.chests, "by": "thief"}
+        events.append(Event("house_seen", data, Audience.of(thief)))
+    wolf = lb.seat_of(WEREWOLF)
+    claw = cards.get(wolf)
+    victim: int | None = None
+    if claw is not None and claw.kind == CLAW.kind and claw.targets:
+        victim = claw.targets[0]
+    elif state.options["missing_claw"] == "random":
+        victim = rng.choice(_night_slots(state)[wolf].choices)
+        events.append(Event("claw_drawn", {"house": victim}, Audience.moderator()))
+    events.append(Event("claw_fell", {"house": victim}, Audience.of(wolf)))
+    if victim is None:
+        events.append(Event("dawn_no_death", {}, Audience.public()))
+    else:
+        state = rules.judge(rules.bury(state, rules.mourned(state, [(victim, "killed")]), events), events)
+    if state.over:
+        return state
+    return _enter(rules, state, GOALS_STEP, rng, events)
+
+
+# The day.
+
+
+def _clockwise(state: State) -> list[int]:
+    """The seats from the Burgomaster's, clockwise."""
+    mayor = state.rules.burgomaster
+    return [(mayor + distance) % state.seats for distance in range(state.seats)]
+
+
+def _redraw(state: State, cards: Mapping[int, Order], events: list[Event]) -> State:
+    """From the Burgomaster clockwise, each player who wrote REDRAW puts his goal under
+    the deck and draws the top one. Everyone sees who changed; only he sees what he drew."""
+    lb: LupusburgState = state.rules
+    goals, pile = list(lb.goals), list(lb.goal_deck)
+    for seat in _clockwise(state):
+        card = cards.get(seat)
+        if card is None or card.kind != REDRAW.kind or not pile:
+            continue
+        pile.append(goals[seat])
+        goals[seat] = pile.pop(0)
+        events.append(Event("goal_changed", {"seat": seat}, Audience.public()))
+        events.append(Event("goal_drawn", {"seat": seat, "goal": goals[seat]}, Audience.of(seat)))
+    return state.with_rules(goals=tuple(goals), goal_deck=tuple(pile))
+
+
+def _shown(events: list[Event], seat: int, house: int, character: str, to: int) -> None:
+    data = {"seat": seat, "house": house, "role": character, "to": to}
+    events.append(Event("character_shown", data, Audience.of(to, seat)))
+
+
+def _privilege(rules: Lupusburg, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+    """The Burgomaster names a character: he sees it, and shows its owner one of his own
+    (BACK names which; without it one drawn at random). In the goals edition he may
+    name a player instead (ASK), who then shows one of his living characters, his choice;
+    a card naming both is read as naming the character. A blank card uses no privilege."""
+    lb: LupusburgState = state.rules
+    mayor = lb.burgomaster
+    card = cards.get(mayor)
+    house = card.field("targets") if card is not None and card.kind == PRIVILEGE.kind else ()
+    player = card.field("player") if card is not None and card.kind == PRIVILEGE.kind else ()
+    if house:
+        target = house[0]
+        owner = lb.owner(target)
+        events.append(
+            Event("privilege_used", {"burgomaster": mayor, "house": target, "player": owner}, Audience.public())
+        )
+        _shown(events, owner, target, lb.characters[target], mayor)
+        own = lb.alive_houses(mayor)
+        back = card.field("back") if card is not None else ()
+        if own:
+            chosen = back[0] if back else rng.choice(own)
+            _shown(events, mayor, chosen, lb.characters[chosen], owner)
+        return state
+    if player:
+        events.append(
+            Event("privilege_used", {"burgomaster": mayor, "house": None, "player": player[0]}, Audience.public())
+        )
+        return state.with_rules(shower=player[0])
+    events.append(Event("privilege_unused", {"burgomaster": mayor}, Audience.public()))
+    return state
+
+
+def _show(state: State, card: Order | None, rng: Random, events: list[Event]) -> State:
+    """The player the Burgomaster asked shows him one of his living characters: the one
+    his SHOW card names, or, without a card, one drawn at random (the only one, if he
+    has one left)."""
+    lb: LupusburgState = state.rules
+    seat = lb.shower
+    if seat is None:
+        return state
+    own = lb.alive_houses(seat)
+    if card is not None and card.kind == SHOW.kind and card.targets:
+        house = card.targets[0]
+    else:
+        house = own[0] if len(own) == 1 else rng.choice(own)
+    _shown(events, seat, house, lb.characters[house], lb.burgomaster)
+    return state.with_rules(shower=None)
+
+
+def _sweeper(state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+    """The Burgomaster hands the broom to another player (without a card, to one drawn
+    at random): the Chimney Sweeper, who may look under one house."""
+    lb: LupusburgState = state.rules
+    card = cards.get(lb.burgomaster)
+    if card is not None and card.kind == BROOM.kind and card.targets:
+        sweeper = card.targets[0]
+    else:
+        sweeper = rng.choice([seat for seat in range(state.seats) if seat != lb.burgomaster])
+    events.append(Event("sweeper_named", {"seat": sweeper, "burgomaster": lb.burgomaster}, Audience.public()))
+    return state.with_rules(sweeper=sweeper)
+
+
+def _sweep(state: State, cards: Mapping[int, Order], events: list[Event]) -> State:
+    """The Chimney Sweeper learns, alone, whether the house he names hides a chest."""
+    lb: LupusburgState = state.rules
+    seat = lb.sweeper
+    card = cards.get(seat) if seat is not None else None
+    if seat is not None and card is not None and card.kind == PEEK.kind and card.targets:
+        house = card.targets[0]
+        data = {"seat": seat, "house": house, "chest": house in lb.chests, "by": "sweeper"}
+        events.append(Event("house_seen", data, Audience.of(seat)))
+    return state.with_rules(sweeper=None)
+
+
+def _bet(rules: Lupusburg, state: State, seat: int, card: Order, rng: Random, events: list[Event]) -> State:
+    """Place a bet: the goals edition takes the top coin of the stack; the coin-bag
+    edition draws three coins (all, if fewer are left) and keeps the one of the rank
+    KEEP names among them (0 the highest, the default; past the last, the lowest), the
+    others going back. Everyone sees who bet on whom; only the bettor sees the coins."""
+    lb: LupusburgState = state.rules
+    target = card.targets[0]
+    coins = list(lb.coins)
+    if rules.goals:
+        coin = coins.pop()
+        drawn = [coin]
+    else:
+        drawn = sorted(rng.sample(coins, min(3, len(coins))), reverse=True)
+        keep = card.field("keep")
+        coin = drawn[min(keep[0] if keep else 0, len(drawn) - 1)]
+        coins.remove(coin)
+    bet: Bet = (seat, target, coin)
+    events.append(Event("bet_placed", {"seat": seat, "target": target}, Audience.public()))
+    events.append(Event("coin_kept", {"seat": seat, "coin": coin, "drawn": drawn}, Audience.of(seat)))
+    return state.with_rules(coins=tuple(coins), bets=(*lb.bets, bet))
+
+
+def _late_bets(rules: Lupusburg, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+    """Bets still on hand when the step closes (handed in, not applied at once) are
+    placed then, from the Burgomaster clockwise."""
+    for seat in _clockwise(state):
+        card = cards.get(seat)
+        if card is not None and card.kind == BET.kind and seat in _bettors(rules, state):
+            state = _bet(rules, state, seat, card, rng, events)
+    return state
+
+
+def _ranked(state: State, counts: Mapping[int, int], houses: Sequence[int]) -> list[int]:
+    """`houses` by votes, most first; ties to the house closest clockwise to the
+    Burgomaster's first house."""
+    first = 2 * state.rules.burgomaster
+    ring = 2 * state.seats
+    return sorted(houses, key=lambda house: (-counts.get(house, 0), (house - first) % ring))
+
+
+def _tally(cards: Mapping[int, Order]) -> tuple[list[list[int]], dict[int, int]]:
+    votes: list[list[int]] = []
+    counts: dict[int, int] = {}
+    for seat, card in cards.items():
+        placed = [*card.field("targets"), *card.field("also")]
+        if placed:
+            votes.append([seat, *placed])
+        for house in placed:
+            counts[house] = counts.get(house, 0) + 1
+    return votes, counts
+
+
+def _accusation(rules: Lupusburg, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+    """Every player places two votes on living characters (one may take both); the two
+    with most are suspects, ties (at zero votes too) to the closest clockwise to the
+    Burgomaster's first house. Then the ballot opens, or is counted at once when nobody
+    has a vote in it."""
+    lb: LupusburgState = state.rules
+    votes, counts = _tally(cards)
+    living = [house for house, alive in enumerate(lb.living) if alive]
+    suspects = tuple(_ranked(state, counts, living)[:2])
+    data = {
+        "votes": votes,
+        "tally": [[house, counts[house]] for house in _ranked(state, counts, list(counts))],
+        "suspects": list(suspects),
+        "owners": [lb.owner(house) for house in suspects],
+        "from": 2 * lb.burgomaster,
+    }
+    events.append(Event("suspects_named", data, Audience.public()))
+    state = state.with_rules(suspects=suspects)
+    return _enter(rules, state, BALLOT_STEP, rng, events)
+
+
+def _ballot(rules: Lupusburg, state: State, cards: Mapping[int, Order], events: list[Event]) -> State:
+    """The ballots are revealed together; the suspect with most votes is lynched, a
+    tie to the one closest clockwise to the Burgomaster's first house. Then the
+    Burgomaster passes on and night falls, unless the game is over."""
+    lb: LupusburgState = state.rules
+    votes, counts = _tally(cards)
+    suspects = lb.suspects
+    lynched = _ranked(state, counts, suspects)[0]
+    tie = len({counts.get(house, 0) for house in suspects}) == 1
+    data = {
+        "ballots": votes,
+        "tally": [[house, counts.get(house, 0)] for house in suspects],
+        "lynched": lynched,
+        "tie": tie,
+        "from": 2 * lb.burgomaster,
+    }
+    events.append(Event("ballot_revealed", data, Audience.public()))
+    state = rules.judge(rules.bury(state, rules.mourned(state, [(lynched, "lynched")]), events), events)
+    state = state.with_rules(suspects=())
+    if state.over:
+        return state
+    mayor = _next_burgomaster(rules, state)
+    events.append(Event("burgomaster_passed", {"seat": mayor}, Audience.public()))
+    return state.with_rules(burgomaster=mayor).evolve(phase="night", number=state.number + 1, step=1)
+
+
+def _next_burgomaster(rules: Lupusburg, state: State) -> int:
+    """The coin-bag edition passes the Burgomaster to the next player, whatever he holds;
+    the goals edition to the next player holding a living character."""
+    lb: LupusburgState = state.rules
+    for distance in range(1, state.seats + 1):
+        seat = (lb.burgomaster + distance) % state.seats
+        if not rules.goals or lb.alive_houses(seat):
+            return seat
+    return lb.burgomaster
