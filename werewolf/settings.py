@@ -174,6 +174,9 @@ WEREWOLF_ORDERS_ADDRESS = os.environ.get("WEREWOLF_ORDERS_ADDRESS", "orders@loca
 # and a message over the second is refused with a reply rather than read.
 WEREWOLF_INBOUND_KEEP_BYTES = int(os.environ.get("WEREWOLF_INBOUND_KEEP_BYTES", str(10 * 1024 * 1024)))
 WEREWOLF_INBOUND_READ_BYTES = int(os.environ.get("WEREWOLF_INBOUND_READ_BYTES", str(1024 * 1024)))
+# A seat whose mail keeps being refused is answered this many times an hour at most (the
+# rest is kept and shown to the organiser): no loop can form with an auto-responder.
+WEREWOLF_REFUSALS_ANSWERED_PER_HOUR = int(os.environ.get("WEREWOLF_REFUSALS_ANSWERED_PER_HOUR", "4"))
 
 # Celery: the broker is a SQLite file beside the database unless a URL is given.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", f"sqla+sqlite:///{VAR_DIR / 'broker.sqlite3'}")

@@ -296,8 +296,10 @@ def check_kept(game: Game, raw: bytes, envelope: list[str], automatic: bool = Fa
         assert Order.objects.count() == orders + 1 and row.order is not None
     else:
         assert Order.objects.count() == orders and snapshot(game) == before
-    if automatic or row.status == Status.DUPLICATE:
+    if automatic or row.status == Status.DUPLICATE or row.answer == InboundMessage.Answer.HELD:
         assert not replies
+        # Only a refusal is ever held back (too many within the hour), never a card taken.
+        assert row.answer != InboundMessage.Answer.HELD or row.status != Status.APPLIED
     elif row.status in (Status.APPLIED, Status.REFUSED):
         assert len(replies) == 1 and row.player.email in replies[0].to[0]
     return row

@@ -92,7 +92,8 @@ def test_names_alone_greetings_and_signatures(game: Game) -> None:
     assert alone.status == "applied" and alone.card == name.lower()
     refused = inbound.receive(letter(game, seer, "Hello,\n\nI think I will pass tonight.\n"))
     assert refused.status == "refused" and refused.code == "unknown_name"
-    assert "Nobody in this game is called “Hello”" in last_reply_to(game, seer)
+    # The greeting is passed over: the refusal names what the player wrote under it.
+    assert "Nobody in this game is called “I think I will pass tonight.”" in last_reply_to(game, seer)
 
 
 @pytest.mark.parametrize("charset", ["iso-8859-1", "utf-8", "windows-1252"])

@@ -111,6 +111,28 @@ def _reference_mac(nonce: str, index: int) -> str:
     return base64.b32encode(mac).decode().rstrip("=").lower()[:20]
 
 
+BOUNCE = re.compile(r"b-(\d{1,12})-([a-z2-7]{16})")
+
+
+def bounce_reference(dispatch_pk: int) -> str:
+    """The signed reference a mail's return path carries (VERP): a bounce sent to it
+    names the mail, and nobody can forge one for another mail."""
+    return f"b-{dispatch_pk}-{_bounce_mac(dispatch_pk)}"
+
+
+def dispatch_for_bounce(reference: str) -> int:
+    """The mail (its Dispatch pk) a bounce reference names, or `LinkError("unknown")`."""
+    found = BOUNCE.fullmatch(reference.lower())
+    if found is None or not hmac.compare_digest(_bounce_mac(int(found[1])), found[2]):
+        raise LinkError("unknown")
+    return int(found[1])
+
+
+def _bounce_mac(pk: int) -> str:
+    mac = hmac.new(settings.SECRET_KEY.encode(), f"bounce:{pk}".encode(), hashlib.sha256).digest()
+    return base64.b32encode(mac).decode().rstrip("=").lower()[:16]
+
+
 SIGNUP_MAX_AGE = 3 * 24 * 3600
 """How long a link to confirm a sign-up works: three days."""
 _SIGNUP_SALT = "werewolf.signup"

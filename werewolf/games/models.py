@@ -93,6 +93,13 @@ class Player(models.Model):
     )
     talk_mailed_upto = models.PositiveBigIntegerField(default=0)  # the newest post a digest has carried
     talk_mailed_at = models.DateTimeField(null=True, blank=True)
+    # Mail that came back (werewolf/mail/bounces.py): the last bounce and why, how many
+    # came back in a row, and whether mail to the address is stopped (a hard bounce, or
+    # BOUNCES_TO_STOP soft ones) until the organiser fixes the address or resumes it.
+    bounced_at = models.DateTimeField(null=True, blank=True)
+    bounce_reason = models.CharField(max_length=300, blank=True)
+    bounces = models.PositiveSmallIntegerField(default=0)
+    mail_stopped = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -238,6 +245,7 @@ class Dispatch(models.Model):
         RETRYING = "retrying", _("failed, will try again")
         FAILED = "failed", _("failed, gave up")
         UNCERTAIN = "uncertain", _("may not have been sent")
+        BOUNCED = "bounced", _("came back undelivered")
 
     class Kind(models.TextChoices):
         WELCOME = "welcome", _("seat and link")
@@ -293,7 +301,12 @@ class InboundMessage(models.Model):
         REFUSED = "refused", _("refused")
         DUPLICATE = "duplicate", _("duplicate")
         UNMATCHED = "unmatched", _("unmatched")
+        BOUNCE = "bounce", _("mail that came back")
         FAILED = "failed", _("failed")
+
+    class Answer(models.TextChoices):
+        SENT = "sent", _("answered")
+        HELD = "held", _("answer held back")
 
     received_at = models.DateTimeField(auto_now_add=True)
     raw = models.BinaryField()
@@ -310,9 +323,15 @@ class InboundMessage(models.Model):
     player = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="inbound")
     phase = models.ForeignKey(Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="inbound")
     order = models.ForeignKey(Order, on_delete=models.SET_NULL, null=True, blank=True, related_name="inbound")
+    # Whom the server answered, and whether it did: a seat whose mail keeps being refused
+    # gets a few answers an hour at most (WEREWOLF_REFUSALS_ANSWERED_PER_HOUR), so that no
+    # loop forms with a robot; the rest are kept, shown, and `held`.
+    answer = models.CharField(max_length=8, choices=Answer.choices, blank=True)
+    answered = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
 
     class Meta:
         ordering = ["-received_at", "-pk"]
+        indexes = [models.Index(fields=["answered", "received_at"], name="answers_by_player")]
 
     def __str__(self) -> str:
         return f"{self.received_at:%Y-%m-%d %H:%M} {self.sender} ({self.status})"

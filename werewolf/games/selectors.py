@@ -13,7 +13,7 @@ from werewolf import engine
 
 from . import links, talk
 from .models import Dispatch, Event, Game, Order, Phase, Player
-from .services import ORGANISER_EVENTS, current_orders
+from .services import ORGANISER_EVENTS, SERVER_EVENTS, current_orders
 
 
 @dataclass
@@ -355,7 +355,11 @@ def export(game: Game) -> dict[str, Any]:
         "events": [
             {
                 "phase": event.phase.index if event.phase else None,
-                "by": "organiser" if event.kind in ORGANISER_EVENTS else "engine",
+                "by": "organiser"
+                if event.kind in ORGANISER_EVENTS
+                else "server"
+                if event.kind in SERVER_EVENTS
+                else "engine",
                 **event.engine_event.to_json(),
             }
             for event in game.events.select_related("phase").all()

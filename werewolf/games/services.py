@@ -35,6 +35,8 @@ ORGANISER_EVENTS = frozenset(
     {"card_entered", "deadline_extended", "resolved_by_organiser", "player_substituted", "game_ended"}
 )
 """Events the organiser's acts produce, beside those the engine produces."""
+SERVER_EVENTS = frozenset({"mail_bounced"})
+"""Events the server itself records (about mail), beside the engine's and the organiser's."""
 
 
 class ServiceError(Exception):
@@ -639,7 +641,9 @@ def substitute_player(player: Player, *, name: str, email: str) -> Player:
         player = Player.objects.select_for_update().get(pk=player.pk)
         old_name = player.name
         player.name, player.email = name, email
-        player.save(update_fields=["name", "email"])
+        # A new person, or the same one at a fixed address: past bounces are forgotten.
+        player.bounced_at, player.bounce_reason, player.bounces, player.mail_stopped = None, "", 0, False
+        player.save(update_fields=["name", "email", "bounced_at", "bounce_reason", "bounces", "mail_stopped"])
         links.issue(player)
         _record(
             player.game,
@@ -655,6 +659,12 @@ def substitute_player(player: Player, *, name: str, email: str) -> Player:
         if email and player.game.is_running:
             _mail([outbox().queue_welcome(player)])
     return player
+
+
+def resume_mail(player: Player) -> None:
+    """The organiser says the address of a seat whose mail bounced works again: mail to
+    it goes out once more (the mails held meanwhile can be sent again one by one)."""
+    Player.objects.filter(pk=player.pk).update(mail_stopped=False, bounces=0)
 
 
 def set_large_print(player: Player, on: bool) -> None:

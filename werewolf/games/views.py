@@ -49,6 +49,7 @@ DONE = {
     "resolved": _("The phase is resolved."),
     "ended": _("The game is over: every role is revealed."),
     "mailed": _("The link is on its way to %(name)s again."),
+    "resumed": _("Mail goes to %(name)s again. Mails held meanwhile are listed below: send again the ones they need."),
     "substituted": _("%(name)s now plays seat %(seat)s; the old link no longer opens it."),
     "substituted_mailed": _(
         "%(name)s now plays seat %(seat)s and is mailed a new link; the old link no longer opens it."
@@ -205,6 +206,11 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             elif action == "end":
                 services.end_game(game)
                 messages.success(request, DONE["ended"])
+            elif action == "resume_mail":
+                seat = validators.ascii_number(request.POST.get("seat", ""))
+                player = get_object_or_404(Player, game=game, seat=-1 if seat is None else seat)
+                services.resume_mail(player)
+                messages.success(request, DONE["resumed"] % {"name": player.name})
             elif action == "mail_link":
                 seat = validators.ascii_number(request.POST.get("seat", ""))
                 player = get_object_or_404(Player, game=game, seat=-1 if seat is None else seat)

@@ -20,6 +20,7 @@ import logging
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from email.message import EmailMessage, MIMEPart
 from email.parser import BytesParser
 from email.policy import EmailPolicy
@@ -28,11 +29,13 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from werewolf import engine
 from werewolf.games import links, selectors, services
 from werewolf.games.models import Game, InboundMessage, Order, Phase, Player
 
+from . import bounces, replies
 from .grammar import CardError, grammar, read_card
 
 logger = logging.getLogger(__name__)
@@ -159,12 +162,34 @@ def _take(row: InboundMessage, raw: bytes, size: int) -> None:
     with transaction.atomic():
         row.save(update_fields=["status", "code", "card", "player", "phase", "order", "game"])
     if reading.reply_to is not None:
-        from .outbound import send_inbound_reply
+        _answer(row, reading)
 
-        try:
-            send_inbound_reply(row, reading)
-        except Exception:  # the message and its outcome are kept and shown to the organiser
-            logger.exception("could not reply to inbound message %s", row.pk)
+
+def _answer(row: InboundMessage, reading: Reading) -> None:
+    """Tell the seat what became of its mail, unless it was refused and the seat has had
+    WEREWOLF_REFUSALS_ANSWERED_PER_HOUR refusals answered within the hour: then the
+    answer is held back (the mail is kept and shown to the organiser), so that nothing,
+    not even a robot that answers every mail, can keep a loop going. A card taken is
+    always confirmed."""
+    from .outbound import send_inbound_reply
+
+    player = reading.reply_to
+    assert player is not None
+    if reading.status != InboundMessage.Status.APPLIED:
+        since = timezone.now() - timedelta(hours=1)
+        answered = (
+            InboundMessage.objects.filter(answered=player, answer=InboundMessage.Answer.SENT, received_at__gte=since)
+            .exclude(status=InboundMessage.Status.APPLIED)
+            .count()
+        )
+        if answered >= settings.WEREWOLF_REFUSALS_ANSWERED_PER_HOUR:
+            InboundMessage.objects.filter(pk=row.pk).update(answer=InboundMessage.Answer.HELD, answered=player)
+            return
+    InboundMessage.objects.filter(pk=row.pk).update(answer=InboundMessage.Answer.SENT, answered=player)
+    try:
+        send_inbound_reply(row, reading)
+    except Exception:  # the message and its outcome are kept and shown to the organiser
+        logger.exception("could not reply to inbound message %s", row.pk)
 
 
 def _settle(row: InboundMessage, status: str, code: str) -> None:
@@ -187,7 +212,12 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
         .exists()
     ):
         return Reading(Status.DUPLICATE, "duplicate")
-    player, index, problem = _addressee(row, message)
+    addresses = _addresses(row.recipients.splitlines(), message)
+    bounce = bounces.find(message, addresses)
+    if bounce is not None:
+        player = bounces.record(bounce)
+        return Reading(Status.BOUNCE, "bounce_delayed" if bounce.delayed else "bounce", player=player)
+    player, index, problem = _addressee(addresses)
     robot = _automatic(message)
     if player is None:
         # Tell the sender only if the From line is a seat's own address in a running game.
@@ -214,9 +244,9 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
             params = {"service_error": services.ServiceError(unasked)}
             return Reading(Status.REFUSED, unasked, player=player, phase=phase, reply_to=player, params=params)
         return Reading(Status.REFUSED, "phase_closed", player=player, phase=phase, reply_to=player)
-    texts = card_texts(message, game.ruleset) or [""]
-    reading = Reading(Status.REFUSED, "", player=player, phase=phase, card=texts[0], reply_to=player)
     names = selectors.names(game)
+    texts = card_texts(message, game.ruleset, names) or [""]
+    reading = Reading(Status.REFUSED, "", player=player, phase=phase, card=texts[0], reply_to=player)
     slot = engine.phase(game.engine_state).asks(player.seat)
     problems = []
     for text in texts:
@@ -251,11 +281,11 @@ def _unasked(game: Game, seat: int | None) -> str | None:
     return code
 
 
-def _addressee(row: InboundMessage, message: EmailMessage) -> tuple[Player | None, int, str]:
+def _addressee(addresses: Iterable[str]) -> tuple[Player | None, int, str]:
     """The seat and phase named by the first valid reference among the addresses the
     message went to; else (None, 0, why)."""
     problem = "no_reference"
-    for address in _addresses(row.recipients.splitlines(), message):
+    for address in addresses:
         local = address.rsplit("@", 1)[0]
         if "+" not in local:
             continue
@@ -318,17 +348,30 @@ def _sender(message: EmailMessage) -> str:
 
 
 _ROBOT_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
+_ROBOT_SENDERS = ("mailer-daemon@", "postmaster@")
 
 
 def _automatic(message: EmailMessage) -> bool:
-    """An auto-reply or a bounce (RFC 3834 and the usual markers): kept, never answered."""
+    """Mail no person wrote: an auto-reply, a mailing list's, or a bounce (RFC 3834's
+    Auto-Submitted, and the markers responders and lists use). Kept and shown, never
+    answered nor read as a card, so that two robots never talk forever."""
     submitted = _header(message, "Auto-Submitted").lower()
     if submitted and submitted != "no":
         return True
-    if _header(message, "Precedence").lower() in _ROBOT_PRECEDENCE or _header(message, "Return-Path") == "<>":
+    if _header(message, "Precedence").lower() in _ROBOT_PRECEDENCE:
         return True
-    if _header(message, "X-Autoreply") or _header(message, "X-Autorespond"):
+    if any(_header(message, name) for name in ("X-Autoreply", "X-Autorespond", "List-Id", "X-Failed-Recipients")):
         return True
+    return_path = _header(message, "Return-Path")
+    if return_path in ("<>", "") and "Return-Path" in message:
+        return True
+    if _bounce(message) or any(marker in return_path.lower() for marker in _ROBOT_SENDERS):
+        return True
+    return _sender(message).startswith(_ROBOT_SENDERS)
+
+
+def _bounce(message: EmailMessage) -> bool:
+    """A delivery status notification (RFC 3464), or a non-delivery report that says so."""
     try:
         return message.get_content_type() == "multipart/report"
     except Exception:
@@ -337,48 +380,11 @@ def _automatic(message: EmailMessage) -> bool:
 
 # Reading the card out of a reply ----------------------------------------------------
 
-_QUOTE_STARTS = [
-    re.compile(pattern, re.IGNORECASE)
-    for pattern in (
-        r"^>",
-        r"^on\b.*\bwrote:?$",
-        r"^il giorno\b.*\bha scritto:?$",
-        r"^le\b.*\ba écrit ?:?$",
-        r"^am\b.*\bschrieb\b.*:?$",
-        r"^-{2,}\s*original message\s*-{2,}$",
-        r"^-{2,}\s*messaggio originale\s*-{2,}$",
-        r"^_{8,}$",
-        r"^from:\s",
-        r"^da:\s",
-        r"^-- ?$",
-        r"^sent from my\b",
-        r"^inviato da\b",
-    )
-]
 
-
-def card_texts(message: EmailMessage, ruleset: str | None = None) -> list[str]:
-    """The cards a reply may hold, best first. Only the reply's own text counts (quoted
-    mail and signature are left out): the first paragraph that starts with a notecard
-    word or, without one, each paragraph in turn (the first that names players wins)."""
-    lines = []
-    for line in _body(message)[:MAX_TEXT_CHARS].splitlines():
-        stripped = line.strip().replace("\u00a0", " ")
-        if any(pattern.search(stripped) for pattern in _QUOTE_STARTS):
-            break
-        lines.append(stripped)
-    paragraphs: list[list[str]] = [[]]
-    for line in lines:
-        if line:
-            paragraphs[-1].append(line)
-        elif paragraphs[-1]:
-            paragraphs.append([])
-    texts = ["\n".join(paragraph) for paragraph in paragraphs if paragraph]
-    words = grammar(ruleset)
-    for text in texts:
-        if words.starts_with_word(text):
-            return [text]
-    return texts[:5]
+def card_texts(message: EmailMessage, ruleset: str | None, names: Sequence[str]) -> list[str]:
+    """The cards a reply may hold, best first, from the player's own text only (see
+    replies.py: quoted mail, sign-offs and signatures never count)."""
+    return replies.card_texts(_body(message)[:MAX_TEXT_CHARS], grammar(ruleset), names)
 
 
 def _body(message: EmailMessage) -> str:
@@ -394,7 +400,32 @@ def _body(message: EmailMessage) -> str:
     content = _decode(payload, part)
     if part.get_content_subtype() == "html":
         return _html_text(content)
+    if part.get_param("format", "").lower() == "flowed":
+        return _unflow(content, part.get_param("delsp", "").lower() == "yes")
     return content
+
+
+def _unflow(text: str, delsp: bool) -> str:
+    """format=flowed text (RFC 3676) as the player wrote it: a line ending in a space
+    goes on on the next line of the same quote depth (the space dropped with
+    DelSp=yes); "-- " stays alone."""
+    lines: list[str] = []
+    depths: list[int] = []
+    joining = False
+    for line in text.splitlines():
+        depth = len(line) - len(line.lstrip(">"))
+        body = line[depth:]
+        if body.startswith(" "):
+            body = body[1:]  # space-stuffed
+        if joining and lines and depths[-1] == depth:
+            lines[-1] += body
+        else:
+            lines.append(">" * depth + (" " if depth else "") + body)
+            depths.append(depth)
+        joining = line.endswith(" ") and body != "-- "
+        if joining and delsp:
+            lines[-1] = lines[-1][:-1]
+    return "\n".join(lines)
 
 
 def _decode(payload: bytes, part: MIMEPart) -> str:

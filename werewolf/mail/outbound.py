@@ -313,10 +313,26 @@ def _close_quietly(connection: Any) -> None:
 
 
 def _message(row: Dispatch, connection: Any) -> EmailMultiAlternatives:
-    headers = {**row.headers, "Message-ID": row.message_id}
+    # Every mail the server sends is automatic (RFC 3834): an answer to a player's mail
+    # is auto-replied, the rest auto-generated; responders that honour it stay quiet,
+    # and Exchange is asked not to send its out-of-office notes back.
+    automatic = "auto-replied" if row.kind == Dispatch.Kind.INBOUND_REPLY else "auto-generated"
+    headers = {
+        **row.headers,
+        "Message-ID": row.message_id,
+        "Auto-Submitted": automatic,
+        "X-Auto-Response-Suppress": "All",
+    }
+    sender = settings.DEFAULT_FROM_EMAIL
+    if settings.WEREWOLF_MAIL_ORDERS:
+        # The envelope's return path names this very mail (VERP): a bounce comes back
+        # to the orders address and is matched to it (werewolf/mail/bounces.py).
+        headers["From"] = sender
+        sender = orders_address(links.bounce_reference(row.pk))
     message = EmailMultiAlternatives(
         row.subject,
         row.body_text,
+        from_email=sender,
         to=[row.recipient],
         reply_to=[headers.pop("Reply-To")] if headers.get("Reply-To") else None,
         headers=headers,
@@ -355,6 +371,9 @@ def _queue(wanted: list[tuple[Player, str, str, Phase | None, Build]]) -> list[i
             row.status, row.next_attempt_at = Status.FAILED, None
             row.last_error = f"{type(failure).__name__}: {failure}"[:2000]
             row.recipient = row.recipient or _text(player.email)
+        if player.mail_stopped and row.status == Status.PENDING:
+            # The address bounced for good: kept for the organiser, not sent.
+            row.status, row.next_attempt_at, row.last_error = Status.FAILED, None, "address_stopped"
         rows.append(row)
     Dispatch.objects.bulk_create(rows, ignore_conflicts=True)
     return list(
