@@ -88,6 +88,24 @@ def install(*, dev: bool) -> None:
     stamp.write_text(wanted)
 
 
+def _where_mail_goes() -> str:
+    """Where this run's mail goes, as the settings the app reads will say (the
+    environment, or the env file)."""
+    code = (
+        "from django.conf import settings as s; print(s.EMAIL_BACKEND.rsplit('.', 2)[-2], s.EMAIL_HOST, s.EMAIL_PORT)"
+    )
+    try:
+        out = subprocess.check_output([str(PYTHON), "manage.py", "shell", "-v", "0", "-c", code], cwd=ROOT, text=True)
+        backend, host, port = out.split()
+    except (subprocess.CalledProcessError, ValueError):
+        return "Mail goes where WEREWOLF_EMAIL says."
+    if backend == "smtp":
+        return f"Mail goes to the SMTP server at {host}:{port}."
+    if backend == "filebased":
+        return "Mail is written under var/mail."
+    return "Mail goes to this console (WEREWOLF_EMAIL=file writes it under var/mail instead)."
+
+
 def ensure_chromium() -> None:
     if shutil.which("chromium"):
         return
@@ -151,7 +169,7 @@ def run(address: str) -> int:
         print(f"Werewolf is running at http://{address}/")
         print(login)
         print("Log in, then 'Start a demo game' to watch bots play with you, or 'New game' to set one up.")
-        print("Mail goes to this console (WEREWOLF_EMAIL=file writes it under var/mail instead). Ctrl-C stops.")
+        print(_where_mail_goes() + " Ctrl-C stops.")
         sys.stdout.flush()
         while worker.poll() is None and server.poll() is None:
             time.sleep(0.5)

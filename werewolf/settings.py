@@ -11,6 +11,32 @@ from pathlib import Path
 import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def _read_env_file() -> Path | None:
+    """Settings every process reads from one file, so that a process started with an empty
+    environment (a mail system's pipe, a service manager) runs with the app's settings:
+    WEREWOLF_ENV_FILE, else `werewolf.env` beside manage.py if there is one. Lines are
+    NAME=value (`export` and quotes allowed, # comments); the environment itself wins."""
+    named = os.environ.get("WEREWOLF_ENV_FILE")
+    path = Path(named) if named else BASE_DIR / "werewolf.env"
+    if not path.is_file():
+        if named:
+            raise RuntimeError(f"WEREWOLF_ENV_FILE names {path}, which is not a readable file")
+        return None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        name, _, value = line.removeprefix("export ").partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        os.environ.setdefault(name.strip(), value)
+    return path
+
+
+ENV_FILE = _read_env_file()
 VAR_DIR = Path(os.environ.get("WEREWOLF_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 

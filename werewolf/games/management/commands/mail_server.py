@@ -7,8 +7,9 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from werewolf.mail import ready
 from werewolf.mail.server import OrdersHandler
 
 
@@ -23,6 +24,9 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=2525)
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        problems = ready.problems()
+        if problems:
+            raise CommandError("The orders listener does not start. " + " ".join(problems))
         controller = Controller(
             OrdersHandler(),
             hostname=opts["host"],

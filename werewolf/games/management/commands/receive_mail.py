@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from werewolf.mail import inbound
+from werewolf.mail import inbound, ready
 
 EX_TEMPFAIL = 75  # sysexits: the mail system keeps the message and tries again
 
@@ -29,6 +29,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        problems = ready.problems()
+        if problems:
+            # Exits 75: the mail system keeps the message until the settings are right.
+            self.stderr.write(" ".join(problems))
+            sys.exit(EX_TEMPFAIL)
         try:
             raw, size = self.read(sys.stdin.buffer)
             row = inbound.receive(raw, opts["recipient"], size=size)
