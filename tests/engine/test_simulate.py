@@ -93,3 +93,29 @@ def test_the_progress_bar_redraws_one_line(capsys) -> None:
     bar.close()
     err = capsys.readouterr().err
     assert "\r[#####.....] 100/200 games" in err and "\r[##########] 200/200 games" in err and err.endswith("\n")
+
+
+def test_bot_cards_taken_as_checked_play_the_very_same_games() -> None:
+    """The simulator hands the bots' cards to `resolve(..., checked=True)`: made from the
+    state's own slots, they are legal by construction, so skipping the check changes no
+    game, in any ruleset."""
+    from random import Random
+
+    from werewolf import engine
+    from werewolf.engine import rulesets
+    from werewolf.engine.simulate import bot_orders
+
+    for ruleset, players in [("classic", 9), ("tabula", 16), ("lupusburg", 6), ("lupusburg-goals", 8)]:
+        rules = rulesets.get(ruleset)
+        options = rules.options({}, players)
+        for seed in range(20):
+            games = []
+            for checked in (False, True):
+                rng = Random(seed)
+                state, _ = rules.setup(options, players, rng.getrandbits(64))
+                log = []
+                while state.winner is None:
+                    state, events = engine.resolve(state, bot_orders(state, rng), rng, checked=checked)
+                    log += [event.to_json() for event in events]
+                games.append((state.to_json(), log))
+            assert games[0] == games[1], (ruleset, seed)

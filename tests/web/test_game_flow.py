@@ -9,6 +9,7 @@ from random import Random
 
 import pytest
 from django.core import mail
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -84,6 +85,10 @@ def play_whole_game(
     rng = Random(seed)
     anonymous = Client()
     sampling = Random(f"{seed}/sweep") if sample else None
+    # What a seat may see is decided by the selectors and templates, whatever the database:
+    # the SQLite pass sweeps after every phase; the PostgreSQL pass plays the same games
+    # through its own database and sweeps after the first phase and at the end.
+    every_phase = connection.vendor != "postgresql"
     if check:
         sweep(game, paths, anonymous, sampling, sample)
     rounds = 0
@@ -110,13 +115,13 @@ def play_whole_game(
                 page = anonymous.get(response["Location"]).content.decode()
                 if open_phase(game) is not None and open_phase(game).pk == phase.pk:
                     assert "Your card is in" in page
-            if check and handed == 1 and not sample:
+            if check and handed == 1 and not sample and every_phase:
                 sweep(game, paths, anonymous, sampling, sample)  # cards in hand must stay secret too
         if Phase.objects.get(pk=phase.pk).status == Phase.Status.OPEN:
             Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(seconds=1))
             assert services.sweep_due_phases() == 1
         assert Phase.objects.get(pk=phase.pk).status == Phase.Status.RESOLVED
-        if check:
+        if check and (every_phase or rounds == 1 or open_phase(game) is None):
             sweep(game, paths, anonymous, sampling, sample)
     game.refresh_from_db()
     return game

@@ -73,12 +73,15 @@ def validate(state: State, seat: int, order: Order) -> Order | OrderError:
     return _checked(rulesets.get(state.ruleset), state, phase(state), seat, order, prune=False)
 
 
-def resolve(state: State, orders: Mapping[int, Order], rng: Random | None = None) -> tuple[State, list[Event]]:
+def resolve(
+    state: State, orders: Mapping[int, Order], rng: Random | None = None, *, checked: bool = False
+) -> tuple[State, list[Event]]:
     """Resolve the open step with the last order of each seat. Each is checked again (a
     name that stopped being legal is skipped where its field allows, else the card is
     set aside, for the moderator's eyes); a seat asked and silent is noted. Without
     `rng`, the step's own seeded source is used, so a game replays from its setup and
-    its orders alone."""
+    its orders alone. `checked` says the orders were made from this very state's slots
+    (the bots' cards, legal by construction): they are taken as they are."""
     if state.over:
         return state, []
     rules = rulesets.get(state.ruleset)
@@ -86,24 +89,29 @@ def resolve(state: State, orders: Mapping[int, Order], rng: Random | None = None
         rng = phase_rng(state.seed, state.index)
     spec = phase(state)
     events: list[Event] = []
-    cards: dict[int, Order] = {}
     slots = spec.slots
+    if checked:
+        for seat in slots:
+            if seat not in orders:
+                events.append(Event("card_missing", {"seat": seat}, Audience.moderator()))
+        return rules.resolve(state, orders, rng, events), events
+    cards: dict[int, Order] = {}
     for seat in sorted(orders):
         order, slot = orders[seat], slots.get(seat)
         if order is SLEEP_ORDER and slot is not None and slot.card.blank:
             cards[seat] = order  # the commonest card of all (the bots' own), checked without ceremony
             continue
         if slot is None:
-            checked: Order | OrderError = (
+            taken: Order | OrderError = (
                 OrderError(rules.unasked(state, seat)) if 0 <= seat < state.seats else OrderError("unknown_seat", seat)
             )
         else:
-            checked = check(slot, order, rules, state, seat, prune=True)
-        if isinstance(checked, OrderError):
-            data = {"seat": seat, "order": orders[seat].to_json(), "error": checked.code, "target": checked.target}
+            taken = check(slot, order, rules, state, seat, prune=True)
+        if isinstance(taken, OrderError):
+            data = {"seat": seat, "order": orders[seat].to_json(), "error": taken.code, "target": taken.target}
             events.append(Event("card_discarded", data, Audience.moderator()))
         else:
-            cards[seat] = checked
+            cards[seat] = taken
     for seat in spec.slots:
         if seat not in cards:
             events.append(Event("card_missing", {"seat": seat}, Audience.moderator()))

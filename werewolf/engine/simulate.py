@@ -98,7 +98,7 @@ def play_out(rules: Ruleset, options: Mapping[str, Any], players: int, rng: Rand
     state, _ = rules.setup(options, players, rng.getrandbits(64))
     phases = 0
     while state.winner is None:
-        state, _ = resolve(state, bot_orders(state, rng), rng)
+        state, _ = resolve(state, bot_orders(state, rng), rng, checked=True)
         phases += 1
     return state, phases
 
