@@ -119,3 +119,27 @@ def test_bot_cards_taken_as_checked_play_the_very_same_games() -> None:
                     log += [event.to_json() for event in events]
                 games.append((state.to_json(), log))
             assert games[0] == games[1], (ruleset, seed)
+
+
+def test_bot_cards_for_a_whole_table_are_bot_card_for_each_seat() -> None:
+    """The table-at-once bots (shared slots looked at once) write the very cards, from
+    the very draws, that one bot per seat would."""
+    from random import Random
+
+    from werewolf import engine
+    from werewolf.engine import rulesets
+    from werewolf.engine.bots import bot_card, bot_cards
+
+    for ruleset, players in [("classic", 9), ("tabula", 24), ("lupusburg-goals", 8)]:
+        rules = rulesets.get(ruleset)
+        options = rules.options({}, players)
+        for seed in range(10):
+            rng = Random(seed)
+            state, _ = rules.setup(options, players, rng.getrandbits(64))
+            while state.winner is None:
+                slots = engine.phase(state).slots
+                draws = rng.getstate()
+                one_by_one = {seat: bot_card(slot, seat, rng) for seat, slot in slots.items()}
+                rng.setstate(draws)
+                assert bot_cards(slots, rng) == one_by_one
+                state, _ = engine.resolve(state, one_by_one, rng)

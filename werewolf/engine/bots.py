@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from random import Random
 
 from .cards import SLEEP, SLEEP_ORDER, Slot
 from .orders import TARGETS, Order
 
-_NAMED: dict[tuple[str, int], Order] = {}
-"""Cards naming one seat, made once: orders are immutable, and bots write millions."""
+_NAMED: dict[str, dict[int, Order]] = {}
+"""Cards naming one seat, by kind and seat, made once: orders are immutable, and bots
+write millions."""
 
 
 def bot_card(slot: Slot, seat: int, rng: Random) -> Order:
@@ -26,10 +28,10 @@ def bot_card(slot: Slot, seat: int, rng: Random) -> Order:
         if len(choices) > 1:
             while (choice := choices[int(rng.random() * len(choices))]) == seat and fields[0].refers == "seat":
                 pass
-            key = (card.kind, choice)
-            made = _NAMED.get(key)
+            named = _NAMED.setdefault(card.kind, {})
+            made = named.get(choice)
             if made is None:
-                made = _NAMED[key] = Order(card.kind, (choice,))
+                made = named[choice] = Order(card.kind, (choice,))
             return made
     written: list[tuple[str, tuple[int, ...]]] = []
     for field, choices in slot.pairs():
@@ -44,3 +46,38 @@ def bot_card(slot: Slot, seat: int, rng: Random) -> Order:
     if not main and card.fields[0].least > 0 and not card.fields[0].optional:
         return Order("sleep") if card.blank else Order(card.kind)
     return Order(card.kind, main, tuple((name, values) for name, values in written if name != TARGETS))
+
+
+def bot_cards(slots: Mapping[int, Slot], rng: Random) -> dict[int, Order]:
+    """`bot_card` for every seat of `slots`, the same cards from the same draws, made
+    faster where seats share one slot (a day's vote, the pack's hunt): its choices are
+    looked at once, not once per seat."""
+    cards: dict[int, Order] = {}
+    random = rng.random
+    last: Slot | None = None
+    choices: tuple[int, ...] = ()
+    named: dict[int, Order] = {}
+    count = 0
+    for seat, slot in slots.items():
+        if slot is not last:
+            last = slot
+            card = slot.card
+            fields = card.fields
+            count = 0
+            if card is not SLEEP and len(fields) == 1 and fields[0].most == 1 and fields[0].refers == "seat":
+                choices = slot.options[0]
+                count = len(choices) if len(choices) > 1 else 0
+                named = _NAMED.setdefault(card.kind, {})
+        if slot.card is SLEEP:
+            cards[seat] = SLEEP_ORDER
+        elif count:
+            choice = choices[int(random() * count)]
+            while choice == seat:
+                choice = choices[int(random() * count)]
+            made = named.get(choice)
+            if made is None:
+                made = named[choice] = Order(slot.card.kind, (choice,))
+            cards[seat] = made
+        else:
+            cards[seat] = bot_card(slot, seat, rng)
+    return cards

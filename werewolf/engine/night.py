@@ -56,10 +56,15 @@ class Night:
     kills: list[Death] = field(default_factory=list)
     protected: set[int] = field(default_factory=set)
     notes: dict[str, Any] = field(default_factory=dict)
+    by_kind: dict[str, list[tuple[int, Order]]] | None = None
 
     def written(self, kind: str) -> list[tuple[int, Order]]:
-        """The cards of `kind`, in seat order."""
-        return [(seat, card) for seat, card in sorted(self.cards.items()) if card.kind == kind]
+        """The cards of `kind`, in seat order (sorted by kind once a night)."""
+        if self.by_kind is None:
+            self.by_kind = {}
+            for seat, card in sorted(self.cards.items()):
+                self.by_kind.setdefault(card.kind, []).append((seat, card))
+        return self.by_kind.get(kind, [])
 
     def tell(self, kind: str, data: Mapping[str, Any], audience: Audience) -> None:
         self.events.append(Event(kind, data, audience))

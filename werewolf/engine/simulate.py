@@ -10,8 +10,7 @@ from random import Random
 from typing import Any
 
 from . import phase, resolve, rulesets
-from .bots import bot_card
-from .cards import SLEEP, SLEEP_ORDER
+from .bots import bot_cards
 from .orders import Order
 from .rulesets import Ruleset
 from .state import State
@@ -105,7 +104,4 @@ def play_out(rules: Ruleset, options: Mapping[str, Any], players: int, rng: Rand
 
 def bot_orders(state: State, rng: Random) -> dict[int, Order]:
     """A bot's card for every seat the open step asks."""
-    return {
-        seat: SLEEP_ORDER if slot.card is SLEEP else bot_card(slot, seat, rng)
-        for seat, slot in phase(state).slots.items()
-    }
+    return bot_cards(phase(state).slots, rng)
