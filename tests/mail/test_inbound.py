@@ -304,3 +304,39 @@ def test_nul_characters_anywhere_are_kept_and_refused_plainly(game: Game) -> Non
     kept = inbound.receive(raw)
     assert kept.status == "refused" and kept.code == "unknown_name"
     assert bytes(kept.raw) == raw
+
+
+def test_help_by_mail_answers_with_the_seats_card_syntax_and_changes_nothing(game: Game) -> None:
+    seer = seat_of(game, "seer")
+    before = snapshot(game)
+    kept = inbound.receive(letter(game, seer, "help\n\nOn Monday the moderator wrote:\n> INQUIRE Alba\n"))
+    assert kept.status == "command" and kept.code == "help"
+    assert snapshot(game) == before
+    answer = mail.outbox[-1]
+    assert answer.subject.endswith("How to write your card") and answer.extra_headers.get("In-Reply-To")
+    assert "INQUIRE" in answer.body and "deadline" in answer.body
+
+
+def test_status_by_mail_answers_with_the_card_as_it_stands_even_from_an_old_mail(game: Game) -> None:
+    seer = seat_of(game, "seer")
+    target = next(seat for seat in game.engine_state.living() if seat != seer)
+    kept = inbound.receive(letter(game, seer, "STATUS"))
+    assert kept.status == "command" and "you have no card in yet" in mail.outbox[-1].body
+    inbound.receive(letter(game, seer, f"INQUIRE {name_of(game, target)}"))
+    player = game.players.get(seat=seer)
+    old = reply_address(player).replace(f"-{game.current_phase().index}-", "-99-")  # not a real reference
+    assert inbound.receive(letter(game, seer, "Status.", to=old)).status == "unmatched"
+    kept = inbound.receive(letter(game, seer, "Status."))
+    body = mail.outbox[-1].body
+    assert kept.status == "command" and "your card as it stands: INQUIRE" in body or "as it stands" in body
+    assert name_of(game, target) in body
+
+
+def test_help_and_status_cannot_be_a_players_name() -> None:
+    from django.core.exceptions import ValidationError
+
+    from werewolf.games.validators import clean_player_name
+
+    for name in ("Help", "STATUS"):
+        with pytest.raises(ValidationError):
+            clean_player_name(name)

@@ -134,13 +134,15 @@ sent; the message is kept beside its text so that its id is not reused)."""
 
 
 def mails_for(player: Player) -> str:
-    """Everything in the mails a player got: headers, text and HTML."""
+    """Everything in the mails a player got: headers, text, HTML and attachments."""
     texts = []
     for message in mail.outbox:
         if _to(message, player):
             kept = _AS_SENT.get(id(message))
             if kept is None or kept[0] is not message:
-                kept = _AS_SENT[id(message)] = (message, message.message().as_string())
+                # As sent (headers, text, HTML, encoded parts), and each attachment decoded.
+                attached = [str(item[1]) for item in message.attachments if isinstance(item, tuple)]
+                kept = _AS_SENT[id(message)] = (message, "\n".join([message.message().as_string(), *attached]))
             texts.append(kept[1])
     return "\n".join(texts)
 

@@ -111,6 +111,31 @@ def _reference_mac(nonce: str, index: int) -> str:
     return base64.b32encode(mac).decode().rstrip("=").lower()[:20]
 
 
+TALK = re.compile(r"t-(\d{1,10})-([a-z2-7]{20})")
+
+
+def talk_reference(player: Player) -> str | None:
+    """The signed reference a talk digest's reply address carries: a reply to it posts in
+    the town square as this seat. It dies with the seat's link (a substitute's is new)."""
+    link = current(player)
+    if link is None:
+        return None
+    return f"t-{player.pk}-{_reference_mac(link.nonce, -1)}"
+
+
+def player_for_talk(reference: str) -> Player:
+    """The player a talk reference names, or `LinkError` ("unknown", "revoked")."""
+    found = TALK.fullmatch(reference.lower())
+    if found is None:
+        raise LinkError("unknown")
+    for link in SeatLink.objects.select_related("player__game").filter(player_id=int(found[1])).order_by("-pk"):
+        if hmac.compare_digest(_reference_mac(link.nonce, -1), found[2]):
+            if link.revoked_at is not None:
+                raise LinkError("revoked")
+            return link.player
+    raise LinkError("unknown")
+
+
 BOUNCE = re.compile(r"b-(\d{1,12})-([a-z2-7]{16})")
 
 

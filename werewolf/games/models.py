@@ -266,6 +266,9 @@ class Dispatch(models.Model):
     body_text = models.TextField(blank=True)
     body_html = models.TextField(blank=True)
     headers = models.JSONField(default=dict, blank=True)
+    # Files sent with the mail, as [{"filename", "content", "mimetype"}] (text): the
+    # deadline as an iCalendar event.
+    attachments = models.JSONField(default=list, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -302,6 +305,8 @@ class InboundMessage(models.Model):
         DUPLICATE = "duplicate", _("duplicate")
         UNMATCHED = "unmatched", _("unmatched")
         BOUNCE = "bounce", _("mail that came back")
+        COMMAND = "command", _("answered (HELP or STATUS)")
+        POSTED = "posted", _("posted in the town square")
         FAILED = "failed", _("failed")
 
     class Answer(models.TextChoices):

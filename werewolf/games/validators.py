@@ -73,6 +73,9 @@ def clean_player_name(value: str) -> str:
     keyword, _rest = words.keyword(name)
     if keyword is not None:
         raise ValidationError(MESSAGES["keyword"], code="keyword", params={**params, "word": keyword.word})
+    asked = grammar.command(name)
+    if asked is not None:  # a mail holding only the name would be read as HELP or STATUS
+        raise ValidationError(MESSAGES["keyword"], code="keyword", params={**params, "word": asked.upper()})
     if not _readable(name):
         raise ValidationError(MESSAGES["unwritable"], code="unwritable", params=params)
     return name

@@ -37,6 +37,15 @@ NO = "NO"
 """Written before a card's word, the card handed in empty (NO VOTE)."""
 ABSTAIN = "ABSTAIN"
 """The card that may be handed in empty, handed in empty."""
+COMMANDS = ("HELP", "STATUS")
+"""Words a mail may hold instead of a card: HELP (how to write this seat's card, and
+where) and STATUS (the seat's card as it stands, and the deadline)."""
+
+
+def command(text: str) -> str | None:
+    """The mail command `text` is (lowercase), if it is one alone."""
+    folded = " ".join(text.split()).rstrip(".!?").upper()
+    return folded.lower() if folded in COMMANDS else None
 
 
 @dataclass(eq=False)  # not frozen: raising sets __traceback__ (and context managers too)

@@ -32,11 +32,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from werewolf import engine
-from werewolf.games import links, selectors, services
-from werewolf.games.models import Game, InboundMessage, Order, Phase, Player
+from werewolf.games import links, selectors, services, talk
+from werewolf.games.models import Game, InboundMessage, Order, Phase, Player, Post
 
 from . import bounces, replies
-from .grammar import CardError, grammar, read_card
+from .grammar import CardError, command, grammar, read_card
 
 logger = logging.getLogger(__name__)
 
@@ -175,7 +175,7 @@ def _answer(row: InboundMessage, reading: Reading) -> None:
 
     player = reading.reply_to
     assert player is not None
-    if reading.status != InboundMessage.Status.APPLIED:
+    if reading.status not in (InboundMessage.Status.APPLIED, InboundMessage.Status.COMMAND):
         since = timezone.now() - timedelta(hours=1)
         answered = (
             InboundMessage.objects.filter(answered=player, answer=InboundMessage.Answer.SENT, received_at__gte=since)
@@ -217,6 +217,9 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
     if bounce is not None:
         player = bounces.record(bounce)
         return Reading(Status.BOUNCE, "bounce_delayed" if bounce.delayed else "bounce", player=player)
+    speaker = _speaker(addresses)
+    if speaker is not None:
+        return _talk(row, message, speaker, size, readable)
     player, index, problem = _addressee(addresses)
     robot = _automatic(message)
     if player is None:
@@ -233,6 +236,13 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
     if not readable:
         return Reading(Status.REFUSED, "unreadable", player=player, reply_to=player)
     phase = game.current_phase() if game.is_running else None
+    names = selectors.names(game)
+    texts = card_texts(message, game.ruleset, names) or [""]
+    asked = command(texts[0])
+    if asked is not None:
+        # HELP and STATUS are answered from any of the seat's mails, old ones too: the
+        # answer is about the phase open now.
+        return Reading(Status.COMMAND, asked, player=player, phase=phase, card=texts[0], reply_to=player)
     if phase is None:
         code = "game_not_running" if game.status == Game.Status.DRAFT else "game_over"
         return Reading(Status.REFUSED, code, player=player, reply_to=player)
@@ -244,8 +254,6 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
             params = {"service_error": services.ServiceError(unasked)}
             return Reading(Status.REFUSED, unasked, player=player, phase=phase, reply_to=player, params=params)
         return Reading(Status.REFUSED, "phase_closed", player=player, phase=phase, reply_to=player)
-    names = selectors.names(game)
-    texts = card_texts(message, game.ruleset, names) or [""]
     reading = Reading(Status.REFUSED, "", player=player, phase=phase, card=texts[0], reply_to=player)
     slot = engine.phase(game.engine_state).asks(player.seat)
     problems = []
@@ -267,6 +275,60 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
     reading.status = Status.APPLIED
     reading.phase = Phase.objects.get(pk=phase.pk)
     return reading
+
+
+def _speaker(addresses: Iterable[str]) -> Player | LinkErrorCode | None:
+    """The seat a talk reply address names (a reply to a talk digest), or why it is no
+    good, or None when the message went to no talk address."""
+    for address in addresses:
+        local = address.rsplit("@", 1)[0]
+        if "+t-" not in local:
+            continue
+        try:
+            return links.player_for_talk(local.split("+", 1)[1])
+        except links.LinkError as refused:
+            return LinkErrorCode("revoked_reference" if refused.code == "revoked" else "forged_reference")
+    return None
+
+
+@dataclass(frozen=True)
+class LinkErrorCode:
+    code: str
+
+
+def _talk(
+    row: InboundMessage, message: EmailMessage, speaker: Player | LinkErrorCode, size: int, readable: bool
+) -> Reading:
+    """A reply to a talk digest: what the player wrote above the quote is posted in the
+    town square, as that seat, if the sender is the seat's own address and the ruleset
+    lets the seat speak there now; else refused, and the seat told why."""
+    Status = InboundMessage.Status
+    if isinstance(speaker, LinkErrorCode):
+        return Reading(
+            Status.UNMATCHED, speaker.code, reply_to=None if _automatic(message) else _known_sender(row.sender)
+        )
+    if _automatic(message):
+        return Reading(Status.REFUSED, "auto_submitted", player=speaker)
+    if not _same_address(row.sender, speaker.email):
+        return Reading(Status.REFUSED, "wrong_sender", player=speaker, reply_to=speaker, params={"sender": row.sender})
+    if size > settings.WEREWOLF_INBOUND_READ_BYTES:
+        return Reading(Status.REFUSED, "too_large", player=speaker, reply_to=speaker)
+    if not readable:
+        return Reading(Status.REFUSED, "unreadable", player=speaker, reply_to=speaker)
+    game = speaker.game
+    text = "\n".join(replies.split(_body(message)[:MAX_TEXT_CHARS], grammar(game.ruleset), ()).own).strip()
+    try:
+        posted = talk.post(game, speaker.seat, engine.talk.SQUARE, text, author=speaker, source=Post.Source.MAIL)
+    except services.ServiceError as refusal:
+        return Reading(
+            Status.REFUSED,
+            refusal.code,
+            player=speaker,
+            card=text[:2000],
+            reply_to=speaker,
+            params={"talk_error": refusal.code},
+        )
+    return Reading(Status.POSTED, "posted", player=speaker, card=posted.text[:2000])
 
 
 def _unasked(game: Game, seat: int | None) -> str | None:

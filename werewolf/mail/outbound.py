@@ -20,7 +20,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Iterable
-from datetime import timedelta
+from datetime import UTC, timedelta
 from email.headerregistry import Address
 from email.utils import parseaddr
 from functools import partial
@@ -110,6 +110,8 @@ def queue_inbound_reply(row: InboundMessage, reading: Any) -> list[int]:
             "inbound": row,
             "order": reading.order.order if reading.order else None,
             "taken_for": reading.phase,
+            "standing": selectors.card_of(context["next_phase"], player.seat) if reading.code == "status" else None,
+            "max_post": engine.talk.MAX_POST,
             "verbs": grammar.verbs(rulesets.get(player.game.ruleset).cards, player.game.ruleset),
         }
     )
@@ -164,7 +166,14 @@ def queue_talk_digest(player: Player, posts: list[Any], upto: int) -> list[int]:
     of a game refers to one thread, so mail clients keep a game's talk together."""
     game = player.game
     thread = message_id_for(f"talk-thread:{game.pk}")
-    context = {"game": game, "player": player, "posts": posts, "link": links.url_for(player)}
+    reference = links.talk_reference(player) if settings.WEREWOLF_MAIL_ORDERS else None
+    context = {
+        "game": game,
+        "player": player,
+        "posts": posts,
+        "link": links.url_for(player),
+        "reply_to": orders_address(reference) if reference else "",
+    }
     headers = {"In-Reply-To": thread, "References": thread}
     return _queue(
         [
@@ -340,6 +349,8 @@ def _message(row: Dispatch, connection: Any) -> EmailMultiAlternatives:
     )
     if row.body_html:
         message.attach_alternative(row.body_html, "text/html")
+    for attachment in row.attachments or []:
+        message.attach(attachment["filename"], attachment["content"], attachment["mimetype"])
     return message
 
 
@@ -407,13 +418,72 @@ def _render(
     extra = dict(headers or {})
     if context.get("reply_to"):
         extra["Reply-To"] = context["reply_to"]
-    return {
+    rendered = {
         "recipient": recipient(player.name, player.email),
         "subject": _text(subject),
         "body_text": _text(render_to_string(f"emails/{template}.txt", context)),
         "body_html": _text(render_to_string(f"emails/{template}.html", context)),
         "headers": {name: _text(value) for name, value in extra.items()},
     }
+    following = context.get("next_phase")
+    if template in CALENDAR_MAILS and following is not None:
+        rendered["attachments"] = [
+            {"filename": "deadline.ics", "content": calendar(player, following, context), "mimetype": "text/calendar"}
+        ]
+    return rendered
+
+
+CALENDAR_MAILS = ("welcome", "phase")
+"""Mails that carry the open phase's deadline as an iCalendar event."""
+
+
+def calendar(player: Player, phase: Phase, context: dict[str, Any]) -> str:
+    """The phase's deadline as an iCalendar event (RFC 5545) for the player's calendar: a
+    quarter of an hour ending at the deadline, its words from the templates. One event per
+    seat and phase (its UID); an extended deadline sends a later SEQUENCE of it."""
+    summary = " ".join(render_to_string("emails/deadline_summary.txt", context).split())
+    description = render_to_string("emails/deadline_description.txt", context).strip()
+    deadline = phase.deadline.astimezone(UTC)
+    domain = message_id_for("calendar").rpartition("@")[2].rstrip(">")
+    stamp = "%Y%m%dT%H%M%SZ"
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//Werewolf//Deadlines//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        "BEGIN:VEVENT",
+        f"UID:phase-{phase.pk}-seat-{player.pk}@{domain}",
+        f"SEQUENCE:{int(deadline.timestamp()) // 60}",
+        f"DTSTAMP:{timezone.now().astimezone(UTC).strftime(stamp)}",
+        f"DTSTART:{(deadline - timedelta(minutes=15)).strftime(stamp)}",
+        f"DTEND:{deadline.strftime(stamp)}",
+        f"SUMMARY:{_ical_text(summary)}",
+        f"DESCRIPTION:{_ical_text(description)}",
+        *([f"URL:{context['link']}"] if context.get("link") else []),
+        "END:VEVENT",
+        "END:VCALENDAR",
+    ]
+    return "".join(_ical_fold(line) + "\r\n" for line in lines)
+
+
+def _ical_text(value: str) -> str:
+    return value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+
+
+def _ical_fold(line: str) -> str:
+    """A content line folded at 75 octets, never inside a character (RFC 5545, 3.1)."""
+    parts: list[str] = []
+    current, size = "", 0
+    for char in line:
+        width = len(char.encode("utf-8"))
+        if size + width > (75 if not parts else 74):
+            parts.append(current)
+            current, size = "", 0
+        current += char
+        size += width
+    parts.append(current)
+    return "\r\n ".join(parts)
 
 
 def orders_address(reference: str) -> str:
