@@ -129,3 +129,23 @@ def test_a_start_with_too_few_players_is_refused_clearly(organiser_client: Clien
     assert refused.status_code == 400
     assert "The game has 2 players: it needs between 5 and 30." in text(refused)
     assert Game.objects.get().status == Game.Status.DRAFT
+
+
+def test_the_join_link_as_a_qr_code_on_the_dashboard_and_on_a_screen(organiser_client: Client) -> None:
+    import io
+
+    import segno
+    from django.conf import settings
+
+    game = open_game(organiser_client)
+    url = settings.SITE_URL + join_path(game)
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=12, border=2, xmldecl=False, svgclass="qr", lineclass=None)
+    path = re.search(r'd="([^"]+)"', out.getvalue().decode()).group(1)  # the modules: what the code says
+    dashboard = organiser_client.get(f"/games/{game.pk}/").content.decode()
+    assert '<svg role="img" aria-label="The join link as a QR code"' in dashboard and path in dashboard
+    screen = organiser_client.get(f"/games/{game.pk}/join-code/").content.decode()
+    assert path in screen and url in screen and 'width="' in screen
+    assert Client().get(f"/games/{game.pk}/join-code/").status_code == 302  # the organiser's only
+    services.close_signup(game)
+    assert organiser_client.get(f"/games/{game.pk}/join-code/").status_code == 302

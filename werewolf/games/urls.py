@@ -24,6 +24,7 @@ urlpatterns = [
     path("join/<str:key>/", views.join, name="join"),
     path("join/confirm/<str:token>/", views.join_confirm, name="join_confirm"),
     path("games/<int:pk>/signup/", views.dashboard_signup, name="dashboard_signup"),
+    path("games/<int:pk>/join-code/", views.join_code, name="join_code"),
     path("games/<int:pk>/talk/", views.dashboard_talk, name="dashboard_talk"),
     path("g/<str:key>/", views.public, name="public"),
     path("g/<str:key>/version.json", views.public_version, name="public_version"),

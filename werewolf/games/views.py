@@ -660,6 +660,18 @@ def join_confirm(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["GET"])
+def join_code(request: HttpRequest, pk: int) -> HttpResponse:
+    """The join link as a large QR code and in letters, for a screen at the front of the
+    room while the sign-up is open."""
+    game = _organised(request, pk)
+    if not game.signup_key or game.status != Game.Status.DRAFT:
+        return redirect(reverse("games:dashboard", args=[pk]) + "#signup")
+    join_url = settings.SITE_URL + reverse("games:join", args=[game.signup_key])
+    return render(request, "games/join_code.html", {"game": game, "join_url": join_url})
+
+
+@login_required
 @require_POST
 def dashboard_signup(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser opens or closes the sign-up of a game not yet started."""

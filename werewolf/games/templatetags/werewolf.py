@@ -121,3 +121,23 @@ def talk(context: template.Context, game: Any, viewer: Any, talk_url: str) -> di
         "max_post": engine.talk.MAX_POST,
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.simple_tag
+def qr_code(url: str, label: str, scale: int = 4) -> str:
+    """`url` as a QR code, an inline SVG image named `label` for screen readers."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    code = segno.make(url, error="m")
+    code.save(out, kind="svg", scale=scale, border=2, xmldecl=False, svgclass="qr", lineclass=None, title=label)
+    svg = out.getvalue().decode()
+    return mark_safe(svg.replace("<svg ", '<svg role="img" aria-label="' + _attribute(label) + '" ', 1))
+
+
+def _attribute(value: str) -> str:
+    from django.utils.html import escape
+
+    return str(escape(value))
