@@ -11,9 +11,9 @@
                                      once before its two test runs side by side)
 
 Both make a virtual environment in .venv and install what the project needs into it
-(again only when pyproject.toml changes). `test` (and `install`) also install axe-core (npm)
-and Debian's chromium for the browser tests when they are missing and this user may run
-apt-get.
+(again only when pyproject.toml changes). `test` (and `install`) also install axe-core (npm),
+and Debian's chromium and poppler-utils for the browser and printing tests, when they are
+missing and this user may run apt-get.
 """
 
 from __future__ import annotations
@@ -107,15 +107,21 @@ def _where_mail_goes() -> str:
 
 
 def ensure_chromium() -> None:
-    if shutil.which("chromium"):
-        return
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        print("Installing Debian's chromium for the browser tests ...", flush=True)
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.call(["apt-get", "update", "-qq"], env=env)
-        subprocess.call(["apt-get", "install", "-y", "-qq", "chromium"], env=env)
-    if not shutil.which("chromium"):
-        print("chromium is missing: the browser tests will be skipped (and fail under CI).", file=sys.stderr)
+    """Debian's chromium for the browser tests, and poppler-utils (pdftoppm) to render the
+    printed documents to PNG, when missing and this user may run apt-get."""
+    for binary, package, purpose in (
+        ("chromium", "chromium", "the browser tests"),
+        ("pdftoppm", "poppler-utils", "the printing tests"),
+    ):
+        if shutil.which(binary):
+            continue
+        if os.geteuid() == 0 and shutil.which("apt-get"):
+            print(f"Installing Debian's {package} for {purpose} ...", flush=True)
+            env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+            subprocess.call(["apt-get", "update", "-qq"], env=env)
+            subprocess.call(["apt-get", "install", "-y", "-qq", package], env=env)
+        if not shutil.which(binary):
+            print(f"{binary} is missing: {purpose} will be skipped (and fail under CI).", file=sys.stderr)
 
 
 AXE_VERSION = "4.14.1"

@@ -162,6 +162,14 @@ def test_every_page_in_every_state_passes_axe(tour: Tour, django_user_model) -> 
     tour.check("delete a draft", "organiser", f"/games/{draft.pk}/delete/")
     draft = services.open_signup(draft)
     tour.check("draft dashboard, sign-up open", "organiser", f"/games/{draft.pk}/")
+    tour.check("the join code for a screen", "organiser", f"/games/{draft.pk}/join-code/")
+    tour.check("print a deck", "organiser", "/print/")
+    tour.check(
+        "print a deck refused",
+        "organiser",
+        "/print/",
+        lambda page: (page.fill("input[name=players]", "2"), submit("main form [type=submit]")(page)),
+    )
     tour.check("join", "anonymous", f"/join/{draft.signup_key}/")
     tour.check("join refused", "anonymous", f"/join/{draft.signup_key}/", submit("main form [type=submit]"))
     pending = services.sign_up(draft.signup_key, "Zoë", "zoe@example.org")

@@ -795,3 +795,34 @@ class PaperCardsForm(PhaseCarrier):
             for name, value in self.cleaned_data.items()
             if name.startswith("seat_") and value.strip()
         ]
+
+
+class PrintDeckForm(forms.Form):
+    """The organiser's "print a deck": any ruleset, any table size, no game needed."""
+
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=RULESET_CHOICES, initial="classic")
+    players = forms.IntegerField(label=_("Players"), min_value=1, max_value=40, initial=12)
+    paper = forms.ChoiceField(label=_("Paper"), choices=[("a4", _("A4")), ("letter", _("Letter"))], initial="a4")
+    backs = forms.BooleanField(
+        label=_("Backs on the next sheet, for printing on both sides"),
+        required=False,
+        help_text=_("Print on both sides, flipping on the long edge: each back lands behind its card."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = _helper(_("Download the cards (PDF)"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        ruleset, players = data.get("ruleset"), data.get("players")
+        if ruleset and players:
+            try:
+                engine.options(ruleset, {}, players)
+            except engine.SetupError:
+                rules = rulesets.get(ruleset)
+                raise forms.ValidationError(
+                    words("includes/print_refusal.html", {"min": rules.min_players, "max": rules.max_players}),
+                    code="players",
+                ) from None
+        return data

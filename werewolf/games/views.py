@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from werewolf import engine
+from werewolf import engine, printing
 from werewolf.mail import grammar
 from werewolf.mail.grammar import CardError, read_card
 
@@ -30,6 +30,7 @@ from .forms import (
     JoinForm,
     NotecardForm,
     PaperCardsForm,
+    PrintDeckForm,
     SignupForm,
     SubstituteForm,
     words,
@@ -657,6 +658,65 @@ def join_confirm(request: HttpRequest, token: str) -> HttpResponse:
             error = refusal
     context = {"game": player.game, "player": player, "error": error, "confirmed": not player.pending, "names": []}
     return render(request, "games/join_confirm.html", context, status=400 if error else 200)
+
+
+# Paper ------------------------------------------------------------------------------
+
+
+def _pdf(pdf: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def print_deck(request: HttpRequest) -> HttpResponse:
+    """Role cards for any ruleset and table size, no game needed."""
+    form = PrintDeckForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        cards = printing.deck_cards(data["ruleset"], data["players"])
+        pdf = printing.role_cards_pdf(cards, ruleset=data["ruleset"], paper=data["paper"], backs=data["backs"])
+        return _pdf(pdf, f"role-cards-{data['ruleset']}-{data['players']}.pdf")
+    return render(request, "games/print_deck.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET"])
+def game_role_cards(request: HttpRequest, pk: int) -> HttpResponse:
+    """A started game's role cards, each naming its player: for the organiser to hand
+    out at the table."""
+    game = _organised(request, pk)
+    if game.status == Game.Status.DRAFT:
+        return redirect("games:dashboard", pk=pk)
+    paper = request.GET.get("paper", "a4")
+    cards = printing.game_cards(game)
+    pdf = printing.role_cards_pdf(
+        cards,
+        ruleset=game.ruleset,
+        options=dict(game.options),
+        paper=paper if paper in printing.PAPERS else "a4",
+        backs=request.GET.get("backs") == "1",
+        title=game.name,
+    )
+    return _pdf(pdf, f"role-cards-game-{game.pk}.pdf")
+
+
+@require_http_methods(["GET"])
+def seat_role_card(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's own role card, and nobody else's."""
+    try:
+        player = links.player_for(token)
+    except links.LinkError as problem:
+        return _link_error(request, problem)
+    game = player.game
+    if game.status == Game.Status.DRAFT or player.seat is None:
+        return redirect("games:seat", token=token)
+    cards = printing.game_cards(game, seats=[player.seat])
+    pdf = printing.role_cards_pdf(cards, ruleset=game.ruleset, options=dict(game.options), title=game.name)
+    return _pdf(pdf, "my-role-card.pdf")
 
 
 @login_required

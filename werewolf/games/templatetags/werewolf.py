@@ -125,16 +125,19 @@ def talk(context: template.Context, game: Any, viewer: Any, talk_url: str) -> di
 
 @register.simple_tag
 def qr_code(url: str, label: str, scale: int = 4) -> str:
-    """`url` as a QR code, an inline SVG image named `label` for screen readers."""
+    """`url` as a QR code, an inline SVG image named `label` for screen readers, `scale`
+    pixels a module wide but never wider than its container (a phone's screen)."""
     import io
 
     import segno
 
     out = io.BytesIO()
     code = segno.make(url, error="m")
-    code.save(out, kind="svg", scale=scale, border=2, xmldecl=False, svgclass="qr", lineclass=None, title=label)
+    code.save(out, kind="svg", border=2, xmldecl=False, svgclass="qr", lineclass=None, title=label, omitsize=True)
+    width = code.symbol_size(scale=scale, border=2)[0]
     svg = out.getvalue().decode()
-    return mark_safe(svg.replace("<svg ", '<svg role="img" aria-label="' + _attribute(label) + '" ', 1))
+    attributes = f'role="img" aria-label="{_attribute(label)}" style="width: {width}px; max-width: 100%; height: auto" '
+    return mark_safe(svg.replace("<svg ", "<svg " + attributes, 1))
 
 
 def _attribute(value: str) -> str:

@@ -1,0 +1,146 @@
+"""Role cards on paper: every PDF read back (pypdf) and rendered (pdftoppm), from the
+shell, the organiser's pages and a player's own download, which holds nobody else's."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from pypdf import PdfReader
+
+from werewolf import engine, printing
+from werewolf.games import links, services
+
+from .play import seat_roles, started_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def text_of(pdf: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def cards_on(page_text: str) -> int:
+    return page_text.upper().count("PLAYS ")
+
+
+def render(pdf: bytes, tmp_path: Path, dpi: int = 36) -> list[Path]:
+    """Every page as a PNG, by Debian's pdftoppm (installed by dev.py)."""
+    from tests.conftest import require
+
+    require("pdftoppm", bool(shutil.which("pdftoppm")), "install Debian's poppler-utils")
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    source = tmp_path / "doc.pdf"
+    source.write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(source), str(tmp_path / "page")], check=True)
+    return sorted(tmp_path.glob("page-*.png"))
+
+
+def test_print_cards_writes_a_deck_nine_to_a_sheet_with_backs(tmp_path: Path) -> None:
+    out = tmp_path / "deck.pdf"
+    call_command(
+        "print_cards", "--ruleset", "classic", "--players", "12", "--backs", "-o", str(out), stdout=io.StringIO()
+    )
+    pages = text_of(out.read_bytes())
+    assert len(pages) == 4  # 9 + 3 fronts, each sheet followed by its backs
+    assert [cards_on(page) for page in pages] == [9, 0, 3, 0]
+    deck = engine.deck("classic", engine.options("classic", {}, 12), 12)
+    fronts = pages[0] + pages[2]
+    assert fronts.count("Werewolf\n") + fronts.count("Werewolf ") >= deck.count("wolf")
+    assert pages[1].count("Werewolf") == 9 and pages[3].count("Werewolf") == 3  # the backs
+
+
+def test_the_sheets_keep_their_layout_on_a4_and_letter(tmp_path: Path) -> None:
+    from PIL import Image
+
+    cards = printing.deck_cards("tabula", 13)
+    for paper, size in (("a4", (210, 297)), ("letter", (215.9, 279.4))):
+        pdf = printing.role_cards_pdf(cards, ruleset="tabula", paper=paper, backs=True)
+        reader = PdfReader(io.BytesIO(pdf))
+        width, height = (float(v) for v in reader.pages[0].mediabox[2:])
+        assert (round(width / 72 * 25.4, 1), round(height / 72 * 25.4, 1)) == size
+        for page in reader.pages:  # every font travels with the document
+            for font in page["/Resources"]["/Font"].values():
+                descriptor = font.get_object()
+                fonts = descriptor.get("/DescendantFonts")
+                descriptor = (fonts[0].get_object() if fonts else descriptor)["/FontDescriptor"]
+                assert any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+        images = render(pdf, tmp_path / paper, dpi=DPI)
+        assert len(images) == 4
+        margin_x, margin_y = (size[0] - 3 * 63) / 2, (size[1] - 3 * 88) / 2
+        front, back = Image.open(images[2]), Image.open(images[3])  # the second sheet: four cards
+        assert [card_at(front, margin_x, margin_y, 1, column) for column in range(3)] == [True, False, False]
+        assert [card_at(back, margin_x, margin_y, 1, column) for column in range(3)] == [False, False, True]
+        assert not card_at(front, margin_x, margin_y, 2, 0) and not card_at(back, margin_x, margin_y, 2, 2)
+        for column in range(4):  # crop marks in the margins, on each cut line
+            x = margin_x + column * 63
+            assert inked(front, x - 0.6, margin_y - 6.5, x + 0.8, margin_y - 2.5), (paper, column)
+        for row in range(4):
+            y = margin_y + row * 88
+            assert inked(front, margin_x - 6.5, y - 0.6, margin_x - 2.5, y + 0.8), (paper, row)
+
+
+DPI = 96
+
+
+def inked(image, left_mm: float, top_mm: float, right_mm: float, bottom_mm: float) -> bool:
+    """Whether anything is printed in the rectangle (millimetres from the top left)."""
+    box = tuple(int(v * DPI / 25.4) for v in (left_mm, top_mm, right_mm, bottom_mm))
+    return image.convert("L").crop(box).getextrema()[0] < 230
+
+
+def card_at(image, margin_x: float, margin_y: float, row: int, column: int) -> bool:
+    x, y = margin_x + column * 63, margin_y + row * 88
+    return inked(image, x + 3, y + 3, x + 60, y + 85)
+
+
+def test_a_game_prints_each_players_card_and_a_player_downloads_only_their_own(
+    organiser, organiser_client: Client
+) -> None:
+    game = started_game(organiser, "Paper", players=9)
+    services.substitute_player(game.players.get(seat=3), name="Zoë Città", email="zoe@example.org")
+    response = organiser_client.get(f"/games/{game.pk}/print/role-cards.pdf")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    pages = text_of(response.content)
+    assert sum(cards_on(page) for page in pages) == 9
+    everything = "\n".join(pages)
+    names = [player.name for player in game.players.order_by("seat")]
+    assert all(name in everything for name in names) and "Zoë Città" in everything
+    roles = seat_roles(game)
+    for player in game.players.order_by("seat"):
+        url = links.url_for(player, absolute=False)
+        mine = Client().get(url + "role-card.pdf")
+        assert mine.status_code == 200
+        (page,) = text_of(mine.content)
+        assert player.name in page and cards_on(page) == 1
+        assert all(other not in page for other in names if other != player.name and other not in player.name)
+        title = get_role_title(roles[player.seat])
+        assert title in page
+    assert Client().get(f"/games/{game.pk}/print/role-cards.pdf").status_code == 302  # the organiser's only
+
+
+def get_role_title(role: str) -> str:
+    from werewolf.games.templatetags.werewolf import role as role_name
+
+    return role_name(role)
+
+
+def test_print_a_deck_from_the_organisers_page(organiser_client: Client) -> None:
+    page = organiser_client.get("/print/").content.decode()
+    assert "Print a deck of role cards" in page
+    response = organiser_client.post("/print/", {"ruleset": "tabula", "players": "24", "paper": "letter"})
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert sum(cards_on(page) for page in text_of(response.content)) == 24
+    refused = organiser_client.post("/print/", {"ruleset": "tabula", "players": "5", "paper": "a4"})
+    assert refused.status_code == 400 and "played by 7 to 24 players" in refused.content.decode()
+    assert Client().get("/print/").status_code == 302
+
+
+def test_nothing_is_fetched_while_rendering() -> None:
+    pdf = printing.render_pdf('<p>x</p><img src="http://192.0.2.1/tracker.png"><img src="file:///etc/passwd">')
+    assert text_of(pdf)[0].strip() == "x"

@@ -1,0 +1,60 @@
+"""Print a deck of role cards as a PDF, for any ruleset and table size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from werewolf import engine, printing
+from werewolf.engine.rulesets import RULESETS
+
+
+class Command(BaseCommand):
+    help = (
+        "Write the role cards of a ruleset's deck for a number of players as a PDF: poker-size cards, "
+        "nine to a sheet with cut guides and crop marks, optionally with backs for duplex printing. "
+        "Example: print_cards --ruleset classic --players 12 --lang it --paper letter --backs -o deck.pdf"
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--ruleset", default="classic", choices=sorted(RULESETS))
+        parser.add_argument("--players", type=int, required=True, help="How many players the deck is for.")
+        parser.add_argument("--paper", default="a4", choices=sorted(printing.PAPERS))
+        parser.add_argument("--lang", default=None, help="The language of the cards (en, it); default: the site's.")
+        parser.add_argument("--backs", action="store_true", help="Add a sheet of backs after each sheet of fronts.")
+        parser.add_argument(
+            "--set",
+            action="append",
+            default=[],
+            metavar="OPTION=VALUE",
+            help="A game option, as for simulate (e.g. --set wolves=3).",
+        )
+        parser.add_argument("-o", "--output", required=True, help="The PDF file to write.")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        options: dict[str, Any] = {}
+        for item in opts["set"]:
+            name, sep, value = item.partition("=")
+            if not sep:
+                raise CommandError(f"--set takes OPTION=VALUE, not {item!r}")
+            options[name.strip()] = value.strip()
+        try:
+            cards = printing.deck_cards(opts["ruleset"], opts["players"], options)
+        except engine.SetupError as refused:
+            raise CommandError(
+                f"{opts['ruleset']} cannot be dealt for {opts['players']} players with these options ({refused.code})."
+            ) from None
+        pdf = printing.role_cards_pdf(
+            cards,
+            ruleset=opts["ruleset"],
+            options=options,
+            paper=opts["paper"],
+            backs=opts["backs"],
+            language=opts["lang"],
+        )
+        Path(opts["output"]).write_bytes(pdf)
+        self.stdout.write(
+            f"{len(cards)} cards on {len(printing.sheets(cards, opts['backs']))} sheets: {opts['output']}"
+        )

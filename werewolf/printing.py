@@ -1,0 +1,147 @@
+"""Paper: role cards as PDF, rendered by WeasyPrint from templates/print/.
+
+Cards are poker size (63 x 88 mm), nine to a sheet (A4 or Letter) with cut guides and
+crop marks; the optional backs follow each sheet of fronts, placed mirrored (each row
+read right to left) so that a long-edge duplex print puts every back behind its front.
+Each card shows the role's name, side and ability in the templates' words, and an emblem
+drawn for this project (templates/print/emblem.svg). Nothing is fetched while
+rendering: the documents are self-contained, and the URL fetcher refuses everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from werewolf import engine
+from werewolf.engine import rulesets
+
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+"""Sheet sizes in millimetres."""
+CARD = (63.0, 88.0)
+"""A poker-size card, in millimetres."""
+ACROSS, DOWN = 3, 3
+PER_SHEET = ACROSS * DOWN
+
+
+class FetchRefused(Exception):
+    """What the URL fetcher says to any fetch: documents embed all they show."""
+
+
+@dataclass(frozen=True)
+class RoleCard:
+    """One card: the role, its side, and the player it is for (a started game's deal),
+    or "" for a deck."""
+
+    role: str
+    side: str
+    player: str = ""
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A sheet of cards (None where a sheet's last row has no card), fronts or backs."""
+
+    cards: tuple[RoleCard | None, ...]
+    backs: bool = False
+
+    @property
+    def rows(self) -> list[tuple[RoleCard | None, ...]]:
+        return [self.cards[row * ACROSS : (row + 1) * ACROSS] for row in range(DOWN)]
+
+
+def deck_cards(ruleset: str, players: int, options: dict[str, Any] | None = None) -> list[RoleCard]:
+    """The cards of `ruleset`'s deck for `players` (its default options unless given),
+    in the deck's own order. `engine.SetupError` for a count the ruleset does not take."""
+    chosen = engine.options(ruleset, options or {}, players)
+    table = rulesets.get(ruleset).roles
+    return [RoleCard(role, table[role].side) for role in engine.deck(ruleset, chosen, players)]
+
+
+def game_cards(game: Any, seats: Iterable[int] | None = None) -> list[RoleCard]:
+    """Each seat's card in a started game (only `seats`, if given), naming its player."""
+    state = game.engine_state
+    table = rulesets.get(game.ruleset).roles
+    wanted = set(range(state.seats) if seats is None else seats)
+    cards = []
+    for player in game.players.exclude(seat=None).order_by("seat"):
+        if player.seat in wanted:
+            for role in engine.roles_of(state, player.seat):
+                cards.append(RoleCard(role, table[role].side, player.name))
+    return cards
+
+
+def sheets(cards: Sequence[RoleCard], backs: bool) -> list[Sheet]:
+    """Sheets of nine, each followed (with `backs`) by its backs sheet, mirrored."""
+    out: list[Sheet] = []
+    for start in range(0, len(cards), PER_SHEET):
+        chunk = list(cards[start : start + PER_SHEET])
+        padded: list[RoleCard | None] = [*chunk, *([None] * (PER_SHEET - len(chunk)))]
+        out.append(Sheet(tuple(padded)))
+        if backs:
+            mirrored: list[RoleCard | None] = []
+            for row in range(DOWN):
+                mirrored += reversed(padded[row * ACROSS : (row + 1) * ACROSS])
+            out.append(Sheet(tuple(mirrored), backs=True))
+    return out
+
+
+def role_cards_pdf(
+    cards: Sequence[RoleCard],
+    *,
+    ruleset: str,
+    options: dict[str, Any] | None = None,
+    paper: str = "a4",
+    backs: bool = False,
+    language: str | None = None,
+    title: str = "",
+) -> bytes:
+    """The cards as a PDF, in `language` (the active one if None)."""
+    width, height = PAPERS[paper]
+    card_width, card_height = CARD
+    context = {
+        "sheets": sheets(cards, backs),
+        "paper": {"width": width, "height": height},
+        "card": {"width": card_width, "height": card_height},
+        "margin": {"x": (width - ACROSS * card_width) / 2, "y": (height - DOWN * card_height) / 2},
+        "cuts_x": [(width - ACROSS * card_width) / 2 + column * card_width for column in range(ACROSS + 1)],
+        "cuts_y": [(height - DOWN * card_height) / 2 + row * card_height for row in range(DOWN + 1)],
+        "game": _GameWords(ruleset, options or {}),
+        "title": title,
+    }
+    with translation.override(language or translation.get_language()):
+        html = render_to_string("print/role_cards.html", context)
+    return render_pdf(html)
+
+
+def render_pdf(html: str) -> bytes:
+    """A self-contained HTML document as PDF bytes."""
+    import weasyprint
+
+    document = weasyprint.HTML(string=html, url_fetcher=_refuser(), base_url="about:blank")
+    pdf: bytes = document.write_pdf()
+    return pdf
+
+
+def _refuser() -> Any:
+    """A URL fetcher that fetches nothing (WeasyPrint warns, and renders without it)."""
+    from weasyprint.urls import URLFetcher
+
+    class Refuser(URLFetcher):  # type: ignore[misc]
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            raise FetchRefused(url)
+
+    return Refuser()
+
+
+@dataclass(frozen=True)
+class _GameWords:
+    """What the role texts ask of a game (its ruleset and options), for a deck printed
+    without one."""
+
+    ruleset: str
+    options: dict[str, Any]
