@@ -145,3 +145,93 @@ class _GameWords:
 
     ruleset: str
     options: dict[str, Any]
+
+
+# Notecards and tally sheets ----------------------------------------------------------
+
+NOTECARDS_ACROSS, NOTECARDS_DOWN = 2, 2
+"""Notecards a sheet: four, each a quarter of the sheet."""
+
+
+@dataclass(frozen=True)
+class Notecard:
+    """One player's notecard for a phase: every card of the phase looks alike (the same
+    words, whatever the role), but for the name and, optionally, the seat's own link."""
+
+    seat: int
+    name: str
+    link: str = ""
+
+
+def notecards(game: Any, *, with_links: bool = False) -> tuple[Any, list[Notecard], list[Any]]:
+    """The open phase, a notecard for every seat it asks (at night every living player,
+    whatever their role; a Tabula ballot leaves out the suspects, as everybody knows), and
+    the notecard words of the phase (every card's, so no notecard tells a role)."""
+    from werewolf.games import links, selectors
+    from werewolf.mail import grammar
+
+    phase = game.current_phase() if game.is_running else None
+    if phase is None:
+        return None, [], []
+    spec = engine.phase(game.engine_state)
+    names = selectors.names(game)
+    players = {player.seat: player for player in game.players.exclude(seat=None)}
+    cards = [
+        Notecard(seat, names[seat], (links.url_for(players[seat]) or "") if with_links else "")
+        for seat in sorted(spec.slots)
+    ]
+    verbs = grammar.verbs((slot.card for slot in spec.slots.values()), game.ruleset)
+    return phase, cards, verbs
+
+
+def notecards_pdf(game: Any, *, paper: str = "a4", with_links: bool = False) -> bytes:
+    """The open phase's notecards, four to a sheet, with cut guides."""
+    phase, cards, verbs = notecards(game, with_links=with_links)
+    width, height = PAPERS[paper]
+    per_sheet = NOTECARDS_ACROSS * NOTECARDS_DOWN
+    context = {
+        "game": game,
+        "phase": phase,
+        "sheets": [cards[start : start + per_sheet] for start in range(0, len(cards), per_sheet)],
+        "verbs": verbs,
+        "names": [card.name for card in cards],
+        "paper": {"width": width, "height": height},
+        "card": {"width": width / NOTECARDS_ACROSS, "height": height / NOTECARDS_DOWN},
+        "lines": range(8),
+    }
+    return render_pdf(render_to_string("print/notecards.html", context))
+
+
+@dataclass(frozen=True)
+class TallyRow:
+    seat: int
+    name: str
+
+
+def tally_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
+    """The tally sheet of the open vote (a classic day, a Tabula accusation or ballot):
+    a row per player who may be named, boxes for the tally marks, the voters to tick off,
+    and the votes a strict majority needs where a majority ends the vote. None when the
+    open phase is no vote."""
+    from werewolf.games import selectors
+
+    phase = game.current_phase() if game.is_running else None
+    if phase is None:
+        return None
+    state = game.engine_state
+    spec = engine.phase(state)
+    if spec.stage.cards == "secret" or not spec.slots:
+        return None
+    names = selectors.names(game)
+    choices = next(iter(spec.slots.values())).choices
+    living = len(state.living())
+    context = {
+        "game": game,
+        "phase": phase,
+        "candidates": [TallyRow(seat, names[seat]) for seat in choices],
+        "voters": [TallyRow(seat, names[seat]) for seat in sorted(spec.slots)],
+        "majority": living // 2 + 1 if spec.stage.decisive else None,
+        "paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]},
+        "marks": range(12),
+    }
+    return render_pdf(render_to_string("print/tally.html", context))

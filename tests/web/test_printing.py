@@ -144,3 +144,46 @@ def test_print_a_deck_from_the_organisers_page(organiser_client: Client) -> None
 def test_nothing_is_fetched_while_rendering() -> None:
     pdf = printing.render_pdf('<p>x</p><img src="http://192.0.2.1/tracker.png"><img src="file:///etc/passwd">')
     assert text_of(pdf)[0].strip() == "x"
+
+
+def test_notecards_are_alike_whatever_the_role(organiser, organiser_client: Client, tmp_path: Path) -> None:
+    """One notecard for each seat the phase asks, the same words on each (a wolf's, the
+    Seer's and a villager's cannot be told apart but by the name), four to a sheet."""
+    game = started_game(organiser, "Notecards", players=9, wolfsbane="doorstep")
+    response = organiser_client.get(f"/games/{game.pk}/print/notecards.pdf")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(response.content))
+    assert len(reader.pages) == 3  # nine notecards, four to a sheet
+    names = [player.name for player in game.players.order_by("seat")]
+    texts = []
+    for page in reader.pages:
+        text = page.extract_text()
+        for chunk in text.split("Write one of:")[1:]:
+            texts.append(chunk)
+    assert len(texts) == 9
+    words = {" ".join(chunk.split()).split(" Notecards")[0] for chunk in texts}
+    for name in names:
+        words = {text.replace(name, "") for text in words}
+    assert len({" ".join(text.split()[:12]) for text in words}) == 1  # alike but for the name
+    everything = "\n".join(page.extract_text() for page in reader.pages)
+    assert "KILL" in everything and "INQUIRE" in everything and "SLEEP" in everything
+    assert all(name in everything for name in names)
+    images = render(response.content, tmp_path)
+    assert len(images) == 3
+    with_links = organiser_client.get(f"/games/{game.pk}/print/notecards.pdf?links=1").content
+    assert len(PdfReader(io.BytesIO(with_links)).pages) == 3 and with_links != response.content
+
+
+def test_the_tally_sheet_of_the_open_vote(organiser, organiser_client: Client) -> None:
+    game = started_game(organiser, "Tally", players=9, start="day")
+    response = organiser_client.get(f"/games/{game.pk}/print/tally.pdf")
+    assert response.status_code == 200
+    (page,) = text_of(response.content)
+    assert "A strict majority is 5 votes" in page
+    assert all(player.name in page for player in game.players.all())
+    night = started_game(organiser, "Night tally", players=7)
+    assert organiser_client.get(f"/games/{night.pk}/print/tally.pdf").status_code == 302  # no vote open
+    dashboard = organiser_client.get(f"/games/{game.pk}/").content.decode()
+    from html import unescape
+
+    assert "Print the tally sheet" in unescape(dashboard) and "Print this phase's notecards" in unescape(dashboard)

@@ -704,6 +704,34 @@ def game_role_cards(request: HttpRequest, pk: int) -> HttpResponse:
     return _pdf(pdf, f"role-cards-game-{game.pk}.pdf")
 
 
+def _paper(request: HttpRequest) -> str:
+    paper = request.GET.get("paper", "a4")
+    return paper if paper in printing.PAPERS else "a4"
+
+
+@login_required
+@require_http_methods(["GET"])
+def game_notecards(request: HttpRequest, pk: int) -> HttpResponse:
+    """The open phase's notecards, all alike whatever the role; with `links=1`, each with
+    a QR code of its player's own page (hand each to its player only)."""
+    game = _organised(request, pk)
+    if game.current_phase() is None:
+        return redirect("games:dashboard", pk=pk)
+    pdf = printing.notecards_pdf(game, paper=_paper(request), with_links=request.GET.get("links") == "1")
+    return _pdf(pdf, f"notecards-game-{game.pk}.pdf")
+
+
+@login_required
+@require_http_methods(["GET"])
+def game_tally(request: HttpRequest, pk: int) -> HttpResponse:
+    """The tally sheet of the open vote."""
+    game = _organised(request, pk)
+    pdf = printing.tally_pdf(game, paper=_paper(request))
+    if pdf is None:
+        return redirect("games:dashboard", pk=pk)
+    return _pdf(pdf, f"tally-game-{game.pk}.pdf")
+
+
 @require_http_methods(["GET"])
 def seat_role_card(request: HttpRequest, token: str) -> HttpResponse:
     """A player's own role card, and nobody else's."""
