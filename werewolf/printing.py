@@ -235,3 +235,50 @@ def tally_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
         "marks": range(12),
     }
     return render_pdf(render_to_string("print/tally.html", context))
+
+
+# The game record ---------------------------------------------------------------------
+
+
+@dataclass
+class RecordPhase:
+    """One phase of the record: what happened (every event, secrets included) and the
+    card that counted from each seat."""
+
+    phase: Any
+    events: list[Any]
+    cards: list[tuple[str, Any]]
+
+
+def record_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
+    """After a game, the whole story phase by phase, every card revealed: the roles as
+    dealt, then each phase's cards and events. None while the game is not over."""
+    from werewolf.games import selectors, services
+    from werewolf.games.models import Game
+
+    if game.status not in (Game.Status.FINISHED, Game.Status.ENDED):
+        return None
+    names = selectors.names(game)
+    groups = selectors.log(game, engine.MODERATOR, selectors.visible_events(game, engine.MODERATOR))
+    phases = []
+    for group in groups:
+        cards = []
+        if group.phase is not None:
+            orders = services.current_orders(group.phase)
+            cards = [(names[seat], order) for seat, order in sorted(orders.items())]
+        phases.append(RecordPhase(group.phase, group.events, cards))
+    state = game.engine_state
+    roles = [
+        (player.name, engine.roles_of(state, player.seat))
+        for player in game.players.exclude(seat=None).order_by("seat")
+    ]
+    context = {
+        "game": game,
+        "viewer": engine.MODERATOR,
+        "names": names,
+        "phases": phases,
+        "roles": roles,
+        "outcome": selectors.outcome_event(game),
+        "paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]},
+    }
+    return render_pdf(render_to_string("print/record.html", context))

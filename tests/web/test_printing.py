@@ -187,3 +187,21 @@ def test_the_tally_sheet_of_the_open_vote(organiser, organiser_client: Client) -
     from html import unescape
 
     assert "Print the tally sheet" in unescape(dashboard) and "Print this phase's notecards" in unescape(dashboard)
+
+
+def test_the_record_of_a_finished_game_tells_everything(organiser, organiser_client: Client) -> None:
+    from .test_game_flow import play_whole_game
+
+    game = play_whole_game(organiser_client, 4, check=False)
+    running = started_game(organiser, "Not over", players=7)
+    assert organiser_client.get(f"/games/{running.pk}/print/record.pdf").status_code == 302
+    response = organiser_client.get(f"/games/{game.pk}/print/record.pdf")
+    assert response.status_code == 200
+    text = "\n".join(text_of(response.content))
+    roles = seat_roles(game)
+    for player in game.players.exclude(seat=None):
+        assert player.name in text
+    assert get_role_title("seer") in text and get_role_title("wolf") in text and len(roles) == 7
+    assert "The card that counted" in text and ("KILL" in text or "Kill" in text or "kill" in text)
+    for phase in game.phases.all():
+        assert f"{phase.kind.capitalize()} {phase.number}" in text

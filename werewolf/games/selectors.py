@@ -222,7 +222,7 @@ def seat_context(player: Player) -> dict[str, Any]:
         "tally": running_tally(phase),
         "cards_in": sum(handed.values()),
         "cards_asked": len(handed),
-        "outcome": _outcome_event(game),
+        "outcome": outcome_event(game),
         "version": version(game, seat, seen),
     }
 
@@ -241,7 +241,7 @@ def public_context(game: Game) -> dict[str, Any]:
         "tally": running_tally(phase),
         "cards_in": sum(handed.values()),
         "cards_asked": len(handed),
-        "outcome": _outcome_event(game),
+        "outcome": outcome_event(game),
         "version": version(game, engine.PUBLIC, seen),
     }
 
@@ -289,7 +289,7 @@ def dashboard_context(game: Game) -> dict[str, Any]:
         "tally": running_tally(phase),
         "cards_in": sum(handed.values()),
         "cards_asked": len(handed),
-        "outcome": _outcome_event(game),
+        "outcome": outcome_event(game),
         "version": version(game, engine.PUBLIC),  # what the dashboard polls
         "inbound": list(game.inbound.select_related("player")[:100]),
         "mail_problems": list(
@@ -370,5 +370,5 @@ def export(game: Game) -> dict[str, Any]:
     return exported
 
 
-def _outcome_event(game: Game) -> Event | None:
+def outcome_event(game: Game) -> Event | None:
     return game.events.filter(kind__in=["game_over", "game_ended"]).order_by("-pk").first()

@@ -732,6 +732,17 @@ def game_tally(request: HttpRequest, pk: int) -> HttpResponse:
     return _pdf(pdf, f"tally-game-{game.pk}.pdf")
 
 
+@login_required
+@require_http_methods(["GET"])
+def game_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """After the game: the whole story, every card revealed."""
+    game = _organised(request, pk)
+    pdf = printing.record_pdf(game, paper=_paper(request))
+    if pdf is None:
+        return redirect("games:dashboard", pk=pk)
+    return _pdf(pdf, f"record-game-{game.pk}.pdf")
+
+
 @require_http_methods(["GET"])
 def seat_role_card(request: HttpRequest, token: str) -> HttpResponse:
     """A player's own role card, and nobody else's."""
