@@ -103,8 +103,14 @@ def role_cards_pdf(
     """The cards as a PDF, in `language` (the active one if None)."""
     width, height = PAPERS[paper]
     card_width, card_height = CARD
+    margin_x, margin_y = (width - ACROSS * card_width) / 2, (height - DOWN * card_height) / 2
+    roles = {card.role for card in cards} | {"back"}
     context = {
         "sheets": sheets(cards, backs),
+        # Each emblem, and the sheet's crop marks, drawn once as an image the renderer
+        # keeps: a sheet then costs its text, not its drawings.
+        "emblems": {role: _svg_url(render_to_string("print/emblem.svg", {"role": role})) for role in roles},
+        "crop_marks": _svg_url(_crop_marks(width, height, margin_x, margin_y)),
         "paper": {"width": width, "height": height},
         "card": {"width": card_width, "height": card_height},
         "margin": {"x": (width - ACROSS * card_width) / 2, "y": (height - DOWN * card_height) / 2},
@@ -118,6 +124,32 @@ def role_cards_pdf(
     return render_pdf(html)
 
 
+def _svg_url(svg: str) -> str:
+    import base64
+
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+
+
+def _crop_marks(width: float, height: float, margin_x: float, margin_y: float) -> str:
+    """The sheet's crop marks as one SVG (millimetres): a short line in each margin on
+    every cut line."""
+    lines = []
+    for column in range(ACROSS + 1):
+        x = margin_x + column * CARD[0]
+        lines += [(x, margin_y - 7, x, margin_y - 2), (x, height - margin_y + 2, x, height - margin_y + 7)]
+    for row in range(DOWN + 1):
+        y = margin_y + row * CARD[1]
+        lines += [(margin_x - 7, y, margin_x - 2, y), (width - margin_x + 2, y, width - margin_x + 7, y)]
+    drawn = "".join(
+        f'<line x1="{a:.2f}" y1="{b:.2f}" x2="{c:.2f}" y2="{d:.2f}" stroke="#000" stroke-width="0.2"/>'
+        for a, b, c, d in lines
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height}mm" '
+        f'viewBox="0 0 {width} {height}">{drawn}</svg>'
+    )
+
+
 def render_pdf(html: str) -> bytes:
     """A self-contained HTML document as PDF bytes."""
     import weasyprint
@@ -128,11 +160,14 @@ def render_pdf(html: str) -> bytes:
 
 
 def _refuser() -> Any:
-    """A URL fetcher that fetches nothing (WeasyPrint warns, and renders without it)."""
+    """A URL fetcher that fetches nothing but the data: URLs the document carries
+    (anything else: WeasyPrint warns, and renders without it)."""
     from weasyprint.urls import URLFetcher
 
     class Refuser(URLFetcher):  # type: ignore[misc]
         def fetch(self, url: str, headers: Any = None) -> Any:
+            if url.startswith("data:"):  # what the document carries itself
+                return super().fetch(url, headers)
             raise FetchRefused(url)
 
     return Refuser()
