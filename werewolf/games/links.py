@@ -49,7 +49,24 @@ def digest(token: str) -> str:
 
 
 def current(player: Player) -> SeatLink | None:
+    """The player's link in force (read once per player object, see `prime`)."""
+    primed = getattr(player, "_current_link", _UNPRIMED)
+    if primed is not _UNPRIMED:
+        return primed  # type: ignore[no-any-return]
     return player.links.filter(revoked_at__isnull=True).order_by("-pk").first()
+
+
+_UNPRIMED = object()
+
+
+def prime(players: list[Player]) -> None:
+    """Read the links in force of many players in one query (a phase's mails ask each
+    player's link twice); `current` then answers from memory for these objects."""
+    found: dict[int, SeatLink] = {}
+    for link in SeatLink.objects.filter(player__in=players, revoked_at__isnull=True).order_by("pk"):
+        found[link.player_id] = link  # the newest wins
+    for player in players:
+        player._current_link = found.get(player.pk)  # type: ignore[attr-defined]
 
 
 def url_for(player: Player, *, absolute: bool = True) -> str | None:

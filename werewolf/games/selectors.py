@@ -197,20 +197,30 @@ def running_tally(phase: Phase | None) -> Ballots | None:
     return Ballots(rows, voters, len(spec.slots))
 
 
-def seat_context(player: Player) -> dict[str, Any]:
-    """Everything a player's page shows: only what this seat may know."""
+def seat_card(player: Player) -> dict[str, Any]:
+    """What handing a card in needs, and no more (a POST that only redirects costs this):
+    the open phase, the state, the seat's slot and the seats' names."""
     game = player.game
-    seat = player.seat
     phase = game.current_phase() if game.is_running else None
     state = game.engine_state if game.state else None
-    slot = engine.phase(state).asks(seat) if state is not None and phase is not None else None
+    slot = engine.phase(state).asks(player.seat) if state is not None and phase is not None else None
+    return {"phase": phase, "state": state, "slot": slot, "names": names(game)}
+
+
+def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything a player's page shows: only what this seat may know (`card`: what
+    `seat_card` read already)."""
+    game = player.game
+    seat = player.seat
+    card = card or seat_card(player)
+    phase, state, slot = card["phase"], card["state"], card["slot"]
     handed = cards_in(phase)
     seen = visible_events(game, seat)
     return {
         "game": game,
         "player": player,
         "viewer": seat,
-        "names": names(game),
+        "names": card["names"],
         "role": role_shown(state, seat) if state else None,
         "alive": state.alive[seat] if state else True,
         "phase": phase,

@@ -425,13 +425,11 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
         player = links.player_for(token)
     except links.LinkError as problem:
         return _link_error(request, problem)
-    context = selectors.seat_context(player)
-    slot, phase = context["slot"], context["phase"]
+    card = selectors.seat_card(player)  # a card handed in needs this, not the whole page
+    slot, phase = card["slot"], card["phase"]
     form, error = None, None
     if slot is not None:
-        form, error, handed = _hand_in(
-            request, player.game, player.seat, slot, phase, context["names"], submit="hand_in"
-        )
+        form, error, handed = _hand_in(request, player.game, player.seat, slot, phase, card["names"], submit="hand_in")
         if handed:
             # The phase the card was for: the page then tells whether it is still open,
             # or whether this card ended it (the last card in, a majority).
@@ -445,6 +443,7 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
     if handed_index is not None and error is None:
         handed_phase = player.game.phases.filter(index=handed_index).first()
     still_open = handed_phase is not None and phase is not None and handed_phase.pk == phase.pk
+    context = selectors.seat_context(player, card)
     context.update(
         {
             "form": form,
@@ -452,7 +451,7 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
             "handed": still_open,
             "handed_phase": handed_phase if handed_phase is not None and not still_open else None,
             # Why no card is asked (a ghost in a ballot, a suspect): public facts only.
-            "unasked": selectors.unasked(player.game.engine_state, player.seat) if phase and slot is None else "",
+            "unasked": selectors.unasked(card["state"], player.seat) if phase and slot is None else "",
         }
     )
     return render(

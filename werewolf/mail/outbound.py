@@ -20,6 +20,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import UTC, timedelta
 from email.headerregistry import Address
 from email.utils import parseaddr
@@ -80,7 +81,9 @@ def queue_phase_mails(phase: Phase) -> list[int]:
     after the next phase (if any) is open, so the mail can ask for its card."""
     game = phase.game
     events = list(phase.events.all())
-    players = game.players.exclude(email="").filter(is_bot=False).exclude(seat=None)
+    players = list(game.players.exclude(email="").filter(is_bot=False).exclude(seat=None))
+    links.prime(players)
+    shared = _shared(game)  # what every seat's mail reads alike, read once
     return _queue(
         [
             (
@@ -88,7 +91,7 @@ def queue_phase_mails(phase: Phase) -> list[int]:
                 f"phase:{phase.pk}:{player.pk}",
                 Dispatch.Kind.PHASE,
                 phase,
-                partial(_render_phase, player, phase, events),
+                partial(_render_phase, player, phase, events, shared),
             )
             for player in players
         ]
@@ -406,8 +409,8 @@ def recipient(name: str, email: str) -> str:
     return str(Address(display_name=display, addr_spec=email.strip()))
 
 
-def _render_phase(player: Player, phase: Phase, events: list[Any]) -> dict[str, Any]:
-    context = _context(player, phase=phase, events=[e for e in events if e.visible_to(player.seat)])
+def _render_phase(player: Player, phase: Phase, events: list[Any], shared: Shared | None = None) -> dict[str, Any]:
+    context = _context(player, phase=phase, events=[e for e in events if e.visible_to(player.seat)], shared=shared)
     return _render(player, "phase", context)
 
 
@@ -497,12 +500,29 @@ def _text(value: str) -> str:
     return value.replace("\x00", "\ufffd")
 
 
-def _context(player: Player, phase: Phase | None = None, events: list[Any] | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Shared:
+    """What every seat's mail of one moment reads alike: the state, the phase open now
+    and the seats' names. Read once for a phase's mails, not once a mail."""
+
+    state: Any
+    following: Phase | None
+    names: list[str]
+
+
+def _shared(game: Game) -> Shared:
+    return Shared(game.engine_state, game.current_phase() if game.is_running else None, selectors.names(game))
+
+
+def _context(
+    player: Player, phase: Phase | None = None, events: list[Any] | None = None, shared: Shared | None = None
+) -> dict[str, Any]:
     """What one player's mail may show: events visible to the seat, nothing else."""
     game: Game = player.game
     seat = player.seat
-    state = game.engine_state
-    following = game.current_phase() if game.is_running else None
+    shared = shared or _shared(game)
+    state = shared.state
+    following = shared.following
     slot = engine.phase(state).asks(seat) if following else None
     reference = links.reference_for(player, following.index) if following and slot else None
     mail_orders = bool(settings.WEREWOLF_MAIL_ORDERS and reference)
@@ -511,7 +531,7 @@ def _context(player: Player, phase: Phase | None = None, events: list[Any] | Non
         "game": game,
         "player": player,
         "viewer": seat,
-        "names": selectors.names(game),
+        "names": shared.names,
         "role": selectors.role_shown(state, seat),
         "alive": state.alive[seat],
         "private": selectors.private_events(selectors.visible_events(game, seat)) if phase is None else [],

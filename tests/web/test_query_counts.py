@@ -1,0 +1,84 @@
+"""Query counts that must not grow with the game or the table (issue 11): a seat's page
+and a card handed in cost the same after one phase as after twelve, and a phase's mails
+cost the same for seven players as for twelve."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from werewolf import engine
+from werewolf.games import links, services
+from werewolf.games.models import Dispatch, Phase
+from werewolf.mail import outbound
+
+from .play import started_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def queries(run) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        run()
+    return len(captured.captured_queries)
+
+
+def play_phases(game, count: int) -> None:
+    """Let `count` phases pass with nobody's card (the deadline resolves each)."""
+    for _ in range(count):
+        phase = game.current_phase()
+        if phase is None:
+            return
+        Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        services.sweep_due_phases()
+
+
+def costs(game) -> tuple[int, int]:
+    """A living seat's page, and its card handed in by the form."""
+    game.refresh_from_db()
+    state = game.engine_state
+    seat = next(seat for seat in sorted(engine.phase(state).slots) if state.alive[seat])
+    url = links.url_for(game.players.get(seat=seat), absolute=False)
+    client = Client()
+    client.get(url)  # warm: sessions, templates
+    page = queries(lambda: client.get(url))
+    slot = engine.phase(state).slots[seat]
+    data = {"phase": game.current_phase().pk}
+    if slot.card.fields and slot.choices:
+        data["target"] = next(choice for choice in slot.choices if choice != seat)
+    posted = 0
+
+    def post() -> None:
+        response = client.post(url, data)
+        assert response.status_code == 302, response.content.decode()[:2000]  # taken: it only redirects
+
+    posted = queries(post)
+    return page, posted
+
+
+def test_a_seat_page_and_a_card_cost_the_same_after_one_phase_and_after_twelve(organiser) -> None:
+    game = started_game(organiser, "Long", players=24, wolves=2, seers=0)
+    play_phases(game, 1)
+    early = costs(game)
+    play_phases(game, 12)  # the same kind of phase (a day), twelve phases later
+    assert game.current_phase() is not None and game.current_phase().index == 13
+    late = costs(game)
+    assert early == late, (early, late)
+    page, posted = early
+    assert posted < page  # a card taken costs less than the page: it only redirects
+
+
+def test_a_phases_mails_cost_the_same_for_seven_players_and_for_twelve(organiser) -> None:
+    counts = []
+    for players in (7, 12):
+        game = started_game(organiser, f"Mail {players}", players=players)
+        phase = game.current_phase()
+        services.resolve_now(game)
+        Dispatch.objects.filter(phase=phase).delete()
+        counts.append(queries(lambda phase=phase: outbound.queue_phase_mails(phase)))
+    assert counts[0] == counts[1], counts
