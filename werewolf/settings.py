@@ -233,10 +233,18 @@ WEREWOLF_ETA_HORIZON_SECONDS = float(os.environ.get("WEREWOLF_ETA_HORIZON_SECOND
 # sending it: the sweep marks it "may not have been sent" and never sends it again itself.
 WEREWOLF_MAIL_STALE_SECONDS = float(os.environ.get("WEREWOLF_MAIL_STALE_SECONDS", "900"))
 
+# WEREWOLF_LOG_FORMAT=json: one JSON object a line, with game, phase, dispatch and inbound
+# ids (werewolf/logs.py), for a log collector; plain text otherwise.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "werewolf.logs.JSONFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if os.environ.get("WEREWOLF_LOG_FORMAT", "").lower() == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("WEREWOLF_LOG_LEVEL", "WARNING")},
     "loggers": {"werewolf": {"level": os.environ.get("WEREWOLF_LOG_LEVEL", "INFO")}},
 }

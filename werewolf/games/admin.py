@@ -1,6 +1,8 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-from .models import Game, InboundMessage, Player
+from .models import Dispatch, Game, InboundMessage, Player
 
 
 class PlayerInline(admin.TabularInline):
@@ -28,6 +30,42 @@ class InboundMessageAdmin(admin.ModelAdmin):
     search_fields = ("sender", "subject", "message_id", "card")
     exclude = ("raw",)
     readonly_fields = [field.name for field in InboundMessage._meta.fields if field.name != "raw"]
+
+    def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(Dispatch)
+class DispatchAdmin(admin.ModelAdmin):
+    """The outbox: every mail the server wrote, and what became of it. The status filter
+    counts the backlog (waiting, retrying, failed, in doubt); "Send again" retries a mail
+    that failed or may not have gone out, with the same Message-ID."""
+
+    list_display = ("created_at", "player", "kind", "status", "attempts", "next_attempt_at", "short_error")
+    list_filter = ("status", "kind")
+    show_facets = admin.ShowFacets.ALWAYS
+    search_fields = ("recipient", "subject", "message_id", "key")
+    exclude = ("body_html",)
+    readonly_fields = [field.name for field in Dispatch._meta.fields if field.name != "body_html"]
+    actions = ["send_again"]
+
+    @admin.display(description=_("why"))
+    def short_error(self, dispatch: Dispatch) -> str:
+        return dispatch.last_error[:120]
+
+    @admin.action(description=_("Send again (failed or in doubt; the same Message-ID)"))
+    def send_again(self, request, queryset) -> None:  # type: ignore[no-untyped-def]
+        from django.db import transaction
+
+        from werewolf.games.queue import after_commit
+        from werewolf.mail import outbound
+
+        with transaction.atomic():
+            again = [dispatch.pk for dispatch in queryset if outbound.send_again(dispatch)]
+            if again:
+                after_commit("tasks.mail.deliver", again)
+        message = ngettext("%(count)d mail will be sent again.", "%(count)d mails will be sent again.", len(again))
+        self.message_user(request, message % {"count": len(again)})
 
     def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
         return False

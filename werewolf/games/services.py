@@ -455,7 +455,13 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
         if not new_state.over:
             _open_phase(game, new_state, now)
         _mail([outbox().queue_phase_mails(phase)])
-    logger.info("resolved phase %s of game %s (%s)", phase.index, game.pk, resolution)
+    logger.info(
+        "resolved phase %s of game %s (%s)",
+        phase.index,
+        game.pk,
+        resolution,
+        extra={"game": game.pk, "phase": phase.pk, "index": phase.index, "resolution": resolution},
+    )
     return True
 
 

@@ -161,6 +161,20 @@ def _take(row: InboundMessage, raw: bytes, size: int) -> None:
     row.game = reading.player.game if reading.player else None
     with transaction.atomic():
         row.save(update_fields=["status", "code", "card", "player", "phase", "order", "game"])
+    logger.info(
+        "inbound message %s: %s %s",
+        row.pk,
+        reading.status,
+        reading.code,
+        extra={
+            "inbound": row.pk,
+            "status": str(reading.status),
+            "code": reading.code,
+            "game": row.game.pk if row.game else None,
+            "phase": row.phase.pk if row.phase else None,
+            "seat": row.player.seat if row.player else None,
+        },
+    )
     if reading.reply_to is not None:
         _answer(row, reading)
 

@@ -280,6 +280,12 @@ def _send(ids: list[int]) -> int:
                 _close_quietly(connection)  # a broken connection would fail the next one too
                 continue
             _mark_sent(row)
+            logger.info(
+                "sent dispatch %s (%s)",
+                row.pk,
+                row.kind,
+                extra={"dispatch": row.pk, "kind": row.kind, "phase": row.phase_id, "attempt": row.attempts},
+            )
             sent += 1
     finally:
         if connection is not None:
@@ -304,7 +310,13 @@ def _mark_sent(row: Dispatch) -> None:
 
 
 def _failed(row: Dispatch, failure: BaseException) -> None:
-    logger.warning("could not send dispatch %s (%s): %s", row.pk, row.key, failure)
+    logger.warning(
+        "could not send dispatch %s (%s): %s",
+        row.pk,
+        row.key,
+        failure,
+        extra={"dispatch": row.pk, "kind": row.kind, "phase": row.phase_id, "attempt": row.attempts},
+    )
     error = f"{type(failure).__name__}: {failure}"[:2000]
     attempts = row.attempts  # counted when the row was claimed
     if attempts > len(RETRY_DELAYS):
