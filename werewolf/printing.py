@@ -317,3 +317,59 @@ def record_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
         "paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]},
     }
     return render_pdf(render_to_string("print/record.html", context))
+
+
+# The moderator's script --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScriptStep:
+    """One call of the night: the step, the roles it calls (as dealt at this table), the
+    night they start and, if they stop, the last."""
+
+    step: str
+    roles: tuple[str, ...]
+    from_night: int
+    last_night: int
+
+
+def script(ruleset: str, roles: Sequence[str]) -> list[ScriptStep]:
+    """The night's calls for the roles in play, in the ruleset's order: a step calls
+    the roles its name names (a role's name, its night card kind or `called_at`; the
+    pack's step calls every role of the pack)."""
+    rules = rulesets.get(ruleset)
+    table = rules.roles
+    present = list(dict.fromkeys(roles))
+    steps = []
+    for step in rules.night_order:
+        called = tuple(
+            role
+            for role in present
+            if step in (role, table[role].night, table[role].called_at) or (step == "pack" and table[role].pack)
+        )
+        if called:
+            rows = [table[role] for role in called]
+            first = min(row.from_night for row in rows)
+            last = 0 if any(row.last_night == 0 for row in rows) else max(row.last_night for row in rows)
+            steps.append(ScriptStep(step, called, first, last))
+    return steps
+
+
+def script_pdf(game: Any, *, paper: str = "a4") -> bytes:
+    """The moderator's script for a game: the night's calls in order, first-night and
+    later-night steps marked, and a grid of players and roles to cross off."""
+    from werewolf.games import selectors
+
+    state = game.engine_state
+    seated = list(game.players.exclude(seat=None).order_by("seat"))
+    dealt = [(player.name, engine.roles_of(state, player.seat)) for player in seated]
+    roles = [role for _, held in dealt for role in held]
+    context = {
+        "game": game,
+        "names": selectors.names(game),
+        "steps": script(game.ruleset, roles),
+        "dealt": dealt,
+        "nights": range(1, 7),
+        "paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]},
+    }
+    return render_pdf(render_to_string("print/script.html", context))

@@ -205,3 +205,27 @@ def test_the_record_of_a_finished_game_tells_everything(organiser, organiser_cli
     assert "The card that counted" in text and ("KILL" in text or "Kill" in text or "kill" in text)
     for phase in game.phases.all():
         assert f"{phase.kind.capitalize()} {phase.number}" in text
+
+
+def test_the_moderators_script_calls_the_roles_dealt_in_the_rulesets_order(organiser, organiser_client: Client) -> None:
+    game = started_game(organiser, "Script", players=9, cupid="on", vigilante="on", wolfsbane="doorstep")
+    steps = printing.script(
+        game.ruleset, [role for seat in range(9) for role in engine.roles_of(game.engine_state, seat)]
+    )
+    assert [step.step for step in steps] == ["pack", "cupid", "seer", "wolfsbane", "vigilante"]
+    cupid = next(step for step in steps if step.step == "cupid")
+    assert (cupid.from_night, cupid.last_night) == (1, 1)
+    response = organiser_client.get(f"/games/{game.pk}/print/script.pdf")
+    assert response.status_code == 200
+    text = "\n".join(text_of(response.content))
+    assert "FIRST NIGHT ONLY" in text.upper() and "EVERY NIGHT" in text.upper()
+    assert (
+        text.index(get_role_title("cupid"))
+        < text.index(get_role_title("seer"))
+        < text.index(get_role_title("vigilante"))
+    )
+    for player in game.players.all():
+        assert player.name in text
+    tabula = printing.script("tabula", list(engine.deck("tabula", engine.options("tabula", {}, 24), 24)))
+    marks = {step.step: (step.from_night, step.last_night) for step in tabula}
+    assert marks["medium"] == (2, 0) and marks["mythomaniac"] == (2, 2) and list(marks)[0] == "medium"

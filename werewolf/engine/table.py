@@ -23,7 +23,9 @@ class Role:
     - `pack`: it meets the pack and writes the wolves' kill list;
     - `prey`: the wolves may name it on their list; `pack_can_kill`: it dies when chosen;
     - `night`: the card kind it writes at night (None: SLEEP); `from_night` the first
-      night it does so.
+      night it does so, `last_night` the last (0: every night after);
+    - `called_at`: the night step that reads its card, where neither its name nor its card
+      kind names the step (the moderator's script lists the night by steps).
     """
 
     name: str
@@ -36,6 +38,8 @@ class Role:
     pack_can_kill: bool = True
     night: str | None = None
     from_night: int = 1
+    last_night: int = 0
+    called_at: str = ""
 
 
 def table(roles: Iterable[Role]) -> Mapping[str, Role]:

@@ -19,6 +19,7 @@ urlpatterns = [
     path("games/<int:pk>/print/notecards.pdf", views.game_notecards, name="game_notecards"),
     path("games/<int:pk>/print/tally.pdf", views.game_tally, name="game_tally"),
     path("games/<int:pk>/print/record.pdf", views.game_record, name="game_record"),
+    path("games/<int:pk>/print/script.pdf", views.game_script, name="game_script"),
     path("print/", views.print_deck, name="print_deck"),
     path("p/<str:token>/", views.seat, name="seat"),
     path("p/<str:token>/version.json", views.seat_version, name="seat_version"),

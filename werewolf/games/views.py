@@ -733,6 +733,17 @@ def game_tally(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
+def game_script(request: HttpRequest, pk: int) -> HttpResponse:
+    """The moderator's script for a started game: the night's calls for the roles dealt,
+    and the table to cross off."""
+    game = _organised(request, pk)
+    if game.status == Game.Status.DRAFT:
+        return redirect("games:dashboard", pk=pk)
+    return _pdf(printing.script_pdf(game, paper=_paper(request)), f"script-game-{game.pk}.pdf")
+
+
+@login_required
+@require_http_methods(["GET"])
 def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     """After the game: the whole story, every card revealed."""
     game = _organised(request, pk)

@@ -46,6 +46,12 @@ class Ruleset(Protocol):
         """The class of the ruleset's own part of the state."""
         ...
 
+    @property
+    def night_order(self) -> tuple[str, ...]:
+        """The night's named steps in call order: a step calls the roles whose name,
+        night card kind or `called_at` is its name (and `pack` calls the pack)."""
+        ...
+
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Check `raw` options for a table of `players`, defaults filled in (SetupError)."""
         ...

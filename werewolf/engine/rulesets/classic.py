@@ -50,9 +50,9 @@ ROLES = table(
         Role(WOLF, WOLVES, seen_as_wolf=True, counts_as_wolf=True, pack=True, prey=False, night="kill"),
         Role(SEER, VILLAGE, night="inquire"),
         Role(VILLAGER, VILLAGE),
-        Role(HERBALIST, VILLAGE, night="protect"),
+        Role(HERBALIST, VILLAGE, night="protect", called_at="wolfsbane"),
         Role(VIGILANTE, VILLAGE, night="shoot"),
-        Role(CUPID, VILLAGE, night="pair"),
+        Role(CUPID, VILLAGE, night="pair", last_night=1),
     )
 )
 
@@ -139,6 +139,11 @@ class Classic:
     roles = ROLES
     cards = CARDS
     state_type = ClassicState
+
+    @property
+    def night_order(self) -> tuple[str, ...]:
+        """The night's steps in call order (the moderator's script reads them)."""
+        return NIGHT_STEPS.names
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Check and complete the options for a table of `players`."""

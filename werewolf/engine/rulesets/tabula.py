@@ -68,7 +68,6 @@ class TabulaRole(Role):
     - `frail`: dies when the Seer inquires about it (the Werehamster);
     - `owl_proof`: the deadly Owl-man's choice does not kill it;
     - `mimicked`: a Mythomaniac who points at it takes this role;
-    - `last_night`: the last night it hands in its card (0: every night).
     """
 
     seance: bool = False
@@ -76,7 +75,6 @@ class TabulaRole(Role):
     frail: bool = False
     owl_proof: bool = False
     mimicked: bool = False
-    last_night: int = 0
 
 
 ROLES = cast(
@@ -229,6 +227,11 @@ class Tabula:
     roles = ROLES
     cards = CARDS
     state_type = TabulaState
+
+    @property
+    def night_order(self) -> tuple[str, ...]:
+        """The night's steps in call order (the moderator's script reads them)."""
+        return NIGHT_STEPS.names
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Check and complete the options for a table of `players`: each special chosen

@@ -72,6 +72,8 @@ class Lupusburg:
     roles = ROLES
     cards = CARDS
     state_type = LupusburgState
+    night_order = ("peek", "claw")
+    """The night's steps in call order: the Thief peeks, then the Werewolf claws."""
 
     def __init__(self, edition: str) -> None:
         self.id = edition
