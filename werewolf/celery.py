@@ -14,7 +14,7 @@ broker.install()
 
 app = Celery("werewolf")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.imports = ("tasks.phases", "tasks.mail")
+app.conf.imports = ("tasks.phases", "tasks.mail", "tasks.printing")
 
 
 @app.on_after_finalize.connect

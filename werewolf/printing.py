@@ -101,6 +101,24 @@ def role_cards_pdf(
     title: str = "",
 ) -> bytes:
     """The cards as a PDF, in `language` (the active one if None)."""
+    return render_pdf(
+        role_cards_html(
+            cards, ruleset=ruleset, options=options, paper=paper, backs=backs, language=language, title=title
+        )
+    )
+
+
+def role_cards_html(
+    cards: Sequence[RoleCard],
+    *,
+    ruleset: str,
+    options: dict[str, Any] | None = None,
+    paper: str = "a4",
+    backs: bool = False,
+    language: str | None = None,
+    title: str = "",
+) -> str:
+    """The document `role_cards_pdf` renders."""
     width, height = PAPERS[paper]
     card_width, card_height = CARD
     margin_x, margin_y = (width - ACROSS * card_width) / 2, (height - DOWN * card_height) / 2
@@ -120,8 +138,7 @@ def role_cards_pdf(
         "title": title,
     }
     with translation.override(language or translation.get_language()):
-        html = render_to_string("print/role_cards.html", context)
-    return render_pdf(html)
+        return render_to_string("print/role_cards.html", context)
 
 
 def _svg_url(svg: str) -> str:
@@ -373,3 +390,109 @@ def script_pdf(game: Any, *, paper: str = "a4") -> bytes:
         "paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]},
     }
     return render_pdf(render_to_string("print/script.html", context))
+
+
+# Large documents: rendered by a worker, a sheet at a time, kept by content hash ------
+
+LARGE = 3 * PER_SHEET
+"""A deck of more cards than this renders in a worker, with its progress on a page."""
+
+
+def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = False) -> Any:
+    """The print job of a deck: one already made for the same content (whoever asked) is
+    returned as it is; a small deck is rendered now; a large one is queued for a worker
+    (`run_job`), which renders it sheet by sheet so that its page shows the progress."""
+    import hashlib
+
+    from django.db import IntegrityError, transaction
+    from django.utils import timezone
+
+    from werewolf.games.models import PrintJob
+    from werewolf.games.queue import after_commit
+
+    cards = deck_cards(ruleset, players)
+    language = translation.get_language()
+    html = role_cards_html(cards, ruleset=ruleset, paper=paper, backs=backs, language=language)
+    key = hashlib.sha256(html.encode()).hexdigest()
+    found = PrintJob.objects.filter(key=key).first()
+    if found is not None and found.status != PrintJob.Status.FAILED:
+        return found
+    params = {"ruleset": ruleset, "players": players, "paper": paper, "backs": backs, "language": language}
+    chunks = len(_chunks(cards))
+    filename = f"role-cards-{ruleset}-{players}.pdf"
+    if len(cards) <= LARGE:
+        pdf = render_pdf(html)
+        job, _ = PrintJob.objects.update_or_create(
+            key=key,
+            defaults={
+                "kind": "deck",
+                "params": params,
+                "status": PrintJob.Status.DONE,
+                "done": chunks,
+                "total": chunks,
+                "pdf": pdf,
+                "filename": filename,
+                "error": "",
+                "finished_at": timezone.now(),
+            },
+        )
+        return job
+    try:
+        with transaction.atomic():
+            job, _ = PrintJob.objects.update_or_create(
+                key=key,
+                defaults={
+                    "kind": "deck",
+                    "params": params,
+                    "status": PrintJob.Status.QUEUED,
+                    "done": 0,
+                    "total": chunks,
+                    "filename": filename,
+                    "error": "",
+                },
+            )
+            after_commit("tasks.printing.render", job.pk)
+    except IntegrityError:  # asked twice at once: the other request queued it
+        job = PrintJob.objects.get(key=key)
+    return job
+
+
+def _chunks(cards: Sequence[RoleCard]) -> list[Sequence[RoleCard]]:
+    return [cards[start : start + PER_SHEET] for start in range(0, len(cards), PER_SHEET)] or [cards]
+
+
+def run_job(job_id: int) -> bool:
+    """Render a queued job sheet by sheet, counting its progress, then join the sheets
+    into one PDF. Safe to run twice: a job already done, or taken by another worker, is
+    left alone."""
+    import io
+
+    from django.utils import timezone
+    from pypdf import PdfWriter
+
+    from werewolf.games.models import PrintJob
+
+    taken = PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.QUEUED).update(
+        status=PrintJob.Status.RENDERING, done=0
+    )
+    if not taken:
+        return False
+    job = PrintJob.objects.get(pk=job_id)
+    params = job.params
+    try:
+        cards = deck_cards(params["ruleset"], params["players"])
+        writer = PdfWriter()
+        for number, chunk in enumerate(_chunks(cards), start=1):
+            with translation.override(params.get("language")):
+                pdf = role_cards_pdf(chunk, ruleset=params["ruleset"], paper=params["paper"], backs=params["backs"])
+            writer.append(io.BytesIO(pdf))
+            PrintJob.objects.filter(pk=job_id).update(done=number)
+        out = io.BytesIO()
+        writer.write(out)
+    except Exception as failure:
+        error = f"{type(failure).__name__}: {failure}"
+        PrintJob.objects.filter(pk=job_id).update(status=PrintJob.Status.FAILED, error=error)
+        raise
+    done = {"status": PrintJob.Status.DONE, "pdf": out.getvalue(), "finished_at": timezone.now()}
+    PrintJob.objects.filter(pk=job_id).update(**done)
+    return True

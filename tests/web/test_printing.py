@@ -229,3 +229,33 @@ def test_the_moderators_script_calls_the_roles_dealt_in_the_rulesets_order(organ
     tabula = printing.script("tabula", list(engine.deck("tabula", engine.options("tabula", {}, 24), 24)))
     marks = {step.step: (step.from_night, step.last_night) for step in tabula}
     assert marks["medium"] == (2, 0) and marks["mythomaniac"] == (2, 2) and list(marks)[0] == "medium"
+
+
+def test_a_large_deck_prints_in_a_worker_with_its_progress_and_is_kept_by_content(
+    organiser_client: Client, settings
+) -> None:
+    from werewolf.games.models import PrintJob
+
+    settings.WEREWOLF_INLINE_TASKS = False  # the worker's task is run by hand below
+    response = organiser_client.post("/print/", {"ruleset": "classic", "players": "30", "paper": "a4"})
+    job = PrintJob.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/print/{job.key}/"
+    assert (job.status, job.done, job.total) == ("queued", 0, 4)
+    page = organiser_client.get(f"/print/{job.key}/").content.decode()
+    assert "Waiting for a worker" in page and "<progress" in page
+    assert organiser_client.get(f"/print/{job.key}/document.pdf").status_code == 302  # not yet
+    before = organiser_client.get(f"/print/{job.key}/version.json").json()["version"]
+    assert printing.run_job(job.pk) and not printing.run_job(job.pk)  # once
+    job.refresh_from_db()
+    assert (job.status, job.done) == ("done", 4)
+    assert organiser_client.get(f"/print/{job.key}/version.json").json()["version"] != before
+    assert "Your deck is ready" in organiser_client.get(f"/print/{job.key}/").content.decode()
+    pdf = organiser_client.get(f"/print/{job.key}/document.pdf")
+    assert pdf["Content-Type"] == "application/pdf"
+    pages = text_of(pdf.content)
+    assert len(pages) == 4 and sum(cards_on(page) for page in pages) == 30
+    # The same deck asked again: served at once from what was kept.
+    again = organiser_client.post("/print/", {"ruleset": "classic", "players": "30", "paper": "a4"})
+    assert again.status_code == 200 and again.content == pdf.content and PrintJob.objects.count() == 1
+    assert Client().get(f"/print/{job.key}/").status_code == 302  # organisers only
+    assert organiser_client.get("/print/" + "0" * 64 + "/").status_code == 404

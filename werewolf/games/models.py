@@ -340,3 +340,30 @@ class InboundMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.received_at:%Y-%m-%d %H:%M} {self.sender} ({self.status})"
+
+
+class PrintJob(models.Model):
+    """A printed document asked for, kept by the hash of its content: the same deck asked
+    again (by anyone) is served from here. A large one renders in a worker, a sheet at a
+    time, and `done`/`total` say how far it got (werewolf/printing.py)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting for a worker")
+        RENDERING = "rendering", _("being printed")
+        DONE = "done", _("ready")
+        FAILED = "failed", _("failed")
+
+    key = models.CharField(max_length=64, unique=True)  # sha256 of the document's HTML
+    kind = models.CharField(max_length=16)
+    params = models.JSONField(default=dict)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    pdf = models.BinaryField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    filename = models.CharField(max_length=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key[:12]} ({self.status})"

@@ -35,7 +35,7 @@ from .forms import (
     SubstituteForm,
     words,
 )
-from .models import Dispatch, Game, Order, Phase, Player
+from .models import Dispatch, Game, Order, Phase, Player, PrintJob
 
 DEMO_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
 _PUBLIC_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -676,10 +676,41 @@ def print_deck(request: HttpRequest) -> HttpResponse:
     form = PrintDeckForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        cards = printing.deck_cards(data["ruleset"], data["players"])
-        pdf = printing.role_cards_pdf(cards, ruleset=data["ruleset"], paper=data["paper"], backs=data["backs"])
-        return _pdf(pdf, f"role-cards-{data['ruleset']}-{data['players']}.pdf")
+        job = printing.deck_job(data["ruleset"], data["players"], paper=data["paper"], backs=data["backs"])
+        if job.status == PrintJob.Status.DONE:
+            return _pdf(bytes(job.pdf), job.filename)
+        return redirect("games:print_job", key=job.key)
     return render(request, "games/print_deck.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _print_job(request: HttpRequest, key: str) -> PrintJob:
+    if not re.fullmatch(r"[0-9a-f]{64}", key):
+        raise Http404
+    return get_object_or_404(PrintJob, key=key)
+
+
+@login_required
+@require_http_methods(["GET"])
+def print_job(request: HttpRequest, key: str) -> HttpResponse:
+    """A large document being printed: its progress, updated in place, then the link."""
+    job = _print_job(request, key)
+    return render(request, "games/print_job.html", {"job": job, "version": f"{job.status}:{job.done}"})
+
+
+@login_required
+@require_GET
+def print_job_version(request: HttpRequest, key: str) -> JsonResponse:
+    job = _print_job(request, key)
+    return JsonResponse({"version": f"{job.status}:{job.done}"})
+
+
+@login_required
+@require_GET
+def print_job_pdf(request: HttpRequest, key: str) -> HttpResponse:
+    job = _print_job(request, key)
+    if job.status != PrintJob.Status.DONE:
+        return redirect("games:print_job", key=key)
+    return _pdf(bytes(job.pdf), job.filename)
 
 
 @login_required
