@@ -12,8 +12,8 @@
 
 Both make a virtual environment in .venv and install what the project needs into it
 (again only when pyproject.toml changes). `test` (and `install`) also install axe-core (npm),
-and Debian's chromium and poppler-utils for the browser and printing tests, when they are
-missing and this user may run apt-get.
+and Debian's chromium, poppler-utils and dovecot-imapd for the browser, printing and IMAP
+tests, when they are missing and this user may run apt-get.
 """
 
 from __future__ import annotations
@@ -107,11 +107,13 @@ def _where_mail_goes() -> str:
 
 
 def ensure_chromium() -> None:
-    """Debian's chromium for the browser tests, and poppler-utils (pdftoppm) to render the
-    printed documents to PNG, when missing and this user may run apt-get."""
+    """Debian's chromium for the browser tests, poppler-utils (pdftoppm) to render the
+    printed documents to PNG, and Dovecot for a real IMAP mailbox, when missing and this
+    user may run apt-get."""
     for binary, package, purpose in (
         ("chromium", "chromium", "the browser tests"),
         ("pdftoppm", "poppler-utils", "the printing tests"),
+        ("dovecot", "dovecot-imapd", "the IMAP mailbox tests"),
     ):
         if shutil.which(binary):
             continue

@@ -30,3 +30,19 @@ def send_talk_digests() -> int:
     from werewolf.games import talk
 
     return talk.send_digests()
+
+
+@shared_task(name="tasks.mail.fetch_mail")
+def fetch_mail() -> int:
+    """Orders from the IMAP mailbox, when one is configured (WEREWOLF_IMAP_HOST)."""
+    from werewolf.mail import imap
+
+    if not imap.configured():
+        return 0
+    try:
+        return imap.fetch().taken
+    except imap.MailboxError:  # logged; the next beat tries again
+        import logging
+
+        logging.getLogger(__name__).warning("could not fetch the mailbox", exc_info=True)
+        return 0

@@ -33,3 +33,7 @@ def _schedule_sweeper(sender: Celery, **kwargs: object) -> None:
     sender.add_periodic_task(
         settings.WEREWOLF_MAIL_SWEEP_SECONDS, sender.signature("tasks.mail.send_pending_mail"), name="send pending mail"
     )
+    if settings.WEREWOLF_IMAP_HOST:
+        sender.add_periodic_task(
+            settings.WEREWOLF_IMAP_POLL_SECONDS, sender.signature("tasks.mail.fetch_mail"), name="fetch mail"
+        )

@@ -200,6 +200,17 @@ WEREWOLF_ORDERS_ADDRESS = os.environ.get("WEREWOLF_ORDERS_ADDRESS", "orders@loca
 # and a message over the second is refused with a reply rather than read.
 WEREWOLF_INBOUND_KEEP_BYTES = int(os.environ.get("WEREWOLF_INBOUND_KEEP_BYTES", str(10 * 1024 * 1024)))
 WEREWOLF_INBOUND_READ_BYTES = int(os.environ.get("WEREWOLF_INBOUND_READ_BYTES", str(1024 * 1024)))
+# Orders from an IMAP mailbox instead of an MTA (werewolf/mail/imap.py): `manage.py
+# fetch_mail` (or its --watch), and the beat every WEREWOLF_IMAP_POLL_SECONDS once a host is set.
+WEREWOLF_IMAP_HOST = os.environ.get("WEREWOLF_IMAP_HOST", "")
+WEREWOLF_IMAP_SECURITY = os.environ.get("WEREWOLF_IMAP_SECURITY", "tls")
+WEREWOLF_IMAP_PORT = int(os.environ.get("WEREWOLF_IMAP_PORT", "993" if WEREWOLF_IMAP_SECURITY == "tls" else "143"))
+WEREWOLF_IMAP_USER = os.environ.get("WEREWOLF_IMAP_USER", "")
+WEREWOLF_IMAP_PASSWORD = os.environ.get("WEREWOLF_IMAP_PASSWORD", "")
+WEREWOLF_IMAP_CAFILE = os.environ.get("WEREWOLF_IMAP_CAFILE", "")
+WEREWOLF_IMAP_FOLDER = os.environ.get("WEREWOLF_IMAP_FOLDER", "INBOX")
+WEREWOLF_IMAP_DONE_FOLDER = os.environ.get("WEREWOLF_IMAP_DONE_FOLDER", "Werewolf/Done")
+WEREWOLF_IMAP_POLL_SECONDS = int(os.environ.get("WEREWOLF_IMAP_POLL_SECONDS", "60"))
 # A seat whose mail keeps being refused is answered this many times an hour at most (the
 # rest is kept and shown to the organiser): no loop can form with an auto-responder.
 WEREWOLF_REFUSALS_ANSWERED_PER_HOUR = int(os.environ.get("WEREWOLF_REFUSALS_ANSWERED_PER_HOUR", "4"))

@@ -321,6 +321,9 @@ class InboundMessage(models.Model):
     sender = models.CharField(max_length=320, blank=True)
     subject = models.CharField(max_length=255, blank=True)
     recipients = models.TextField(blank=True)
+    # Where a fetched message came from (an IMAP mailbox: host, user, folder, UIDVALIDITY
+    # and UID), so that fetching it again after a crash never reads it twice.
+    source = models.CharField(max_length=300, blank=True, db_index=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RECEIVED)
     code = models.CharField(max_length=40, blank=True)
     card = models.TextField(blank=True)

@@ -114,9 +114,10 @@ class Reading:
     params: dict[str, Any] = field(default_factory=dict)
 
 
-def receive(raw: bytes, recipients: Sequence[str] = (), size: int | None = None) -> InboundMessage:
+def receive(raw: bytes, recipients: Sequence[str] = (), size: int | None = None, source: str = "") -> InboundMessage:
     """Keep `raw` (as delivered to `recipients`, the SMTP envelope if known), then read it.
-    `size` is the whole message's length when `raw` is already cut to what is kept.
+    `size` is the whole message's length when `raw` is already cut to what is kept;
+    `source` names where a fetched message came from (werewolf/mail/imap.py).
 
     Raises only if the message could not be stored; once it is, whatever the message
     holds, the row is returned with what became of it."""
@@ -125,7 +126,11 @@ def receive(raw: bytes, recipients: Sequence[str] = (), size: int | None = None)
     kept = bytes(raw[:keep])
     with transaction.atomic():
         row = InboundMessage.objects.create(
-            raw=kept, size=min(size, MAX_SIZE), truncated=size > keep, recipients=_text("\n".join(recipients))
+            raw=kept,
+            size=min(size, MAX_SIZE),
+            truncated=size > keep,
+            recipients=_text("\n".join(recipients)),
+            source=source[:300],
         )
     try:
         _take(row, kept, size)
