@@ -24,3 +24,8 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", f"sqla+sqlite:///{VAR_DI
 # sweep reads it too.
 WEREWOLF_MAIL_ORDERS = True
 WEREWOLF_ORDERS_ADDRESS = "orders@werewolf.test"
+
+# The mail providers' inbound webhooks are mounted and tested (tests/mail/test_providers.py)
+# with these secrets; mail itself stays in memory.
+INSTALLED_APPS = [*INSTALLED_APPS, "anymail"]  # noqa: F405
+ANYMAIL = {"WEBHOOK_SECRET": "hook:secret-words", "MAILGUN_WEBHOOK_SIGNING_KEY": "key-mailgun-test"}

@@ -180,6 +180,27 @@ _EMAIL_BACKENDS = {
     "locmem": "django.core.mail.backends.locmem.EmailBackend",
 }
 EMAIL_BACKEND = _EMAIL_BACKENDS[os.environ.get("WEREWOLF_EMAIL", "console")]
+
+# A mail provider instead of an MTA (django-anymail): WEREWOLF_MAIL_PROVIDER names it
+# (mailgun, sendgrid, postmark, amazon_ses...); mail then goes out through its API, and
+# replies come in at /mail/provider/<provider>/inbound/, checked by the provider's
+# signature (Mailgun's signing key) and/or the basic-auth secret set on the webhook URL.
+WEREWOLF_MAIL_PROVIDER = os.environ.get("WEREWOLF_MAIL_PROVIDER", "")
+ANYMAIL = {
+    name: os.environ[f"WEREWOLF_ANYMAIL_{name}"]
+    for name in (
+        "MAILGUN_API_KEY",
+        "MAILGUN_SENDER_DOMAIN",
+        "MAILGUN_WEBHOOK_SIGNING_KEY",
+        "SENDGRID_API_KEY",
+        "POSTMARK_SERVER_TOKEN",
+        "WEBHOOK_SECRET",
+    )
+    if os.environ.get(f"WEREWOLF_ANYMAIL_{name}")
+}
+if WEREWOLF_MAIL_PROVIDER:
+    INSTALLED_APPS.append("anymail")
+    EMAIL_BACKEND = f"anymail.backends.{WEREWOLF_MAIL_PROVIDER}.EmailBackend"
 EMAIL_FILE_PATH = VAR_DIR / "mail"
 EMAIL_HOST = os.environ.get("WEREWOLF_EMAIL_HOST", "127.0.0.1")
 EMAIL_PORT = int(os.environ.get("WEREWOLF_EMAIL_PORT", "25"))

@@ -1,3 +1,4 @@
+from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -14,3 +15,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("werewolf.games.urls")),
 ]
+if apps.is_installed("anymail"):  # a mail provider's webhooks (WEREWOLF_MAIL_PROVIDER)
+    from werewolf.mail import providers
+
+    providers.connect()
+    urlpatterns.insert(0, path("mail/provider/", include("anymail.urls")))

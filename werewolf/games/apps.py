@@ -7,3 +7,6 @@ class GamesConfig(AppConfig):
     label = "games"
     verbose_name = _("Games")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from werewolf.mail import providers  # noqa: F401  (registers the webhook check)

@@ -1,0 +1,130 @@
+"""Replies through a mail provider's inbound webhook (django-anymail), in each provider's
+documented payload shape: taken like a reply from the MTA, once; a webhook call that
+fails the provider's signature or the basic-auth secret stores nothing."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import time
+
+import pytest
+from django.test import Client
+
+from werewolf.games.models import Game, InboundMessage, Order
+
+from ..web.play import reply_address, started_game
+from .test_inbound import letter, name_of, seat_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+AUTH = "Basic " + base64.b64encode(b"hook:secret-words").decode()
+
+
+@pytest.fixture
+def game(organiser) -> Game:
+    return started_game(organiser, "Providers")
+
+
+def card_letter(game: Game) -> tuple[int, bytes, str]:
+    seer = seat_of(game, "seer")
+    target = next(seat for seat in game.engine_state.living() if seat != seer)
+    raw = letter(game, seer, f"INQUIRE {name_of(game, target)}")
+    return seer, raw, reply_address(game.players.get(seat=seer))
+
+
+def mailgun_fields(raw: bytes, recipient: str, key: str = "key-mailgun-test") -> dict[str, str]:
+    timestamp, token = str(int(time.time())), "a" * 50
+    signature = hmac.new(key.encode(), (timestamp + token).encode(), hashlib.sha256).hexdigest()
+    return {
+        "body-mime": raw.decode(),
+        "recipient": recipient,
+        "sender": "someone@example.org",
+        "timestamp": timestamp,
+        "token": token,
+        "signature": signature,
+    }
+
+
+def test_mailgun_forwards_the_raw_reply_and_the_card_is_taken(game: Game) -> None:
+    seer, raw, recipient = card_letter(game)
+    response = Client().post(
+        "/mail/provider/mailgun/inbound_mime/", mailgun_fields(raw, recipient), HTTP_AUTHORIZATION=AUTH
+    )
+    assert response.status_code == 200
+    kept = InboundMessage.objects.get()
+    assert kept.status == "applied" and kept.recipients == recipient
+    assert Order.objects.filter(seat=seer).count() == 1
+
+
+def test_a_mailgun_call_with_a_wrong_signature_stores_nothing(game: Game) -> None:
+    _, raw, recipient = card_letter(game)
+    fields = mailgun_fields(raw, recipient, key="not-the-key")
+    response = Client().post("/mail/provider/mailgun/inbound_mime/", fields, HTTP_AUTHORIZATION=AUTH)
+    assert response.status_code >= 400 and not InboundMessage.objects.exists()
+
+
+def test_sendgrid_inbound_parse_with_the_raw_message(game: Game) -> None:
+    seer, raw, recipient = card_letter(game)
+    fields = {
+        "email": raw.decode(),
+        "to": recipient,
+        "from": "Seer <seer@example.org>",
+        "envelope": json.dumps({"to": [recipient], "from": "seer@example.org"}),
+        "charsets": json.dumps({"to": "UTF-8", "from": "UTF-8", "subject": "UTF-8"}),
+        "spam_score": "0.1",
+    }
+    response = Client().post("/mail/provider/sendgrid/inbound/", fields, HTTP_AUTHORIZATION=AUTH)
+    assert response.status_code == 200
+    assert InboundMessage.objects.get().status == "applied" and Order.objects.filter(seat=seer).count() == 1
+    refused = Client().post("/mail/provider/sendgrid/inbound/", fields)  # no secret
+    assert refused.status_code >= 400 and InboundMessage.objects.count() == 1
+
+
+def test_postmark_inbound_json_with_the_raw_email(game: Game) -> None:
+    seer, raw, recipient = card_letter(game)
+    payload = {
+        "FromName": "Seer",
+        "From": "seer@example.org",
+        "FromFull": {"Email": "seer@example.org", "Name": "Seer"},
+        "To": recipient,
+        "ToFull": [{"Email": recipient, "Name": ""}],
+        "OriginalRecipient": recipient,
+        "Subject": "Re: your seat",
+        "MessageID": "0c2d5a4f-0b7b-4c4f-9b1d-6f0e8a2d7a11",
+        "Date": "Mon, 23 Nov 2026 10:14:03 +0100",
+        "TextBody": "see RawEmail",
+        "Headers": [],
+        "Attachments": [],
+        "RawEmail": raw.decode(),
+    }
+    response = Client().post(
+        "/mail/provider/postmark/inbound/",
+        json.dumps(payload),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=AUTH,
+    )
+    assert response.status_code == 200
+    kept = InboundMessage.objects.get()
+    assert kept.status == "applied" and Order.objects.filter(seat=seer).count() == 1
+
+
+def test_a_provider_posting_the_same_reply_twice_takes_it_once(game: Game) -> None:
+    seer, raw, recipient = card_letter(game)
+    for _ in range(2):
+        fields = mailgun_fields(raw, recipient)
+        assert Client().post("/mail/provider/mailgun/inbound_mime/", fields, HTTP_AUTHORIZATION=AUTH).status_code == 200
+    assert sorted(InboundMessage.objects.values_list("status", flat=True)) == ["applied", "duplicate"]
+    assert Order.objects.filter(seat=seer).count() == 1
+
+
+def test_a_provider_without_a_webhook_secret_is_refused_at_startup(settings) -> None:
+    from werewolf.mail.providers import check_webhook_secret
+
+    settings.WEREWOLF_MAIL_PROVIDER = "sendgrid"
+    settings.ANYMAIL = {}
+    assert [error.id for error in check_webhook_secret(None)] == ["werewolf.E001"]
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "a:b"}
+    assert check_webhook_secret(None) == []
