@@ -87,3 +87,13 @@ def test_a_seat_whose_mail_keeps_being_refused_is_answered_a_few_times_an_hour(g
     assert taken.status == "applied"
     assert "your card is in" in mail.outbox[-1].body
     assert InboundMessage.objects.get(pk=taken.pk).answer == "sent"
+
+
+def test_message_ids_use_the_sites_domain_rather_than_localhost(settings) -> None:
+    from werewolf.mail.outbound import message_id_for
+
+    settings.DEFAULT_FROM_EMAIL = "Werewolf moderator <moderator@localhost>"
+    settings.SITE_URL = "https://werewolf.example.org"
+    assert message_id_for("x").endswith("@werewolf.example.org>")
+    settings.DEFAULT_FROM_EMAIL = "Werewolf <games@club.example.net>"
+    assert message_id_for("x").endswith("@club.example.net>")

@@ -410,8 +410,21 @@ def _queue(wanted: list[tuple[Player, str, str, Phase | None, Build]]) -> list[i
 def message_id_for(key: str) -> str:
     """A Message-ID made from the dispatch key: the same mail always has the same one."""
     digest = hmac.new(settings.SECRET_KEY.encode(), f"dispatch:{key}".encode(), hashlib.sha256).hexdigest()[:32]
-    domain = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].rpartition("@")[2] or "werewolf.invalid"
-    return f"<{digest}@{domain}>"
+    return f"<{digest}@{message_id_domain()}>"
+
+
+def message_id_domain() -> str:
+    """The right-hand side of our Message-IDs: the sender's domain, unless that is a
+    local name (the default moderator@localhost), then the site's own host name."""
+    from urllib.parse import urlsplit
+
+    sender = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].rpartition("@")[2].lower()
+    if sender and "." in sender and sender != "localhost":
+        return sender
+    site = (urlsplit(settings.SITE_URL).hostname or "").lower()
+    if site and "." in site and not site.replace(".", "").isdigit():
+        return site
+    return sender or "werewolf.invalid"
 
 
 def recipient(name: str, email: str) -> str:
