@@ -128,3 +128,63 @@ def test_a_provider_without_a_webhook_secret_is_refused_at_startup(settings) -> 
     assert [error.id for error in check_webhook_secret(None)] == ["werewolf.E001"]
     settings.ANYMAIL = {"WEBHOOK_SECRET": "a:b"}
     assert check_webhook_secret(None) == []
+
+
+def mailgun_tracking(event: dict) -> str:
+    timestamp, token = str(int(time.time())), "b" * 50
+    signature = hmac.new(b"key-mailgun-test", (timestamp + token).encode(), hashlib.sha256).hexdigest()
+    return json.dumps(
+        {"signature": {"timestamp": timestamp, "token": token, "signature": signature}, "event-data": event}
+    )
+
+
+def test_a_providers_bounce_report_flags_the_seat_and_stops_its_mail(game: Game) -> None:
+    from werewolf.games.models import Dispatch, Event
+
+    player = game.players.get(seat=2)
+    dispatch = Dispatch.objects.filter(player=player).latest("pk")
+    event = {
+        "event": "failed",
+        "severity": "permanent",
+        "id": "evt-1",
+        "timestamp": time.time(),
+        "recipient": player.email,
+        "message": {"headers": {"message-id": dispatch.message_id.strip("<>")}},
+        "delivery-status": {"code": 550, "message": "5.1.1 The email account does not exist", "description": ""},
+    }
+    url = "/mail/provider/mailgun/tracking/"
+    response = Client().post(url, mailgun_tracking(event), content_type="application/json", HTTP_AUTHORIZATION=AUTH)
+    assert response.status_code == 200
+    player.refresh_from_db()
+    dispatch.refresh_from_db()
+    assert player.mail_stopped and "does not exist" in player.bounce_reason
+    assert dispatch.status == Dispatch.Status.BOUNCED
+    assert Event.objects.filter(game=game, kind="mail_bounced").count() == 1
+
+
+def test_a_postmark_bounce_is_matched_by_the_providers_own_id(game: Game) -> None:
+    from werewolf.games.models import Dispatch
+
+    player = game.players.get(seat=3)
+    dispatch = Dispatch.objects.filter(player=player).latest("pk")
+    Dispatch.objects.filter(pk=dispatch.pk).update(provider_id="883953f4-6105-42a2-a16a-77a8eac79483")
+    payload = {
+        "RecordType": "Bounce",
+        "ID": 4323372036854775807,
+        "Type": "SoftBounce",
+        "TypeCode": 4096,
+        "Name": "Soft bounce",
+        "MessageID": "883953f4-6105-42a2-a16a-77a8eac79483",
+        "Description": "The server was unable to deliver your message (ex: unknown user, mailbox not found).",
+        "Details": "mailbox full",
+        "Email": player.email,
+        "BouncedAt": "2026-11-24T10:00:00Z",
+        "Inactive": False,
+        "CanActivate": True,
+        "Subject": "Your seat",
+    }
+    url = "/mail/provider/postmark/tracking/"
+    response = Client().post(url, json.dumps(payload), content_type="application/json", HTTP_AUTHORIZATION=AUTH)
+    assert response.status_code == 200
+    player.refresh_from_db()
+    assert player.bounces == 1 and not player.mail_stopped  # a soft bounce: counted, mail goes on

@@ -276,6 +276,8 @@ class Dispatch(models.Model):
     claimed_at = models.DateTimeField(null=True, blank=True)
     claimed_by = models.CharField(max_length=16, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # The id a mail provider gave the message (django-anymail), for its tracking webhook.
+    provider_id = models.CharField(max_length=255, blank=True, db_index=True)
 
     class Meta:
         ordering = ["pk"]

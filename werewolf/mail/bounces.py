@@ -29,7 +29,7 @@ from werewolf.games.models import Dispatch, Event, Player
 BOUNCES_TO_STOP = 3
 """Temporary failures in a row after which mail to an address stops too."""
 MAX_REASON = 300
-_STATUS = re.compile(r"(?<![\d.])([245])\.\d{1,3}\.\d{1,3}(?![\d.])")
+STATUS = re.compile(r"(?<![\d.])([245])\.\d{1,3}\.\d{1,3}(?![\d.])")
 _MESSAGE_ID = re.compile(r"<[^<>\s@]+@[^<>\s]+>")
 
 
@@ -59,7 +59,7 @@ def find(message: EmailMessage, recipients: Iterable[str]) -> Bounce | None:
     if dispatch is None:
         return None
     if status is None:
-        found = _STATUS.search(_text_of(message))
+        found = STATUS.search(_text_of(message))
         status = found.group(0) if found else ""
     delayed = (action or "").lower() in ("delayed", "relayed", "delivered", "expanded")
     reason = " ".join((reason or status or "").split())[:MAX_REASON]

@@ -279,7 +279,7 @@ def _send(ids: list[int]) -> int:
                 _failed(row, failure)
                 _close_quietly(connection)  # a broken connection would fail the next one too
                 continue
-            _mark_sent(row)
+            _mark_sent(row, _provider_id(message))
             logger.info(
                 "sent dispatch %s (%s)",
                 row.pk,
@@ -293,13 +293,19 @@ def _send(ids: list[int]) -> int:
     return sent
 
 
-def _mark_sent(row: Dispatch) -> None:
+def _provider_id(message: Any) -> str:
+    """The id a mail provider gave the message (django-anymail), if one sent it."""
+    status = getattr(message, "anymail_status", None)
+    return str(getattr(status, "message_id", "") or "")[:255]
+
+
+def _mark_sent(row: Dispatch, provider_id: str = "") -> None:
     """Record that the server took the message. A database that is restarting is waited
     for a little: until this commits, the row says `sending` and would end `uncertain`."""
     for attempt in range(20):
         try:
             Dispatch.objects.filter(pk=row.pk, status=Status.SENDING).update(
-                status=Status.SENT, sent_at=timezone.now(), last_error=""
+                status=Status.SENT, sent_at=timezone.now(), last_error="", provider_id=provider_id
             )
             return
         except (DatabaseError, InterfaceError):

@@ -22,10 +22,51 @@ def take(sender: Any, event: Any, esp_name: str, **kwargs: Any) -> None:
     inbound.receive(message.as_bytes(), recipients)
 
 
+PERMANENT = {"bounced", "rejected"}
+TEMPORARY = {"failed"}
+DELAYED = {"deferred"}
+
+
+def track(sender: Any, event: Any, esp_name: str, **kwargs: Any) -> None:
+    """A provider's delivery report (its tracking webhook): a bounce, a rejection or a
+    failure of one of our mails is recorded as a bounce of that mail (werewolf/mail/
+    bounces.py), found by our Message-ID or by the id the provider gave it."""
+    from werewolf.games.models import Dispatch
+
+    from . import bounces
+
+    kind = str(getattr(event, "event_type", "") or "")
+    if kind not in PERMANENT | TEMPORARY | DELAYED or not event.message_id:
+        return
+    found = (
+        Dispatch.objects.select_related("player__game").filter(message_id=event.message_id).first()
+        or Dispatch.objects.select_related("player__game").filter(provider_id=event.message_id).first()
+    )
+    if found is None:
+        return
+    reason = " ".join(str(event.mta_response or event.description or event.reject_reason or kind).split())
+    permanent = kind in PERMANENT and not _soft(event, reason)
+    bounces.record(bounces.Bounce(found, permanent, kind in DELAYED, reason[: bounces.MAX_REASON]))
+
+
+def _soft(event: Any, reason: str) -> bool:
+    """A bounce the provider calls soft (Postmark's SoftBounce), or whose status is 4.x.x:
+    counted, but mail goes on until it comes back BOUNCES_TO_STOP times."""
+    from . import bounces
+
+    esp = getattr(event, "esp_event", None)
+    if isinstance(esp, dict) and esp.get("Type") == "SoftBounce":
+        return True
+    status = bounces.STATUS.search(reason)
+    return bool(status and status.group(0).startswith("4"))
+
+
 def connect() -> None:
     from anymail.signals import inbound as inbound_signal
+    from anymail.signals import tracking
 
     inbound_signal.connect(take, dispatch_uid="werewolf.mail.providers.take")
+    tracking.connect(track, dispatch_uid="werewolf.mail.providers.track")
 
 
 @register()
