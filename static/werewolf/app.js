@@ -35,7 +35,7 @@
   if (chooser) {
     var showChosen = function () {
       document.querySelectorAll("fieldset[data-ruleset]").forEach(function (set) {
-        set.hidden = set.getAttribute("data-ruleset") !== (chooser.value || "classic");
+        set.hidden = set.getAttribute("data-ruleset").split(" ").indexOf(chooser.value || "classic") < 0;
       });
     };
     chooser.addEventListener("change", showChosen);

@@ -240,7 +240,53 @@ def test_every_page_in_every_state_passes_axe(tour: Tour, django_user_model) -> 
     services.resolve_now(Game.objects.get(pk=tabula.pk))
     connections.close_all()
     tour.check("tabula, ballot", "anonymous", tabula_url)
+
+    lupusburg = services.start_game(
+        services.create_game(
+            organiser,
+            name="Lupusburg",
+            seats=[services.Seating(n, f"{n.lower()}@example.org") for n in NAMES[:6]],
+            ruleset="lupusburg-goals",
+            options={},
+            seed=5,
+        )
+    )
+    lupusburg_url = links.url_for(lupusburg.players.get(seat=0))
+    play_lupusburg(lupusburg, until="bets")
+    connections.close_all()
+    tour.check("lupusburg, bets", "anonymous", lupusburg_url)
+    play_lupusburg(lupusburg, until="accusation")
+    connections.close_all()
+    tour.check("lupusburg, accusation", "anonymous", lupusburg_url)
+    play_lupusburg(lupusburg, until="")
+    connections.close_all()
+    tour.check("lupusburg, the score", "anonymous", lupusburg_url)
+    tour.check("lupusburg dashboard, the score", "organiser", f"/games/{lupusburg.pk}/")
     assert not tour.found, "axe found:\n" + json.dumps(tour.found, indent=1)
+
+
+def play_lupusburg(game: Game, until: str) -> None:
+    """Hand in a bot's card for every seat asked, step after step, until the step `until`
+    opens (or the game ends)."""
+    from random import Random
+
+    from werewolf import engine
+    from werewolf.engine.bots import bot_card
+
+    rng = Random(9)
+    for _ in range(400):
+        game.refresh_from_db()
+        phase = game.current_phase()
+        if phase is None or phase.stage == until:
+            return
+        for seat, slot in sorted(engine.phase(game.engine_state).slots.items()):
+            game.refresh_from_db()
+            if game.current_phase() is None or game.current_phase().pk != phase.pk:
+                break
+            services.submit_order(game, seat, bot_card(slot, seat, rng), phase_id=phase.pk)
+        if Game.objects.get(pk=game.pk).current_phase() == phase:
+            services.resolve_now(Game.objects.get(pk=game.pk))
+    raise AssertionError("the game does not end")
 
 
 def test_mail_html_passes_axe(tour: Tour, django_user_model, settings) -> None:

@@ -170,7 +170,7 @@ def mail_card(game: Game, seat: int, form: dict[str, Any], rng: Random) -> Any:
     assert slot is not None
     notecard = NotecardForm(form, slot=slot, names=names, seat=seat, submit="hand_in")
     assert notecard.is_valid(), notecard.errors
-    card = card_summary(notecard.order(), names)
+    card = card_summary(notecard.order(), names, game.ruleset)
     if rng.random() < 0.5:
         card = card.lower()
     quoted = "\n".join("> " + line for line in mails_for(player).splitlines()[-20:])
@@ -192,8 +192,8 @@ def secrets_hidden_from(game: Game, viewer: engine.Viewer) -> set[str]:
     for event in game.events.all():
         reader = sorted(event.engine_event.audience.seats)[0] if event.engine_event.audience.seats else engine.MODERATOR
         for autoescape in (True, False):
-            text = _rendered(event, names, reader, autoescape)
-            text_as_seen = _rendered(event, names, viewer, autoescape)
+            text = _rendered(event, names, reader, autoescape, game.ruleset)
+            text_as_seen = _rendered(event, names, viewer, autoescape, game.ruleset)
             if event.visible_to(viewer):
                 visible.update({text, text_as_seen})
             else:
@@ -212,7 +212,10 @@ def secrets_hidden_from(game: Game, viewer: engine.Viewer) -> set[str]:
         # Whatever the viewer wrote itself, in any phase, it knows: another seat's card
         # that happens to read the same is no secret from it.
         own_words = (
-            [card_summary(row.order, names) for row in Order.objects.filter(phase__game=game, seat=viewer)]
+            [
+                card_summary(row.order, names, game.ruleset)
+                for row in Order.objects.filter(phase__game=game, seat=viewer)
+            ]
             if isinstance(viewer, int)
             else []
         )
@@ -222,7 +225,7 @@ def secrets_hidden_from(game: Game, viewer: engine.Viewer) -> set[str]:
         for seat in range(len(names)):
             card = counted.get(seat)
             if seat != viewer and card is not None and card.kind != "sleep":
-                words = card_summary(card, names)
+                words = card_summary(card, names, game.ruleset)
                 if not any(words in own for own in own_words):
                     secrets.add(words)
     return {secret for secret in secrets if secret.strip()}
@@ -233,15 +236,15 @@ _RENDERED: dict[tuple[Any, ...], str] = {}
 whole game's sweeps render each one once per reader instead of once per sweep."""
 
 
-def _rendered(event: Any, names: list[str], reader: engine.Viewer, autoescape: bool) -> str:
+def _rendered(event: Any, names: list[str], reader: engine.Viewer, autoescape: bool, ruleset: str | None = None) -> str:
     # The id with the moment it was written: an id comes again in a later test (or
     # after a rollback), never with the same moment.
-    key = (event.pk, event.created_at, event.kind, tuple(names), reader, autoescape)
+    key = (event.pk, event.created_at, event.kind, tuple(names), reader, autoescape, ruleset)
     text = _RENDERED.get(key)
     if text is None:
         if len(_RENDERED) > 200_000:
             _RENDERED.clear()
-        text = _RENDERED[key] = str(render_event(event, names, reader, autoescape=autoescape))
+        text = _RENDERED[key] = str(render_event(event, names, reader, autoescape=autoescape, ruleset=ruleset))
     return text
 
 
@@ -258,10 +261,14 @@ def _link_secrets(nonce: str, phases: int) -> frozenset[str]:
     return _LINK_SECRETS[key]
 
 
-def card_summary(card: engine.Order, names: list[str]) -> str:
-    from django.template.loader import get_template
+def card_summary(card: engine.Order, names: list[str], ruleset: str | None = None) -> str:
+    """A card in words, as pages and mails write it (`card_text`)."""
+    from django.template import Context, Template
 
-    return " ".join(get_template("includes/card.html").render({"order": card, "names": names}).split())
+    text = Template("{% load werewolf %}{% card_text order %}").render(
+        Context({"order": card, "names": names, "ruleset": ruleset}, autoescape=False)
+    )
+    return " ".join(text.split())
 
 
 def text_of(html: str) -> str:
@@ -315,6 +322,43 @@ def known_roles(game: Game, viewer: engine.Viewer) -> set[int]:
     return known
 
 
+def _lupusburg_imagined(game: Game, viewer: engine.Viewer, rules: dict[str, Any]) -> dict[str, Any]:
+    """Lupusburg's secrets made different for `viewer`: the characters under the houses
+    it cannot know rotated among those houses, the other seats' chests under their other
+    house, the other seats' goals rotated, other bettors' coins changed, the bag
+    reversed. Nothing changes once the game is over (everything is face up then)."""
+    if game.engine_state.over:
+        return rules
+    seats = len(rules["chests"])
+    others = [seat for seat in range(seats) if seat != viewer]
+    shown = set()
+    for event in game.events.all():
+        if event.visible_to(viewer) and isinstance(event.data.get("house"), int) and event.data.get("role"):
+            shown.add(event.data["house"])
+    hidden = [house for seat in others for house in (2 * seat, 2 * seat + 1) if house not in shown]
+    characters = list(rules["characters"])
+    moved = [characters[house] for house in hidden[1:] + hidden[:1]]
+    for house, character in zip(hidden, moved, strict=True):
+        characters[house] = character
+    chests = list(rules["chests"])
+    for seat in others:
+        chests[seat] = chests[seat] ^ 1
+    goals = list(rules["goals"])
+    if goals and len(others) > 1:
+        turned = [goals[seat] for seat in others[1:] + others[:1]]
+        for seat, goal in zip(others, turned, strict=True):
+            goals[seat] = goal
+    bets = [[a, b, coin if a == viewer else coin + 1] for a, b, coin in rules["bets"]]
+    return {
+        **rules,
+        "characters": characters,
+        "chests": chests,
+        "goals": goals,
+        "bets": bets,
+        "coins": list(reversed(rules["coins"])),
+    }
+
+
 def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path: str) -> tuple[str, str]:
     """The viewer's page as it is, and as it would be if every secret the viewer may
     not know were different: the roles of the seats it cannot know rotated among
@@ -329,19 +373,24 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
         game = Game.objects.select_for_update().get(pk=game.pk)
         raw = dict(game.state)
         rules = dict(raw["rules"])  # the ruleset's own part of the state
-        roles = list(rules["roles"])
+        if "characters" in rules:
+            raw["rules"] = _lupusburg_imagined(game, viewer, rules)
+            roles = []
+        else:
+            roles = list(rules["roles"])
         known = known_roles(game, viewer)
         unknown = [seat for seat in range(len(roles)) if seat not in known]
         rotated = [roles[seat] for seat in unknown[1:] + unknown[:1]]
         for seat, role in zip(unknown, rotated, strict=False):
             roles[seat] = role
-        table = rulesets.get(game.ruleset).roles
-        wolves = [seat for seat, role in enumerate(roles) if table[role].pack]
-        rules["roles"] = roles
-        rules["pack"] = [seat for seat in rules["pack"] if seat in wolves] + [
-            seat for seat in wolves if seat not in rules["pack"]
-        ]
-        raw["rules"] = rules
+        if "characters" not in rules:
+            table = rulesets.get(game.ruleset).roles
+            wolves = [seat for seat, role in enumerate(roles) if table[role].pack]
+            rules["roles"] = roles
+            rules["pack"] = [seat for seat in rules["pack"] if seat in wolves] + [
+                seat for seat in wolves if seat not in rules["pack"]
+            ]
+            raw["rules"] = rules
         game.state = raw
         game.save(update_fields=["state"])
         # Every event the viewer may not see gone, and the visible ones written again

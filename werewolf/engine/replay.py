@@ -1,10 +1,12 @@
-"""Replaying a game from its export: setup, then each phase's counted orders."""
+"""Replaying a game from its export: setup, then each phase's instant acts in the order
+they were applied and its counted orders."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from . import act as play
 from . import resolve, setup
 from .events import Event
 from .orders import Order
@@ -20,9 +22,15 @@ def replay(export: Mapping[str, Any]) -> list[tuple[int | None, Event]]:
     )
     produced: list[tuple[int | None, Event]] = [(None, event) for event in events]
     for phase in export["phases"]:
-        if phase.get("resolution") == "ended":
-            break
+        index = phase["index"]
+        for number, act in enumerate(phase.get("acts", ())):
+            state, events = play(state, int(act["seat"]), Order.from_json(act["order"]), number)
+            produced += [(index, event) for event in events]
+        if phase.get("resolution") in ("ended", "") or state.index != index:
+            if phase.get("resolution") == "ended":
+                break
+            continue  # still open, or closed by its last act
         orders = {int(seat): Order.from_json(order) for seat, order in phase["orders"].items()}
         state, events = resolve(state, orders)
-        produced += [(phase["index"], event) for event in events]
+        produced += [(index, event) for event in events]
     return produced

@@ -19,13 +19,19 @@ from django.utils.translation import gettext_lazy as _
 from werewolf import engine
 from werewolf.engine import rulesets
 from werewolf.engine.rulesets import tabula
+from werewolf.mail import grammar
 
 from . import validators
 from .services import Seating
 
 _LINE = re.compile(r"^\s*(?P<name>[^<>,;]+?)\s*(?:[<,;]\s*(?P<email>[^<>\s,;]+)\s*>?)?\s*$")
 
-RULESET_CHOICES = [("classic", _("Classic Werewolf")), ("tabula", _("Lupus in Tabula (7 to 24 players)"))]
+RULESET_CHOICES = [
+    ("classic", _("Classic Werewolf")),
+    ("tabula", _("Lupus in Tabula (7 to 24 players)")),
+    ("lupusburg", _("Lupusburg, with the coin bag (4 to 8 players)")),
+    ("lupusburg-goals", _("Lupusburg, with secret goals and the Chimney Sweeper (4 to 8 players)")),
+]
 TABULA_SPECIALS = {
     "medium": _("the Medium"),
     "possessed": _("the Possessed"),
@@ -78,13 +84,31 @@ RULESET_FIELDS = {
         "accusation_minutes",
         "ballot_minutes",
     ),
+    "lupusburg": (
+        "lupusburg_missing_claw",
+        "lupusburg_reveal_dead",
+        "lupusburg_step_minutes",
+    ),
 }
 """The New game form's fields: those of every game, then each ruleset's own, shown under
 its name (static/werewolf/app.js shows only the chosen ruleset's; without scripts all show)."""
-RULESET_LEGENDS = {"classic": _("Classic Werewolf: its options"), "tabula": _("Lupus in Tabula: its options")}
+RULESET_LEGENDS = {
+    "classic": _("Classic Werewolf: its options"),
+    "tabula": _("Lupus in Tabula: its options"),
+    "lupusburg": _("Lupusburg (both editions): its options"),
+}
+FAMILIES = {"lupusburg": ("lupusburg", "lupusburg-goals")}
+"""Rulesets that share one set of options on the form (Lupusburg's two editions)."""
+LUPUSBURG_STEPS = ("goals", "privilege", "show", "sweeper", "sweep", "bets")
+"""Lupusburg's short day steps; the accusation and the ballot last a day."""
 
 
-TYPICAL_TABLE = {"classic": 9, "tabula": 9}
+def family(ruleset: str) -> str:
+    """The options group a ruleset's fields are in."""
+    return next((name for name, members in FAMILIES.items() if ruleset in members), ruleset)
+
+
+TYPICAL_TABLE = {"classic": 9, "tabula": 9, "lupusburg": 6, "lupusburg-goals": 6}
 """A table the options of a game open to sign-up are checked for, before its players are
 known (they are checked again, with their defaults, for the real table at the start)."""
 
@@ -98,6 +122,7 @@ def ballot_minutes(day_minutes: int) -> int:
 SETUP_ERRORS = {
     "player_count": _("Classic games need between %(min)s and %(max)s players."),
     "tabula_player_count": _("Lupus in Tabula needs between %(min)s and %(max)s players."),
+    "lupusburg_player_count": _("Lupusburg needs between %(min)s and %(max)s players."),
     "special_needs_more_players": _("A special chosen needs more players than the table has (see the numbers)."),
     "too_many_wolves": _("Too many werewolves: they must be fewer than the other players."),
     "no_wolves": _("A game needs at least one werewolf."),
@@ -354,6 +379,27 @@ class GameForm(forms.Form):
         required=False,
         help_text=_("Empty: a third of a day, at least ten minutes."),
     )
+    lupusburg_missing_claw = forms.ChoiceField(
+        label=_("When the Werewolf hands in no claw"),
+        choices=[("nobody", _("No house is clawed")), ("random", _("A house is clawed at random"))],
+        initial="nobody",
+        required=False,
+    )
+    lupusburg_reveal_dead = forms.BooleanField(
+        label=_("Turn a slaughtered or lynched character face up"),
+        required=False,
+        help_text=_("The rulebooks keep it face down: nobody learns who it was until the end."),
+    )
+    lupusburg_step_minutes = forms.IntegerField(
+        label=_("Length of each short day step (minutes)"),
+        min_value=1,
+        max_value=MAX_PHASE_MINUTES,
+        required=False,
+        help_text=_(
+            "The goals, the Burgomaster's privilege, the Chimney Sweeper and the bets. The accusation and the "
+            "ballot last a day. Empty: a third of a day, at least ten minutes."
+        ),
+    )
 
     def __init__(self, *args: Any, submit_label: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -366,8 +412,13 @@ class GameForm(forms.Form):
         self.helper.layout = Layout(
             *COMMON_FIELDS,
             *(
-                Fieldset(RULESET_LEGENDS[ruleset], *names, css_class="ruleset-options", data_ruleset=ruleset)
-                for ruleset, names in RULESET_FIELDS.items()
+                Fieldset(
+                    RULESET_LEGENDS[group],
+                    *names,
+                    css_class="ruleset-options",
+                    data_ruleset=" ".join(FAMILIES.get(group, (group,))),
+                )
+                for group, names in RULESET_FIELDS.items()
             ),
         )
 
@@ -383,6 +434,9 @@ class GameForm(forms.Form):
             )
             initial["accusation_minutes"] = game.stage_minutes.get("accusation")
             initial["ballot_minutes"] = game.stage_minutes.get("ballot")
+        elif family(ruleset) == "lupusburg":
+            initial = {f"lupusburg_{name}": value for name, value in game.options.items()}
+            initial["lupusburg_step_minutes"] = game.stage_minutes.get("bets")
         else:
             initial = {name: value for name, value in game.options.items() if name in cls.base_fields}
         initial.update(
@@ -454,7 +508,7 @@ class GameForm(forms.Form):
         # The other rulesets' options are hidden on the page and unused: their errors
         # would stop the organiser with nothing to see.
         for other, names in RULESET_FIELDS.items():
-            if other != ruleset:
+            if other != family(ruleset):
                 for name in names:
                     self._errors.pop(name, None)
         rules = rulesets.get(ruleset)
@@ -466,17 +520,17 @@ class GameForm(forms.Form):
         least = 0 if expected else rules.min_players
         limit = data.get("signup_limit")
         if limit and not rules.min_players <= limit <= rules.max_players:
-            key = "tabula_player_count" if ruleset == "tabula" else "player_count"
+            key = self.count_error(ruleset)
             self.add_error("signup_limit", ValidationError(SETUP_ERRORS[key], params=limits))
         if seats is not None and "players" not in self.errors and not least <= len(seats) <= rules.max_players:
-            key = "tabula_player_count" if ruleset == "tabula" else "player_count"
+            key = self.count_error(ruleset)
             self.add_error("players", ValidationError(SETUP_ERRORS[key], params=limits))
         if seats is None or (not seats and not expected) or self.errors:
             return data
         try:
             data["options"] = engine.options(ruleset, self.option_values(ruleset), expected or len(seats))
         except engine.SetupError as error:
-            prefixed = f"tabula_{error.option}" if ruleset == "tabula" else error.option
+            prefixed = f"{family(ruleset)}_{error.option}" if ruleset != "classic" else error.option
             field = prefixed if prefixed in self.fields else error.option if error.option in self.fields else None
             message = SETUP_ERRORS.get(error.code, _("These options do not fit together."))
             self.add_error(field, ValidationError(message, params=limits))
@@ -488,7 +542,17 @@ class GameForm(forms.Form):
                 "accusation": data.get("accusation_minutes") or day,
                 "ballot": data.get("ballot_minutes") or ballot_minutes(day),
             }
+        elif family(ruleset) == "lupusburg":
+            step = data.get("lupusburg_step_minutes") or ballot_minutes(data["day_minutes"])
+            data["stage_minutes"] = dict.fromkeys(LUPUSBURG_STEPS, step)
         return data
+
+    @staticmethod
+    def count_error(ruleset: str) -> str:
+        """The key of the refusal of a table too small or too large for the ruleset."""
+        return {"tabula": "tabula_player_count", "lupusburg": "lupusburg_player_count"}.get(
+            family(ruleset), "player_count"
+        )
 
     def option_values(self, ruleset: str = "classic") -> dict[str, Any]:
         data = self.cleaned_data
@@ -501,6 +565,11 @@ class GameForm(forms.Form):
             if not data.get("tabula_specials_default"):
                 values["specials"] = list(data.get("tabula_specials") or ())
             return values
+        if family(ruleset) == "lupusburg":
+            return {
+                "missing_claw": data.get("lupusburg_missing_claw") or "nobody",
+                "reveal_dead": bool(data.get("lupusburg_reveal_dead")),
+            }
         # Every classic field is an option as it stands, but these three: an empty count
         # of wolves means the usual, and two choices may be missing from old forms.
         values = {
@@ -576,7 +645,10 @@ class NotecardForm(PhaseCarrier):
         empty = card_word("none", kind=card.kind, abstain=card.may_be_empty)
         self.selects: list[tuple[engine.Field, list[str]]] = []
         for field, choices in slot.pairs():
-            options = [("", empty)] + [(str(choice), names[choice]) for choice in choices]
+            if not choices and field.optional:
+                continue  # a field this seat cannot use now (another edition's)
+            labels = choice_labels(field.refers, names)
+            options = [("", empty)] + [(str(choice), labels[choice]) for choice in choices]
             selects = select_names(field, len(choices))
             for number, name in enumerate(selects, start=1):
                 label = card_word(
@@ -622,6 +694,14 @@ class NotecardForm(PhaseCarrier):
         targets = next((values for name, values in written if name == engine.TARGETS), ())
         more = tuple((name, values) for name, values in written if name != engine.TARGETS and values)
         return engine.Order(card.kind, targets, more)
+
+
+def choice_labels(refers: str, names: list[str]) -> list[str]:
+    """How a card's select names its choices: seats by name, Lupusburg's houses as cards
+    write them ("Ada 2"), a coin's rank in words (includes/coin_rank.html)."""
+    if refers == "token":
+        return [words("includes/coin_rank.html", {"rank": rank}) for rank in range(grammar.KEEP_RANKS)]
+    return list(grammar.labels_for(refers, names))
 
 
 def select_names(field: engine.Field, choices: int) -> list[str]:

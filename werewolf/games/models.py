@@ -62,6 +62,11 @@ class Game(models.Model):
     def is_running(self) -> bool:
         return self.status == self.Status.RUNNING
 
+    @property
+    def lupusburg(self) -> bool:
+        """Whether the game is Lupusburg (either edition): houses, characters, bets, points."""
+        return self.ruleset.startswith("lupusburg")
+
     def minutes_for(self, stage: str, kind: str) -> int:
         """How long a phase of this stage lasts: its own length, or a night's or a day's."""
         minutes = (self.stage_minutes or {}).get(stage)
@@ -172,9 +177,13 @@ class Order(models.Model):
     source = models.CharField(max_length=16, choices=Source.choices, default=Source.WEB)
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
     submitted_at = models.DateTimeField(auto_now_add=True)
+    act = models.PositiveSmallIntegerField(null=True, blank=True)
+    """For an instant card (a Lupusburg bet): its number among the phase's acts, applied
+    when handed in; such a card is done, and never counted again at the deadline."""
 
     class Meta:
         ordering = ["phase", "seat", "pk"]
+        constraints = [models.UniqueConstraint(fields=["phase", "act"], name="one_act_per_number")]
 
     @property
     def order(self) -> engine.Order:

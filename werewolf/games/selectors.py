@@ -11,9 +11,9 @@ from typing import Any
 
 from werewolf import engine
 
-from . import links, talk
+from . import links, lupusburg, talk
 from .models import Dispatch, Event, Game, Order, Phase, Player
-from .services import ORGANISER_EVENTS, SERVER_EVENTS, current_orders
+from .services import ORGANISER_EVENTS, SERVER_EVENTS, acts, current_orders
 
 
 @dataclass
@@ -175,6 +175,8 @@ class Ballots:
     rows: list[tuple[int, list[int]]]
     voters: int
     electorate: int
+    houses: bool = False
+    """Whether the rows name Lupusburg's houses (two votes a player) rather than seats."""
 
 
 def running_tally(phase: Phase | None) -> Ballots | None:
@@ -187,14 +189,18 @@ def running_tally(phase: Phase | None) -> Ballots | None:
     spec = engine.phase(state)
     if not spec.public_orders:
         return None
+    houses = phase.game.lupusburg
+    if houses and spec.name != "accusation":
+        return None  # the bets show as they are placed, each with its player
     by_target: dict[int, list[int]] = {}
     voters = 0
     for seat, order in sorted(current_orders(phase).items()):
-        if order.targets:
-            by_target.setdefault(order.targets[0], []).append(seat)
-            voters += 1
+        named = (*order.targets, *order.field("also")) if houses else order.targets[:1]
+        for target in named:
+            by_target.setdefault(target, []).append(seat)
+        voters += bool(named)
     rows = sorted(by_target.items(), key=lambda item: (-len(item[1]), item[0]))
-    return Ballots(rows, voters, len(spec.slots))
+    return Ballots(rows, voters, len(spec.slots), houses)
 
 
 def seat_card(player: Player) -> dict[str, Any]:
@@ -217,6 +223,7 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
     handed = cards_in(phase)
     seen = visible_events(game, seat)
     return {
+        **_lupusburg(game, state, seat, seen, card["names"]),
         "game": game,
         "player": player,
         "viewer": seat,
@@ -241,10 +248,12 @@ def public_context(game: Game) -> dict[str, Any]:
     phase = game.current_phase() if game.is_running else None
     handed = cards_in(phase)
     seen = visible_events(game, engine.PUBLIC)
+    seated = names(game)
     return {
+        **_lupusburg(game, game.engine_state if game.state is not None else None, engine.PUBLIC, seen, seated),
         "game": game,
         "viewer": engine.PUBLIC,
-        "names": names(game),
+        "names": seated,
         "phase": phase,
         "log": log(game, engine.PUBLIC, seen),
         "circle": circle(game, engine.PUBLIC, seen),
@@ -254,6 +263,24 @@ def public_context(game: Game) -> dict[str, Any]:
         "outcome": outcome_event(game),
         "version": version(game, engine.PUBLIC, seen),
     }
+
+
+def _lupusburg(
+    game: Game, state: engine.State | None, viewer: engine.Viewer, seen: list[Event], seated: list[str]
+) -> dict[str, Any]:
+    """What a Lupusburg page adds: the ring of houses as `viewer` may see it, the score
+    at the end, and which of a seat's characters rules its hand (the Werewolf, the
+    Thief, else a townsperson)."""
+    if not game.lupusburg or state is None:
+        return {}
+    added: dict[str, Any] = {
+        "board": lupusburg.board(state, viewer, seen),
+        "scores": lupusburg.score_rows(outcome_event(game), seated),
+    }
+    if isinstance(viewer, int):
+        hand = engine.roles_of(state, viewer)
+        added["ruling"] = next((role for role in ("werewolf", "thief") if role in hand), hand[0])
+    return added
 
 
 NEWS_ON_SCREEN = 6
@@ -289,13 +316,16 @@ def dashboard_context(game: Game) -> dict[str, Any]:
         }
         for player in players
     ]
+    seated = names(game)
+    seen = visible_events(game, engine.MODERATOR)
     return {
+        **_lupusburg(game, state, engine.MODERATOR, seen, seated),
         "game": game,
         "viewer": engine.MODERATOR,
-        "names": names(game),
+        "names": seated,
         "phase": phase,
         "rows": rows,
-        "log": log(game, engine.MODERATOR, visible_events(game, engine.MODERATOR)),
+        "log": log(game, engine.MODERATOR, seen),
         "tally": running_tally(phase),
         "cards_in": sum(handed.values()),
         "cards_asked": len(handed),
@@ -336,23 +366,27 @@ def version(game: Game, viewer: engine.Viewer, seen: list[Event] | None = None) 
 
 
 def export(game: Game) -> dict[str, Any]:
-    """The whole game for the organiser: setup, every phase's counted cards, every
-    event. It replays through the engine to the same events (see engine.replay): it
+    """The whole game for the organiser: setup, every phase's instant acts in order and
+    counted cards, every event. It replays through the engine to the same events (see engine.replay): it
     carries the deal, who was dealt what at the start (`engine.deal`), whether dealt
     from the seed or by the organiser."""
     phases = []
-    for phase in game.phases.filter(status=Phase.Status.RESOLVED).order_by("index"):
-        cards = current_orders(phase)
-        phases.append(
-            {
-                "index": phase.index,
-                "kind": phase.kind,
-                "stage": phase.stage,
-                "number": phase.number,
-                "resolution": phase.resolution,
-                "orders": {str(seat): order.to_json() for seat, order in sorted(cards.items())},
-            }
-        )
+    for phase in game.phases.order_by("index"):
+        applied = acts(phase)
+        if phase.status != Phase.Status.RESOLVED and not applied:
+            continue
+        cards = current_orders(phase) if phase.status == Phase.Status.RESOLVED else {}
+        exported_phase: dict[str, Any] = {
+            "index": phase.index,
+            "kind": phase.kind,
+            "stage": phase.stage,
+            "number": phase.number,
+            "resolution": phase.resolution if phase.status == Phase.Status.RESOLVED else "",
+            "orders": {str(seat): order.to_json() for seat, order in sorted(cards.items())},
+        }
+        if applied:
+            exported_phase["acts"] = [{"seat": seat, "order": order.to_json()} for seat, order in applied]
+        phases.append(exported_phase)
     seated = list(game.players.exclude(seat=None).order_by("seat"))
     exported: dict[str, Any] = {
         "format": "werewolf-game/1",

@@ -386,27 +386,86 @@ def submit_orders(
         if errors:
             raise CardsRefused(errors)
         rows = []
+        acts = phase.orders.filter(act__isnull=False).count()
         for seat, card in sorted(checked.items()):
             assert isinstance(card, engine.Order)
-            rows.append(
-                Order.objects.create(
-                    phase=phase, seat=seat, payload=card.to_json(), source=source, entered_by=entered_by
-                )
+            instant = _instant(state, seat)
+            if instant:
+                checked_now = engine.validate(state, seat, card)  # an earlier act may have changed the step
+                if isinstance(checked_now, engine.OrderError):
+                    raise CardsRefused({seat: OrderRefused(checked_now)})
+            row = Order.objects.create(
+                phase=phase,
+                seat=seat,
+                payload=card.to_json(),
+                source=source,
+                entered_by=entered_by,
+                act=acts if instant else None,
             )
+            rows.append(row)
             if source == Order.Source.MODERATOR:
                 _moderator_event(game, phase, "card_entered", seat=seat, order=card.to_json())
+            if instant:
+                state = _apply_act(game, phase, state, seat, card, acts)
+                acts += 1
+                if state.index != phase.index:
+                    return rows  # the act closed the step (nobody left to bet)
         trigger = _early_trigger(game, state, current_orders(phase))
     if trigger:
         resolve_phase(phase.pk, trigger)
     return rows
 
 
+def _instant(state: engine.State, seat: int) -> bool:
+    slot = engine.phase(state).asks(seat)
+    return slot is not None and slot.card.instant
+
+
+def _apply_act(
+    game: Game, phase: Phase, state: engine.State, seat: int, card: engine.Order, number: int
+) -> engine.State:
+    """Apply an instant card at once, under the game's lock: its events are recorded on
+    the phase, seen by everyone they concern at once. An act that leaves the step with
+    nobody to ask closes the phase and opens the next, as a resolution would."""
+    new_state, events = engine.act(state, seat, card, number)
+    _record(game, phase, events)
+    game.state = new_state.to_json()
+    now = timezone.now()
+    if new_state.index != phase.index:
+        Phase.objects.filter(pk=phase.pk).update(
+            status=Phase.Status.RESOLVED, resolved_at=now, resolution=Phase.Resolution.ALL_IN
+        )
+        if new_state.over:
+            game.status = Game.Status.FINISHED
+            game.finished_at = now
+        game.save(update_fields=["state", "status", "finished_at"])
+        if not new_state.over:
+            _open_phase(game, new_state, now)
+        _mail([outbox().queue_phase_mails(phase)])
+        logger.info(
+            "closed phase %s of game %s by its last act",
+            phase.index,
+            game.pk,
+            extra={"game": game.pk, "phase": phase.pk, "index": phase.index, "resolution": Phase.Resolution.ALL_IN},
+        )
+    else:
+        game.save(update_fields=["state"])
+    return new_state
+
+
 def current_orders(phase: Phase) -> dict[int, engine.Order]:
-    """The card that counts for each seat: the newest one handed in."""
+    """The card that counts for each seat at the deadline: the newest one handed in
+    (instant cards, already applied, are not counted again; see `acts`)."""
     cards: dict[int, engine.Order] = {}
-    for seat, payload in phase.orders.order_by("pk").values_list("seat", "payload"):
+    for seat, payload in phase.orders.filter(act=None).order_by("pk").values_list("seat", "payload"):
         cards[seat] = engine.Order.from_json(payload)
     return cards
+
+
+def acts(phase: Phase) -> list[tuple[int, engine.Order]]:
+    """The instant cards applied in the phase, in the order they were applied."""
+    rows = phase.orders.exclude(act=None).order_by("act").values_list("seat", "payload")
+    return [(seat, engine.Order.from_json(payload)) for seat, payload in rows]
 
 
 def _early_trigger(game: Game, state: engine.State, orders: Mapping[int, engine.Order]) -> str | None:

@@ -435,8 +435,11 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
             # or whether this card ended it (the last card in, a majority).
             return redirect(f"{request.path}?handed={phase.index}")
     elif request.method == "POST":
+        # Why no card is taken, as precisely as the rules say (a bet already placed, a
+        # ghost's ballot): public facts, or facts about this seat only.
+        unasked = selectors.unasked(card["state"], player.seat) if phase else ""
         error = services.ServiceError(
-            "game_not_running" if not player.game.is_running else "not_asked" if phase else "phase_closed"
+            "game_not_running" if not player.game.is_running else (unasked or "not_asked") if phase else "phase_closed"
         )
     handed_index = validators.ascii_number(request.GET.get("handed", ""))
     handed_phase = None

@@ -87,6 +87,8 @@ class Verb:
     word: str
     names: int = 1
     lead: str = ""
+    refers: str = "seat"
+    """What its names name (`Field.refers`): a house is written as a name and 1 or 2."""
 
     def __str__(self) -> str:
         return self.word
@@ -128,18 +130,21 @@ class Grammar:
         """The first schema of the card `kind`."""
         return next((card for card in self.cards if card.kind == kind), None)
 
-    def spell(self, order: engine.Order) -> list[tuple[str, tuple[int, ...]]]:
-        """The order as it is written: each keyword with the values that follow it (the
-        card's word first, then each other field's), the inverse of `read_card`."""
+    def spell(self, order: engine.Order) -> list[tuple[str, tuple[int, ...], str]]:
+        """The order as it is written: each keyword with the values that follow it and
+        what they name (`Field.refers`: the card's word first, then each other field's),
+        the inverse of `read_card`."""
         card = self.card(order.kind)
         if card is None:
-            return [(order.kind.upper(), order.targets)]
+            return [(order.kind.upper(), order.targets, "seat")]
         if not order.targets and not order.more:
-            return [(_blank_word(card) or card.word, ())]
-        spelled = [(card.word, order.targets)] if order.targets or not order.more else []
+            return [(_blank_word(card) or card.word, (), "seat")]
+        main = card.fields[0].refers if card.fields else "seat"
+        spelled = [(card.word, order.targets, main)] if order.targets or not order.more else []
         for name, values in order.more:
             written = card.field(name)
-            spelled.append((written.word if written and written.word else name.upper(), values))
+            word = written.word if written and written.word else name.upper()
+            spelled.append((word, values, written.refers if written else "seat"))
         return spelled
 
 
@@ -212,7 +217,9 @@ def read_card(text: str, names: Sequence[str], slot: engine.Slot | None, ruleset
         end = found[number + 1].start() if number + 1 < len(found) else len(words)
         if clause.name in more:
             raise CardError("repeated_word", clause.word)
-        values = tuple(find_seat(part, names) for part in SEPARATORS.split(words[match.end() : end].strip()) if part)
+        written = _field(known, slot, clause)
+        labels = labels_for(written.refers if written else "seat", names)
+        values = tuple(find_seat(part, labels) for part in SEPARATORS.split(words[match.end() : end].strip()) if part)
         if not values:
             raise CardError("no_name", clause.word)
         more[clause.name] = values
@@ -225,6 +232,33 @@ def read_card(text: str, names: Sequence[str], slot: engine.Slot | None, ruleset
     ranked = sorted(more.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
     targets = main.targets or more.get(engine.TARGETS, ())
     return engine.Order(kind, targets, tuple((name, values) for name, values in ranked if name != engine.TARGETS))
+
+
+def labels_for(refers: str, names: Sequence[str]) -> Sequence[str]:
+    """What a card writes for the things a field names (`Field.refers`): the seats'
+    names; a Lupusburg house as its owner's name and its number, 1 or 2 ("Ada 2"); a
+    coin's rank among those drawn as a number from 1, the highest."""
+    if refers == "house":
+        return [f"{name} {number}" for name in names for number in (1, 2)]
+    if refers == "token":
+        return [str(rank) for rank in range(1, KEEP_RANKS + 1)]
+    return names
+
+
+KEEP_RANKS = 3
+"""How many ranks a `token` field may name (Lupusburg's bag: three coins drawn)."""
+
+
+def _field(known: Grammar, slot: engine.Slot | None, clause: Clause) -> engine.Field | None:
+    """The field a clause opens, on the slot's card if it has it, else on the first card
+    that does."""
+    if slot is not None and slot.card.field(clause.name):
+        return slot.card.field(clause.name)
+    for kind in clause.kinds:
+        schema = known.card(kind)
+        if schema is not None and schema.field(clause.name):
+            return schema.field(clause.name)
+    return None
 
 
 def _owner(clauses: Iterable[Clause], slot: engine.Slot | None) -> str:
@@ -247,7 +281,9 @@ def _read_main(words: str, names: Sequence[str], slot: engine.Slot | None, known
         if rest:
             raise CardError("extra_words", rest)
         return engine.Order(keyword.kind)
-    targets = tuple(find_seat(part, names) for part in SEPARATORS.split(rest) if part)
+    schema = slot.card if slot is not None and slot.kind == keyword.kind else known.card(keyword.kind)
+    labels = labels_for(schema.fields[0].refers if schema and schema.fields else "seat", names)
+    targets = tuple(find_seat(part, labels) for part in SEPARATORS.split(rest) if part)
     if not targets:
         raise CardError("no_name", keyword.word)
     return engine.Order(keyword.kind, targets)
@@ -289,9 +325,11 @@ def verbs(cards: Iterable[engine.Card], ruleset: str | None = None) -> list[Verb
         for card in ordered:
             if card.blank != blank or not card.fields:
                 continue
-            listed.append(Verb(card.word, _example_names(card.fields[0])))
+            listed.append(Verb(card.word, _example_names(card.fields[0]), refers=card.fields[0].refers))
             listed += [
-                Verb(other.word, _example_names(other), lead=card.word) for other in card.fields[1:] if other.word
+                Verb(other.word, _example_names(other), lead=card.word, refers=other.refers)
+                for other in card.fields[1:]
+                if other.word
             ]
             if _blank_word(card):
                 listed.append(Verb(_blank_word(card), 0))

@@ -574,4 +574,14 @@ def _context(
         "link": links.url_for(player),
         "mail_orders": mail_orders,
         "reply_to": orders_address(reference) if mail_orders and reference else "",
+        "scores": _scores(game, state, shared.names),
     }
+
+
+def _scores(game: Game, state: Any, names: list[str]) -> list[dict[str, Any]]:
+    """A finished Lupusburg game's score table (public by then), for the last mail."""
+    if not game.lupusburg or not state.over:
+        return []
+    from werewolf.games import lupusburg
+
+    return lupusburg.score_rows(selectors.outcome_event(game), names)

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 from django.conf import settings
-from django.template.loader import get_template
+from django.template.loader import get_template, select_template
 from django.utils.safestring import mark_safe
 
 from werewolf import engine
@@ -28,6 +28,20 @@ def seat(index: Any, names: Sequence[str]) -> str:
 @register.filter
 def seats(indices: Any, names: Sequence[str]) -> str:
     return ", ".join(seat(index, names) for index in indices or ())
+
+
+@register.filter
+def house(index: Any, names: Sequence[str]) -> str:
+    """A Lupusburg house by its owner's name and its number ("Ada 2"), as cards write it."""
+    try:
+        return grammar.labels_for("house", names)[int(index)]
+    except (TypeError, ValueError, IndexError):
+        return "?"
+
+
+@register.filter
+def houses(indices: Any, names: Sequence[str]) -> str:
+    return ", ".join(house(index, names) for index in indices or ())
 
 
 @register.filter
@@ -55,11 +69,17 @@ def field(order: engine.Order | None, name: str) -> tuple[int, ...]:
     return order.field(name) if order is not None else ()
 
 
-@register.filter
-def spelled(order: engine.Order) -> list[tuple[str, tuple[int, ...]]]:
-    """A card as it is written: each notecard word (from the card schemas of every
-    ruleset) with the seats that follow it."""
-    return grammar.grammar().spell(order)
+def written(order: engine.Order, names: Sequence[str], ruleset: str | None) -> tuple[list[tuple[str, str]], bool]:
+    """A card as it is written in `ruleset`'s words: each notecard word with what
+    follows it, in the names cards use (seats; Lupusburg's houses and coin ranks); and
+    whether it names anything but seats."""
+    words = []
+    other = False
+    for word, values, refers in grammar.grammar(ruleset).spell(order):
+        labels = grammar.labels_for(refers, names)
+        other = other or (refers != "seat" and bool(values))
+        words.append((word, ", ".join(labels[value] if 0 <= value < len(labels) else "?" for value in values)))
+    return words, other
 
 
 @register.simple_tag
@@ -90,7 +110,11 @@ def event_text(context: template.Context, event: Any) -> str:
 @register.simple_tag(takes_context=True)
 def card_text(context: template.Context, order: engine.Order | None) -> str:
     """A notecard in words."""
-    text = get_template("includes/card.html").render({"order": order, "names": context.get("names", ())})
+    names = context.get("names", ())
+    game = context.get("game")
+    ruleset = getattr(game, "ruleset", None) or context.get("ruleset")
+    words, other = written(order, names, ruleset) if order is not None else ([], False)
+    text = get_template("includes/card.html").render({"order": order, "names": names, "written": words, "other": other})
     return mark_safe(text.strip()) if context.autoescape else text.strip()
 
 
@@ -101,11 +125,21 @@ def render_event(
     way where rulesets share its kind (a Tabula night death does not say who killed)."""
     kind = event.kind
     data = event.data
-    compiled = get_template(f"events/{kind}.html").template
+    compiled = _event_template(kind, ruleset)
     context = {"data": data, "names": names, "viewer": viewer, "event": event, "ruleset": ruleset}
     text = compiled.render(template.Context(context, autoescape=autoescape))
     text = " ".join(text.split())
     return mark_safe(text) if autoescape else text
+
+
+def _event_template(kind: str, ruleset: str | None) -> Any:
+    """The template of an event kind: a ruleset family's own (events/lupusburg/ for both
+    Lupusburg editions, whose houses and characters word shared kinds their own way), or
+    the shared one."""
+    family = "lupusburg" if ruleset and ruleset.startswith("lupusburg") else None
+    if family is None:
+        return get_template(f"events/{kind}.html").template
+    return select_template([f"events/{family}/{kind}.html", f"events/{kind}.html"]).template
 
 
 @register.inclusion_tag("includes/talk.html", takes_context=True)

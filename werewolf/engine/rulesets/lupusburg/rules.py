@@ -22,7 +22,7 @@ from ...orders import Order
 from ...outcome import Outcome
 from ...random import setup_rng
 from ...state import PhaseSpec, State
-from .scoring import outcome_of, winner_of
+from .scoring import outcome_of, points, winner_of
 from .state import Bet, LupusburgOptions, LupusburgState
 from .table import (
     ACCUSATION_STEP,
@@ -346,6 +346,9 @@ class Lupusburg:
             "goals": list(rules.goals),
             "scores": [result.scores.get(seat, 0) for seat in range(state.seats)],
         }
+        if winner != WEREWOLF:
+            table = points(self.goals, state)
+            data["points"] = [table[seat] for seat in range(state.seats)]
         events.append(Event("game_over", data, Audience.public()))
         return state
 

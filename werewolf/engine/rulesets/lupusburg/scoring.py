@@ -24,31 +24,39 @@ def winner_of(goals: bool, state: State) -> str | None:
     return None
 
 
-def scores(goals: bool, state: State) -> dict[int, int]:
-    """Each player's points when the Werewolf lost (he scores nothing): 2 for each living
-    character, 1 for the chest if a living character still stands in its house, the
-    coin of a bet on the Werewolf's player (0 for a bet on anyone else, 1 for a seal
-    never used) and, in the goals edition, the secret goal."""
+def points(goals: bool, state: State) -> dict[int, dict[str, int]]:
+    """Each player's points by source when the Werewolf lost (he scores nothing): 2 for
+    each living character, 1 for the chest if a living character still stands in its
+    house, the coin of a bet on the Werewolf's player (0 for a bet on anyone else, 1 for
+    a seal never used) and, in the goals edition, the secret goal."""
     rules: LupusburgState = state.rules
     wolf = rules.seat_of(WEREWOLF)
-    points: dict[int, int] = {}
     bets = {bettor: (target, coin) for bettor, target, coin in rules.bets}
+    table: dict[int, dict[str, int]] = {}
     for seat in range(state.seats):
         if seat == wolf:
-            points[seat] = 0
+            table[seat] = {"characters": 0, "chest": 0, "bet": 0, "goal": 0}
             continue
-        total = 2 * len(rules.alive_houses(seat))
-        total += 1 if rules.living[rules.chests[seat]] else 0
+        bet = 1
         if seat in bets:
             target, coin = bets[seat]
-            total += coin if target == wolf else 0
-        else:
-            total += 1
+            bet = coin if target == wolf else 0
+        goal = 0
         if goals:
             hand = tuple((rules.characters[house], rules.living[house]) for house in rules.houses(seat))
-            total += goal_points(rules.goals[seat], hand)
-        points[seat] = total
-    return points
+            goal = goal_points(rules.goals[seat], hand)
+        table[seat] = {
+            "characters": 2 * len(rules.alive_houses(seat)),
+            "chest": 1 if rules.living[rules.chests[seat]] else 0,
+            "bet": bet,
+            "goal": goal,
+        }
+    return table
+
+
+def scores(goals: bool, state: State) -> dict[int, int]:
+    """Each player's total (see `points`)."""
+    return {seat: sum(parts.values()) for seat, parts in points(goals, state).items()}
 
 
 def outcome_of(goals: bool, state: State) -> Outcome:

@@ -1,0 +1,172 @@
+"""Lupusburg through the web and by mailed cards, both editions, at the smallest and the
+largest table, with the secrecy sweep after every step: nobody learns a dead character,
+a chest, a coin or a goal that is not theirs. Bets are instant acts: each is applied when
+handed in, in the order the game's lock lets them in, and once."""
+
+from __future__ import annotations
+
+import threading
+from random import Random
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from werewolf import engine
+from werewolf.engine.replay import replay
+from werewolf.games import selectors, services
+from werewolf.games.models import Event, Game, Order, Phase
+
+from .play import create_game, seat_paths, text_of
+from .test_game_flow import play_whole_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.mark.parametrize(
+    "ruleset,players,seed",
+    [("lupusburg", 4, 31), ("lupusburg", 8, 32), ("lupusburg-goals", 4, 33), ("lupusburg-goals", 8, 34)],
+)
+def test_whole_lupusburg_game_on_the_web_keeps_every_secret(
+    organiser_client: Client, ruleset: str, players: int, seed: int
+) -> None:
+    game = play_whole_game(organiser_client, seed, players=players, ruleset=ruleset, sample=0 if players <= 4 else 3)
+    assert game.status == Game.Status.FINISHED
+    state = game.engine_state
+    outcome = engine.outcome(state)
+    assert outcome is not None
+    stages = set(game.phases.values_list("stage", flat=True))
+    assert {"night", "accusation", "ballot"} <= stages
+    # The score table is on the public page at the end, with every player.
+    public = text_of(Client().get(f"/g/{game.public_key}/").content.decode())
+    assert "The score" in public
+    for player in game.players.all():
+        assert player.name in public
+    # The export replays through the engine to the same events, acts included.
+    exported = selectors.export(game)
+    engine_events = [
+        (item["phase"], item["kind"], item["data"]) for item in exported["events"] if item["by"] == "engine"
+    ]
+    replayed = [(index, event.kind, dict(event.data)) for index, event in replay(exported)]
+    assert replayed == engine_events
+
+
+def _lupusburg_game(organiser_client: Client, players: int = 5, seed: int = 40) -> Game:
+    game = create_game(organiser_client, players=players, ruleset="lupusburg")
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    organiser_client.post(f"/games/{game.pk}/", {"action": "start"})
+    game.refresh_from_db()
+    return game
+
+
+def _to_bets(game: Game) -> Phase:
+    """Hand in SLEEP or the asked card (first choice) until the bets step opens."""
+    for _ in range(40):
+        game.refresh_from_db()
+        phase = game.current_phase()
+        assert phase is not None
+        if phase.stage == "bets":
+            return phase
+        spec = engine.phase(game.engine_state)
+        cards = {}
+        for seat, slot in spec.slots.items():
+            values = tuple(
+                (field.name, choices[:1]) for field, choices in slot.pairs() if choices and not field.optional
+            )
+            main = next((v for name, v in values if name == engine.TARGETS), ())
+            more = tuple((name, v) for name, v in values if name != engine.TARGETS)
+            cards[seat] = engine.Order(slot.kind, main, more) if values else engine.Order("sleep")
+        services.submit_orders(game, cards, phase_id=phase.pk)
+        game.refresh_from_db()
+        if game.current_phase() and game.current_phase().pk == phase.pk:
+            services.resolve_now(game)
+    raise AssertionError("no bets step")
+
+
+def test_a_bet_is_applied_at_once_and_seen_by_everyone(organiser_client: Client) -> None:
+    game = _lupusburg_game(organiser_client)
+    phase = _to_bets(game)
+    paths = seat_paths(game)
+    bettor, target = sorted(engine.phase(game.engine_state).slots)[:2]
+    anonymous = Client()
+    response = anonymous.post(paths[bettor], {"phase": phase.pk, "target": target})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    names = selectors.names(game)
+    assert game.engine_state.rules.has_bet(bettor)
+    assert Order.objects.get(phase=phase, seat=bettor).act == 0
+    assert services.current_orders(phase) == {}  # done: never counted again at the deadline
+    for seat, path in paths.items():
+        page = text_of(anonymous.get(path).content.decode())
+        assert f"{names[bettor]} bets a coin, face down, on {names[target]}" in page
+        coin = game.engine_state.rules.bets[0][2]
+        assert (f"(coin {coin})" in page) == (seat == bettor)
+    # A second bet from the same seat is refused, and changes nothing.
+    before = (game.state, Event.objects.filter(game=game).count())
+    again = anonymous.post(paths[bettor], {"phase": phase.pk, "target": target})
+    assert again.status_code == 400
+    assert "You have already bet" in text_of(again.content.decode())
+    game.refresh_from_db()
+    assert (game.state, Event.objects.filter(game=game).count()) == before
+
+
+def test_the_last_bet_closes_the_step_and_opens_the_accusation(organiser_client: Client) -> None:
+    game = _lupusburg_game(organiser_client, players=4, seed=41)
+    phase = _to_bets(game)
+    for seat in sorted(engine.phase(game.engine_state).slots):
+        game.refresh_from_db()
+        target = (seat + 1) % 4
+        services.submit_order(game, seat, engine.Order("bet", (target,)), phase_id=phase.pk)
+    phase.refresh_from_db()
+    game.refresh_from_db()
+    assert phase.status == Phase.Status.RESOLVED and phase.resolution == Phase.Resolution.ALL_IN
+    assert game.current_phase().stage == "accusation"
+    assert [number for number in phase.orders.order_by("act").values_list("act", flat=True)] == [0, 1, 2, 3]
+
+
+@pytest.mark.skipif(connection.vendor == "sqlite", reason="SQLite serialises writers: no two at once to race")
+def test_two_bets_in_the_same_moment_are_both_taken_once_in_a_defined_order(organiser_client: Client) -> None:
+    game = _lupusburg_game(organiser_client, players=6, seed=42)
+    phase = _to_bets(game)
+    first, second = sorted(engine.phase(game.engine_state).slots)[:2]
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def bet(seat: int) -> None:
+        try:
+            barrier.wait()
+            services.submit_order(Game.objects.get(pk=game.pk), seat, engine.Order("bet", ((seat + 3) % 6,)))
+        except BaseException as problem:  # noqa: BLE001 - reported below
+            errors.append(problem)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=bet, args=(seat,)) for seat in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    game.refresh_from_db()
+    bets = game.engine_state.rules.bets
+    assert sorted(bettor for bettor, _, _ in bets) == [first, second]
+    acts = list(phase.orders.order_by("act").values_list("seat", "act"))
+    assert [act for _, act in acts] == [0, 1]
+    assert [seat for seat, _ in acts] == [bettor for bettor, _, _ in bets]  # the engine's order is the lock's
+    assert Event.objects.filter(game=game, kind="bet_placed").count() == 2
+
+
+def test_mailed_cards_name_houses(organiser_client: Client) -> None:
+    """A house is written as its player's name and 1 or 2; a name alone, where a house is
+    asked, is refused as ambiguous with both houses named."""
+    from werewolf.mail import grammar
+
+    names = ["Alba", "Brio", "Cato", "Dara"]
+    slot = engine.Slot(engine.Card("claw", "CLAW", (engine.Field(refers="house"),)), ((0, 1, 2, 3, 4, 5, 6, 7),))
+    assert grammar.read_card("CLAW Cato 2", names, slot, "lupusburg").targets == (5,)
+    assert grammar.read_card("claw dara 1", names, slot, "lupusburg").targets == (6,)
+    with pytest.raises(grammar.CardError) as refused:
+        grammar.read_card("CLAW Cato", names, slot, "lupusburg")
+    assert refused.value.code == "ambiguous_name" and refused.value.candidates == ("Cato 1", "Cato 2")
+    rng = Random(1)
+    assert rng  # the whole games above hand a quarter of their cards in by mail
