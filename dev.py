@@ -12,8 +12,8 @@
 
 Both make a virtual environment in .venv and install what the project needs into it
 (again only when pyproject.toml changes). `test` (and `install`) also install axe-core (npm),
-and Debian's chromium, poppler-utils and dovecot-imapd for the browser, printing and IMAP
-tests, when they are missing and this user may run apt-get.
+and Debian's chromium, poppler-utils, dovecot-imapd and postfix for the browser, printing,
+IMAP and Postfix tests, when they are missing and this user may run apt-get.
 """
 
 from __future__ import annotations
@@ -114,12 +114,17 @@ def ensure_chromium() -> None:
         ("chromium", "chromium", "the browser tests"),
         ("pdftoppm", "poppler-utils", "the printing tests"),
         ("dovecot", "dovecot-imapd", "the IMAP mailbox tests"),
+        ("postfix", "postfix", "the Postfix route's test (its own instance; the system's is left unconfigured)"),
     ):
         if shutil.which(binary):
             continue
         if os.geteuid() == 0 and shutil.which("apt-get"):
             print(f"Installing Debian's {package} for {purpose} ...", flush=True)
             env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+            if package == "postfix":  # installed, not configured: the test runs an instance of its own
+                subprocess.run(
+                    ["debconf-set-selections"], input=b"postfix postfix/main_mailer_type select No configuration\n"
+                )
             subprocess.call(["apt-get", "update", "-qq"], env=env)
             subprocess.call(["apt-get", "install", "-y", "-qq", package], env=env)
         if not shutil.which(binary):

@@ -36,6 +36,12 @@ class Command(BaseCommand):
             help="Relay to `manage.py mail_server` over SMTP instead of a pipe.",
         )
         parser.add_argument("--port", type=int, default=2525, help="mail_server's port, with --listener.")
+        parser.add_argument(
+            "--config-directory",
+            default="/etc/postfix",
+            help="Postfix's configuration directory (default /etc/postfix; another one for an instance of "
+            "your own, started with postfix -c).",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         local, _, domain = settings.WEREWOLF_ORDERS_ADDRESS.rpartition("@")
@@ -54,6 +60,11 @@ class Command(BaseCommand):
             "manage": base / "manage.py",
             "env_file": settings.ENV_FILE or base / "werewolf.env",
             "has_env_file": settings.ENV_FILE is not None,
+            # An env file elsewhere than beside manage.py is named on the pipe's command
+            # line: Postfix gives the pipe no environment of its own.
+            "env_named": settings.ENV_FILE is not None and Path(settings.ENV_FILE) != base / "werewolf.env",
+            "directory": opts["config_directory"].rstrip("/"),
+            "instance": opts["config_directory"].rstrip("/") != "/etc/postfix",
             "listener": opts["listener"],
             "port": opts["port"],
             "problems": ready.problems(),
