@@ -216,3 +216,46 @@ def test_a_mailbox_that_cannot_be_reached_exits_75(settings) -> None:
     with pytest.raises(SystemExit) as exit:
         call_command("fetch_mail", stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
     assert exit.value.code == 75
+
+
+def test_a_whole_game_by_replies_through_the_mailbox(organiser, dovecot) -> None:
+    """Every card of a whole game is a player's reply delivered to the IMAP mailbox and read
+    from there by fetch_mail: each kept once, applied, answered once, and moved to Done."""
+    from random import Random
+
+    from django.utils import timezone
+
+    from werewolf import engine
+    from werewolf.games import services
+    from werewolf.games.models import Game, Phase
+
+    from ..web.play import card_form, reply_card
+
+    game = started_game(organiser, "IMAP game", seed=12)
+    rng = Random(12)
+    sent = 0
+    for _ in range(40):
+        game.refresh_from_db()
+        phase = game.current_phase()
+        if phase is None:
+            break
+        for seat in sorted(engine.phase(game.engine_state).slots):
+            game.refresh_from_db()
+            if game.current_phase() is None or game.current_phase().pk != phase.pk:
+                break
+            deliver(dovecot, reply_card(game, seat, card_form(game, seat, rng), rng))
+            sent += 1
+            call_command("fetch_mail", stdout=open("/dev/null", "w"))
+        game.refresh_from_db()
+        if game.current_phase() is not None and game.current_phase().pk == phase.pk:
+            Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now())
+            services.sweep_due_phases()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    kept = InboundMessage.objects.all()
+    assert kept.count() == sent
+    assert set(kept.values_list("status", flat=True)) == {"applied"}, list(kept.values_list("status", "code"))
+    assert all(row.source.startswith("imap://") for row in kept)
+    answers = [message for message in mail.outbox if message.extra_headers.get("In-Reply-To")]
+    assert sorted(m.extra_headers["In-Reply-To"] for m in answers) == sorted(kept.values_list("message_id", flat=True))
+    assert count(dovecot, "INBOX") == 0 and count(dovecot, "Werewolf/Done") == sent

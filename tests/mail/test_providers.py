@@ -188,3 +188,61 @@ def test_a_postmark_bounce_is_matched_by_the_providers_own_id(game: Game) -> Non
     assert response.status_code == 200
     player.refresh_from_db()
     assert player.bounces == 1 and not player.mail_stopped  # a soft bounce: counted, mail goes on
+
+
+def ses_notification(raw: bytes, recipient: str, message_id: str = "6c4a1a7e-1f0d-5e35-9e0b-3f7b4c0d2a91") -> dict:
+    """An Amazon SES receipt rule's SNS action, as SNS posts it: the SES event (with the
+    whole message, Base64) as the notification's JSON Message."""
+    ses_event = {
+        "notificationType": "Received",
+        "mail": {
+            "timestamp": "2026-11-23T09:14:03.511Z",
+            "source": "seer@example.org",
+            "messageId": "o3vrnil0e2ic28trm7dfhrc2v0clambfu7uvrld1",
+            "destination": [recipient],
+        },
+        "receipt": {
+            "recipients": [recipient],
+            "spamVerdict": {"status": "PASS"},
+            "action": {"type": "SNS", "topicArn": "arn:aws:sns:eu-west-1:111122223333:werewolf", "encoding": "BASE64"},
+        },
+        "content": base64.b64encode(raw).decode("ascii"),
+    }
+    return {
+        "Type": "Notification",
+        "MessageId": message_id,
+        "TopicArn": "arn:aws:sns:eu-west-1:111122223333:werewolf",
+        "Subject": "Amazon SES Email Receipt Notification",
+        "Message": json.dumps(ses_event),
+        "Timestamp": "2026-11-23T09:14:04.000Z",
+        "SignatureVersion": "1",
+        "Signature": "EXAMPLE",
+        "SigningCertURL": "https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-example.pem",
+        "UnsubscribeURL": "https://sns.eu-west-1.amazonaws.com/?Action=Unsubscribe",
+    }
+
+
+def test_amazon_ses_receipt_by_sns_with_the_raw_message(game: Game) -> None:
+    seer, raw, recipient = card_letter(game)
+    body = ses_notification(raw, recipient)
+    headers = {
+        "HTTP_X_AMZ_SNS_MESSAGE_TYPE": "Notification",
+        "HTTP_X_AMZ_SNS_MESSAGE_ID": body["MessageId"],
+        "HTTP_AUTHORIZATION": AUTH,
+    }
+    url = "/mail/provider/amazon_ses/inbound/"
+    response = Client().post(url, json.dumps(body), content_type="text/plain; charset=UTF-8", **headers)
+    assert response.status_code == 200
+    kept = InboundMessage.objects.get()
+    assert kept.status == "applied" and Order.objects.filter(seat=seer).count() == 1
+    # SNS posts again when it hears nothing in time: the same reply is one card.
+    again = Client().post(url, json.dumps(body), content_type="text/plain; charset=UTF-8", **headers)
+    assert again.status_code == 200
+    assert sorted(InboundMessage.objects.values_list("status", flat=True)) == ["applied", "duplicate"]
+    assert Order.objects.filter(seat=seer).count() == 1
+    # Without the secret, SNS is asked for it (401) and nothing is stored.
+    anonymous = Client().post(
+        url, json.dumps(ses_notification(raw, recipient, "other")), content_type="text/plain; charset=UTF-8",
+        HTTP_X_AMZ_SNS_MESSAGE_TYPE="Notification", HTTP_X_AMZ_SNS_MESSAGE_ID="other",
+    )  # fmt: skip
+    assert anonymous.status_code == 401 and InboundMessage.objects.count() == 2

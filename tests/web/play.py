@@ -164,6 +164,12 @@ def mail_card(game: Game, seat: int, form: dict[str, Any], rng: Random) -> Any:
     way a mail client quotes it, and return the kept inbound message."""
     from werewolf.mail import inbound
 
+    return inbound.receive(reply_card(game, seat, form, rng))
+
+
+def reply_card(game: Game, seat: int, form: dict[str, Any], rng: Random) -> bytes:
+    """The raw reply to the seat's newest mail that carries the card of a notecard form,
+    quoting the mail as a client does."""
     player = game.players.get(seat=seat)
     names = selectors.names(game)
     slot = engine.phase(game.engine_state).asks(seat)
@@ -180,7 +186,7 @@ def mail_card(game: Game, seat: int, form: dict[str, Any], rng: Random) -> Any:
         f"Subject: Re: your card\r\nMessage-ID: <{rng.getrandbits(64):x}@example.org>\r\n"
         "Content-Type: text/plain; charset=utf-8\r\n\r\n" + body.replace("\n", "\r\n")
     ).encode()
-    return inbound.receive(raw)
+    return raw
 
 
 def secrets_hidden_from(game: Game, viewer: engine.Viewer) -> set[str]:
