@@ -135,6 +135,45 @@ def test_table_sizes_and_options(ruleset: str) -> None:
         with pytest.raises(engine.SetupError):
             engine.options(ruleset, {}, players)
     assert engine.options(ruleset, {}, 6) == {"placement": "random", "missing_claw": "nobody", "reveal_dead": False}
+    assert engine.options(ruleset, {"placement": "card"}, 6)["placement"] == "card"
+
+
+# Placement by card.
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_placement_by_card_each_player_places_their_characters_and_chest(ruleset: str) -> None:
+    deal = BAG5 if ruleset == BAG else GOALS5
+    state, events = engine.setup(ruleset, {"placement": "card"}, 5, 7, deal)
+    spec = engine.phase(state)
+    assert spec.name == "placement" and state.phase == "setup" and set(spec.slots) == set(range(5))
+    assert "characters_dealt" not in kinds(events)
+    drawn = [event for event in events if event.kind == "characters_drawn"]
+    assert [event.data["seat"] for event in drawn] == list(range(5))
+    assert all(event.audience.seats == frozenset({event.data["seat"]}) for event in drawn)
+    first = deal["characters"]
+    # Andrew puts his first character (drawn first: house 0's) under house 1 and his chest
+    # under house 1 too; Carl asks for his chest over the Thief; David swaps his two; Bea
+    # and Emma write nothing.
+    cards = {
+        0: Order("place", (1,), (("chest", (1,)),)),
+        2: Order("place", (4,), (("chest", (4,)),)),
+        3: Order("place", (7,)),
+    }
+    assert refused(state, 1, Order("place", (0,))) == "not_your_house"
+    after, events = engine.resolve(state, cards)
+    lb = after.rules
+    assert after.phase == "night" and after.number == 1
+    assert lb.characters[0:2] == (first[1], first[0])  # swapped: the first character under house 1
+    assert lb.characters[0] == W and lb.chests[0] == 1  # the chest where he asked: over the townsperson
+    assert lb.characters[4] == TH and lb.chests[2] == 5  # asked over the Thief: under the other house
+    assert lb.characters[6:8] == (first[7], first[6]) and lb.chests[3] == deal["chests"][3]
+    assert lb.characters[2:4] == tuple(first[2:4]) and lb.chests[1] == deal["chests"][1]  # no card: as drawn
+    dealt = [event for event in events if event.kind == "characters_dealt"]
+    assert [event.data["seat"] for event in dealt] == list(range(5))
+    assert all(event.audience.seats == frozenset({event.data["seat"]}) for event in dealt)
+    # The deal records the characters as drawn: the placement cards replay from it.
+    assert engine.deal(after)["characters"] == list(first) and engine.deal(after)["chests"] == deal["chests"]
 
 
 # The night.
@@ -500,7 +539,15 @@ def bot_game(ruleset: str, players: int, seed: int, deal: dict[str, Any] | None 
     return trail
 
 
-SECRET_KINDS = {"characters_dealt", "goal_drawn", "house_seen", "character_shown", "coin_kept", "claw_fell"}
+SECRET_KINDS = {
+    "characters_drawn",
+    "characters_dealt",
+    "goal_drawn",
+    "house_seen",
+    "character_shown",
+    "coin_kept",
+    "claw_fell",
+}
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
@@ -570,11 +617,12 @@ def test_simulate_plays_whole_games(ruleset: str, players: int) -> None:
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
-def test_an_export_replays_from_its_deal(ruleset: str) -> None:
-    """Counted cards (bets among them, placed at the deadline) replay the same events
-    from the recorded deal, whatever the export's seed deals."""
+@pytest.mark.parametrize("placement", ["random", "card"])
+def test_an_export_replays_from_its_deal(ruleset: str, placement: str) -> None:
+    """Counted cards (bets among them, placed at the deadline; the placement cards)
+    replay the same events from the recorded deal, whatever the export's seed deals."""
     players, seed = 6, 11
-    options = engine.options(ruleset, {}, players)
+    options = engine.options(ruleset, {"placement": placement}, players)
     state, events = engine.setup(ruleset, options, players, seed)
     export: dict[str, Any] = {
         "ruleset": ruleset,

@@ -24,13 +24,27 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.mark.parametrize(
-    "ruleset,players,seed",
-    [("lupusburg", 4, 31), ("lupusburg", 8, 32), ("lupusburg-goals", 4, 33), ("lupusburg-goals", 8, 34)],
+    "ruleset,players,seed,placement",
+    [
+        ("lupusburg", 4, 31, "random"),
+        ("lupusburg", 8, 32, "card"),
+        ("lupusburg-goals", 4, 33, "card"),
+        ("lupusburg-goals", 8, 34, "random"),
+    ],
 )
 def test_whole_lupusburg_game_on_the_web_keeps_every_secret(
-    organiser_client: Client, ruleset: str, players: int, seed: int
+    organiser_client: Client, ruleset: str, players: int, seed: int, placement: str
 ) -> None:
-    game = play_whole_game(organiser_client, seed, players=players, ruleset=ruleset, sample=0 if players <= 4 else 3)
+    game = play_whole_game(
+        organiser_client,
+        seed,
+        players=players,
+        ruleset=ruleset,
+        lupusburg_placement=placement,
+        sample=0 if players <= 4 else 3,
+    )
+    assert game.options["placement"] == placement
+    assert ("placement" in set(game.phases.values_list("stage", flat=True))) == (placement == "card")
     assert game.status == Game.Status.FINISHED
     state = game.engine_state
     outcome = engine.outcome(state)

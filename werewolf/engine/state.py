@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from .cards import Slot
 
-PhaseKind = Literal["night", "day", "over"]
+PhaseKind = Literal["setup", "night", "day", "over"]
 Visibility = Literal["secret", "public", "revealed"]
 
 R = TypeVar("R", bound="RulesetState")

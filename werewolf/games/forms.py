@@ -85,6 +85,7 @@ RULESET_FIELDS = {
         "ballot_minutes",
     ),
     "lupusburg": (
+        "lupusburg_placement",
         "lupusburg_missing_claw",
         "lupusburg_reveal_dead",
         "lupusburg_step_minutes",
@@ -99,7 +100,7 @@ RULESET_LEGENDS = {
 }
 FAMILIES = {"lupusburg": ("lupusburg", "lupusburg-goals")}
 """Rulesets that share one set of options on the form (Lupusburg's two editions)."""
-LUPUSBURG_STEPS = ("goals", "privilege", "show", "sweeper", "sweep", "bets")
+LUPUSBURG_STEPS = ("placement", "goals", "privilege", "show", "sweeper", "sweep", "bets")
 """Lupusburg's short day steps; the accusation and the ballot last a day."""
 
 
@@ -379,6 +380,15 @@ class GameForm(forms.Form):
         required=False,
         help_text=_("Empty: a third of a day, at least ten minutes."),
     )
+    lupusburg_placement = forms.ChoiceField(
+        label=_("Placing the characters under the houses"),
+        choices=[
+            ("random", _("The server places them at random")),
+            ("card", _("Each player places their own on a card, before the first night")),
+        ],
+        initial="random",
+        required=False,
+    )
     lupusburg_missing_claw = forms.ChoiceField(
         label=_("When the Werewolf hands in no claw"),
         choices=[("nobody", _("No house is clawed")), ("random", _("A house is clawed at random"))],
@@ -396,7 +406,8 @@ class GameForm(forms.Form):
         max_value=MAX_PHASE_MINUTES,
         required=False,
         help_text=_(
-            "The goals, the Burgomaster's privilege, the Chimney Sweeper and the bets. The accusation and the "
+            "The placing of the characters, the goals, the Burgomaster's privilege, the Chimney Sweeper and the "
+            "bets. The accusation and the "
             "ballot last a day. Empty: a third of a day, at least ten minutes."
         ),
     )
@@ -567,6 +578,7 @@ class GameForm(forms.Form):
             return values
         if family(ruleset) == "lupusburg":
             return {
+                "placement": data.get("lupusburg_placement") or "random",
                 "missing_claw": data.get("lupusburg_missing_claw") or "nobody",
                 "reveal_dead": bool(data.get("lupusburg_reveal_dead")),
             }

@@ -9,6 +9,7 @@ has no living character (the others then score) or when he has won; see scoring.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from random import Random
 from typing import Any
 
@@ -45,6 +46,8 @@ from .table import (
     NIGHT,
     OVER,
     PEEK,
+    PLACE,
+    PLACEMENT,
     PRIVILEGE,
     PRIVILEGE_STEP,
     REDRAW,
@@ -155,37 +158,63 @@ class Lupusburg:
             goal_deck=goal_deck,
             dealt_goals=goals,
             dealt_deck=goal_deck,
+            drawn=characters if options.get("placement") == "card" else (),
+            drawn_chests=chests if options.get("placement") == "card" else (),
         )
+        by_card = options.get("placement") == "card"
         state = State(
             ruleset=self.id,
             options=dict(options),
             seed=seed,
             alive=(True,) * players,
             revealed=(False,) * players,
-            phase="night",
-            number=1,
+            phase="setup" if by_card else "night",
+            number=0 if by_card else 1,
             rules=rules,
         )
         summary = {"players": players, "deck": list(deck(self.id, players)), "coins": list(coins)}
         events = [Event("game_set_up", summary, Audience.public())]
         events.append(Event("burgomaster_named", {"seat": burgomaster}, Audience.public()))
         for seat in range(players):
-            hand = {
-                "seat": seat,
-                "houses": [2 * seat, 2 * seat + 1],
-                "characters": [characters[2 * seat], characters[2 * seat + 1]],
-                "chest": chests[seat],
-            }
-            events.append(Event("characters_dealt", hand, Audience.of(seat)))
+            if by_card:
+                drawn = {"seat": seat, "characters": [characters[2 * seat], characters[2 * seat + 1]]}
+                events.append(Event("characters_drawn", drawn, Audience.of(seat)))
+            else:
+                events.append(_dealt(rules, seat))
             if self.goals:
                 events.append(Event("goal_drawn", {"seat": seat, "goal": goals[seat]}, Audience.of(seat)))
         return state, events
 
+    def _place(self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
+        """Placement by card: each player's first character (as drawn) goes under the
+        house the card names, the other under the other house; the chest under the house
+        it names, unless that would put it over the Werewolf or the Thief (then under the
+        other house). A player without a card keeps the server's placement."""
+        lb: LupusburgState = state.rules
+        characters = list(lb.characters)
+        chests = list(lb.chests)
+        for seat in range(state.seats):
+            card = cards.get(seat)
+            if card is None or card.kind != PLACE.kind:
+                continue
+            first, second = 2 * seat, 2 * seat + 1
+            drawn = (lb.characters[first], lb.characters[second])
+            if card.targets and card.targets[0] == second:
+                characters[first], characters[second] = drawn[1], drawn[0]
+            chest = card.field("chest")
+            if chest:
+                chests[seat] = chest[0]
+            if ROLES[characters[chests[seat]]].hidden_from_chest:
+                chests[seat] = first + second - chests[seat]
+        placed = replace(lb, characters=tuple(characters), chests=tuple(chests))
+        events.extend(_dealt(placed, seat) for seat in range(state.seats))
+        return state.with_rules(characters=placed.characters, chests=placed.chests).evolve(phase="night", number=1)
+
     def deal(self, state: State) -> dict[str, Any]:
         rules: LupusburgState = state.rules
         dealt: dict[str, Any] = {
-            "characters": list(rules.characters),
-            "chests": list(rules.chests),
+            "characters": list(rules.drawn or rules.characters),
+            "chests": list(rules.drawn_chests or rules.chests),
             "burgomaster": rules.first,
         }
         if self.goals:
@@ -204,6 +233,11 @@ class Lupusburg:
     def phase(self, state: State) -> PhaseSpec:
         if state.over:
             return PhaseSpec(OVER, state.number, {})
+        if state.phase == "setup":
+            place = {
+                seat: Slot(PLACE, ((2 * seat, 2 * seat + 1), (2 * seat, 2 * seat + 1))) for seat in range(state.seats)
+            }
+            return PhaseSpec(PLACEMENT, state.number, place)
         if state.phase == "night":
             return PhaseSpec(NIGHT, state.number, _night_slots(state))
         return PhaseSpec(DAY[state.step], state.number, _day_slots(self, state, state.step), step=state.step)
@@ -239,6 +273,8 @@ class Lupusburg:
             if step == PRIVILEGE_STEP and not rules.alive_houses(value):
                 return "no_character"
             return "not_a_choice"
+        if state.phase == "setup":
+            return "not_your_house"
         if not rules.living[value]:
             return "house_gone"
         if step == BALLOT_STEP:
@@ -263,6 +299,8 @@ class Lupusburg:
     def resolve(self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
         """Resolve the open step, then open the next one that asks someone."""
         state = state.evolve(index=state.index + 1)
+        if state.phase == "setup":
+            return self._place(state, cards, rng, events)
         if state.phase == "night":
             return _night(self, state, cards, rng, events)
         step = state.step
@@ -354,6 +392,18 @@ class Lupusburg:
 
 
 # The slots of each step.
+
+
+def _dealt(rules: LupusburgState, seat: int) -> Event:
+    """A player's own hand, for them alone: the characters under their two houses, and
+    the house of the chest."""
+    hand = {
+        "seat": seat,
+        "houses": [2 * seat, 2 * seat + 1],
+        "characters": [rules.characters[2 * seat], rules.characters[2 * seat + 1]],
+        "chest": rules.chests[seat],
+    }
+    return Event("characters_dealt", hand, Audience.of(seat))
 
 
 def _others(rules: LupusburgState, seat: int) -> tuple[int, ...]:

@@ -24,7 +24,8 @@ class LupusburgState:
     goals left, top first (the goals edition; `dealt_goals` and `dealt_deck` as dealt,
     for the replay); `suspects` the two suspected houses of the open ballot; `shower`
     the seat the Burgomaster asked to show a character; `sweeper` the Chimney Sweeper
-    named for the open day."""
+    named for the open day; `drawn` and `drawn_chests` the characters and chests as dealt
+    before the players placed them (placement by card), for the replay."""
 
     VERSION: ClassVar[int] = 1
 
@@ -42,6 +43,8 @@ class LupusburgState:
     suspects: tuple[int, ...] = ()
     shower: int | None = None
     sweeper: int | None = None
+    drawn: tuple[str, ...] = ()
+    drawn_chests: tuple[int, ...] = ()
 
     def owner(self, house: int) -> int:
         return house // 2
@@ -75,6 +78,8 @@ class LupusburgState:
             "suspects": list(self.suspects),
             "shower": self.shower,
             "sweeper": self.sweeper,
+            "drawn": list(self.drawn),
+            "drawn_chests": list(self.drawn_chests),
         }
 
     @classmethod
@@ -94,6 +99,8 @@ class LupusburgState:
             suspects=tuple(int(x) for x in raw.get("suspects", ())),
             shower=None if raw.get("shower") is None else int(raw["shower"]),
             sweeper=None if raw.get("sweeper") is None else int(raw["sweeper"]),
+            drawn=tuple(str(x) for x in raw.get("drawn", ())),
+            drawn_chests=tuple(int(x) for x in raw.get("drawn_chests", ())),
         )
 
 
@@ -101,6 +108,6 @@ class LupusburgState:
 class LupusburgOptions:
     """The options of a Lupusburg game; docs/rules.md says what each one does."""
 
-    placement: str = field(default="random", metadata={"choices": ("random",)})
+    placement: str = field(default="random", metadata={"choices": ("random", "card")})
     missing_claw: str = field(default="nobody", metadata={"choices": ("nobody", "random")})
     reveal_dead: bool = False

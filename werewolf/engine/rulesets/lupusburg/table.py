@@ -138,6 +138,13 @@ PRIVILEGE = Card(
 )
 SHOW = Card("show", "SHOW", (_HOUSE,))
 BROOM = Card("broom", "BROOM", (Field(),))
+PLACE = Card(
+    "place",
+    "PLACE",
+    (Field(refers="house"), Field("chest", refers="house", optional=True, word="CHEST")),
+)
+"""Placement by card: the house of the player's first character (the other goes under the
+other house) and, optionally, the house of the chest."""
 BET = Card(
     "bet",
     "BET",
@@ -150,9 +157,11 @@ _TWO_VOTES = (
 )
 ACCUSE = Card("accuse", "ACCUSE", _TWO_VOTES, blank=False)
 BALLOT = Card("ballot", "LYNCH", _TWO_VOTES, blank=False)
-CARDS = (PEEK, CLAW, REDRAW, PRIVILEGE, SHOW, BROOM, BET, ACCUSE, BALLOT)
+CARDS = (PLACE, PEEK, CLAW, REDRAW, PRIVILEGE, SHOW, BROOM, BET, ACCUSE, BALLOT)
 
 # The steps, in order; a day's step number is its place here.
+PLACEMENT = Stage("placement", "setup")
+"""Before the first night, with placement by card: each player places their characters."""
 NIGHT = Stage("night", "night")
 GOALS_STEP, PRIVILEGE_STEP, SHOW_STEP, SWEEPER_STEP, SWEEP_STEP, BETS_STEP, ACCUSATION_STEP, BALLOT_STEP = range(1, 9)
 DAY = {
