@@ -184,3 +184,58 @@ def test_mailed_cards_name_houses(organiser_client: Client) -> None:
     assert refused.value.code == "ambiguous_name" and refused.value.candidates == ("Cato 1", "Cato 2")
     rng = Random(1)
     assert rng  # the whole games above hand a quarter of their cards in by mail
+
+
+def _play_out(game: Game, seed: int) -> None:
+    """Bots' cards for every seat asked, step after step, until the game ends."""
+    from werewolf.engine.bots import bot_card
+
+    rng = Random(seed)
+    for _ in range(400):
+        game.refresh_from_db()
+        phase = game.current_phase()
+        if phase is None:
+            return
+        for seat, slot in sorted(engine.phase(game.engine_state).slots.items()):
+            game.refresh_from_db()
+            if game.current_phase() is None or game.current_phase().pk != phase.pk:
+                break
+            services.submit_order(game, seat, bot_card(slot, seat, rng), phase_id=phase.pk)
+        if Game.objects.get(pk=game.pk).current_phase() == phase:
+            services.resolve_now(Game.objects.get(pk=game.pk))
+    raise AssertionError("the game does not end")
+
+
+def test_a_series_of_games_adds_up_the_points(organiser_client: Client) -> None:
+    first = _lupusburg_game(organiser_client, players=5, seed=50)
+    response = organiser_client.post(f"/games/{first.pk}/", {"action": "next_in_series"})
+    assert response.status_code == 400  # not over yet: refused, nothing set up
+    assert Game.objects.count() == 1
+    _play_out(first, 50)
+    response = organiser_client.post(f"/games/{first.pk}/", {"action": "next_in_series"})
+    assert response.status_code == 302
+    second = Game.objects.exclude(pk=first.pk).get()
+    assert response["Location"].rstrip("/").endswith(str(second.pk))
+    assert second.status == Game.Status.DRAFT and second.series == first and second.series_number == 2
+    assert second.ruleset == first.ruleset and second.options == first.options
+    emails = sorted(first.players.values_list("email", flat=True))
+    assert sorted(second.players.values_list("email", flat=True)) == emails
+    organiser_client.post(f"/games/{second.pk}/", {"action": "start"})
+    second.refresh_from_db()
+    _play_out(second, 51)
+    totals: dict[str, int] = {}
+    for game in (first, second):
+        game.refresh_from_db()
+        scores = game.events.get(kind="game_over").data["scores"]
+        for player in game.players.all():
+            totals[player.email] = totals.get(player.email, 0) + scores[player.seat]
+    page = text_of(organiser_client.get(f"/games/{second.pk}/").content.decode())
+    assert "Series, after game 2" in page
+    for row in lupusburg_rows(second):
+        assert row["series"] == totals[second.players.get(seat=row["seat"]).email]
+
+
+def lupusburg_rows(game: Game) -> list[dict]:
+    from werewolf.games import lupusburg
+
+    return lupusburg.score_rows(selectors.outcome_event(game), selectors.names(game), game)

@@ -129,7 +129,38 @@ def _place(drawn: Board) -> None:
         bet.y = round(centre - (_RING_RADIUS - 52) * math.cos(angle), 1)
 
 
-def score_rows(outcome: Event | None, names: Sequence[str]) -> list[dict[str, Any]]:
+def series_totals(game: Any) -> dict[str, int] | None:
+    """A series' running totals up to `game` (None outside a series): each player's points
+    over the finished games of the series so far, by address (else name), the Werewolf's
+    bonus included (a Werewolf who won scores as many points as there are players)."""
+    from .models import Game
+
+    if game.series is None and not Game.objects.filter(series=game).exists():
+        return None
+    first = game.series or game
+    later = Game.objects.filter(series=first, series_number__lte=game.series_number).order_by("series_number")
+    games = [first, *later]
+    totals: dict[str, int] = {}
+    for played in games:
+        if played.status != Game.Status.FINISHED:
+            continue
+        over = played.events.filter(kind="game_over").order_by("-pk").first()
+        if over is None:
+            continue
+        seated = {player.seat: player for player in played.players.exclude(seat=None)}
+        for seat, points in enumerate(over.data.get("scores", ())):
+            player = seated.get(seat)
+            if player is not None:
+                key = _who(player)
+                totals[key] = totals.get(key, 0) + int(points)
+    return totals
+
+
+def _who(player: Any) -> str:
+    return (player.email or player.name).casefold()
+
+
+def score_rows(outcome: Event | None, names: Sequence[str], game: Any = None) -> list[dict[str, Any]]:
     """The final score table from the game's end (public then): each player's points by
     source and total, the winner first... in seat order, the winner marked."""
     if outcome is None or outcome.kind != "game_over" or "scores" not in outcome.data:
@@ -137,7 +168,7 @@ def score_rows(outcome: Event | None, names: Sequence[str]) -> list[dict[str, An
     data = outcome.data
     parts = data.get("points") or [{} for _ in data["scores"]]
     winners = set(data.get("winners", ()))
-    return [
+    rows = [
         {
             "seat": seat,
             "name": names[seat] if seat < len(names) else "?",
@@ -147,3 +178,10 @@ def score_rows(outcome: Event | None, names: Sequence[str]) -> list[dict[str, An
         }
         for seat, total in enumerate(data["scores"])
     ]
+    totals = series_totals(game) if game is not None else None
+    if totals is not None:
+        seated = {player.seat: player for player in game.players.exclude(seat=None)}
+        for row in rows:
+            player = seated.get(row["seat"])
+            row["series"] = totals.get(_who(player), 0) if player is not None else None
+    return rows

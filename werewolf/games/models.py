@@ -44,6 +44,10 @@ class Game(models.Model):
     signup_limit = models.PositiveSmallIntegerField(null=True, blank=True)
     public_key = models.CharField(max_length=32, unique=True)
     is_demo = models.BooleanField(default=False)
+    series = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )  # the first game of a series played one after another (Lupusburg's running totals)
+    series_number = models.PositiveSmallIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

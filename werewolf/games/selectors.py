@@ -275,7 +275,7 @@ def _lupusburg(
         return {}
     added: dict[str, Any] = {
         "board": lupusburg.board(state, viewer, seen),
-        "scores": lupusburg.score_rows(outcome_event(game), seated),
+        "scores": lupusburg.score_rows(outcome_event(game), seated, game),
     }
     if isinstance(viewer, int):
         hand = engine.roles_of(state, viewer)

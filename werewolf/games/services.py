@@ -327,6 +327,38 @@ def _held(roles: tuple[str, ...]) -> str | list[str]:
     return roles[0] if len(roles) == 1 else list(roles)
 
 
+def next_in_series(game: Game, organiser: Any) -> Game:
+    """The next game of a series (a game that scores: Lupusburg): a draft with the same
+    ruleset, options, timings and players as the finished `game`, numbered after it, its
+    points adding up with the games before it. The organiser checks it, then starts it."""
+    if not game.lupusburg:
+        raise ServiceError("no_series")
+    if game.status != Game.Status.FINISHED:
+        raise ServiceError("series_game_not_over")
+    first = game.series or game
+    players = list(game.players.exclude(seat=None).order_by("seat"))
+    seats = [Seating(player.name, player.email, player.is_bot) for player in players]
+    following = create_game(
+        organiser,
+        name=game.name,
+        seats=seats,
+        options=game.chosen_options or game.options,
+        ruleset=game.ruleset,
+        timezone_name=game.timezone,
+        night_minutes=game.night_minutes,
+        day_minutes=game.day_minutes,
+        stage_minutes=game.stage_minutes,
+        early_resolution=game.early_resolution,
+        draw_seats=game.draw_seats,
+        deal_roles=game.deal_roles,
+        public_square=game.public_square,
+    )
+    number = 1 + max([first.series_number, *Game.objects.filter(series=first).values_list("series_number", flat=True)])
+    Game.objects.filter(pk=following.pk).update(series=first, series_number=number)
+    following.refresh_from_db()
+    return following
+
+
 def delete_draft(game: Game) -> None:
     """Delete a game that has not started (nobody has been mailed yet)."""
     with transaction.atomic():

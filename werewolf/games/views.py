@@ -49,6 +49,10 @@ DONE = {
     "extended": _("The deadline is %(minutes)s minutes later."),
     "resolved": _("The phase is resolved."),
     "ended": _("The game is over: every role is revealed."),
+    "series": _(
+        "Game %(number)s of the series is set up with the same players and options. Nobody has been mailed yet: "
+        "check it, then start it."
+    ),
     "mailed": _("The link is on its way to %(name)s again."),
     "resumed": _("Mail goes to %(name)s again. Mails held meanwhile are listed below: send again the ones they need."),
     "substituted": _("%(name)s now plays seat %(seat)s; the old link no longer opens it."),
@@ -207,6 +211,10 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             elif action == "end":
                 services.end_game(game)
                 messages.success(request, DONE["ended"])
+            elif action == "next_in_series":
+                following = services.next_in_series(game, request.user)
+                messages.success(request, DONE["series"] % {"number": following.series_number})
+                return redirect("games:dashboard", pk=following.pk)
             elif action == "resume_mail":
                 seat = validators.ascii_number(request.POST.get("seat", ""))
                 player = get_object_or_404(Player, game=game, seat=-1 if seat is None else seat)

@@ -584,4 +584,4 @@ def _scores(game: Game, state: Any, names: list[str]) -> list[dict[str, Any]]:
         return []
     from werewolf.games import lupusburg
 
-    return lupusburg.score_rows(selectors.outcome_event(game), names)
+    return lupusburg.score_rows(selectors.outcome_event(game), names, game)
