@@ -19,6 +19,7 @@ from django.utils import translation
 
 from werewolf import engine
 from werewolf.engine import rulesets
+from werewolf.mail import grammar
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 """Sheet sizes in millimetres."""
@@ -275,18 +276,64 @@ def tally_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
     if spec.stage.cards == "secret" or not spec.slots:
         return None
     names = selectors.names(game)
-    choices = next(iter(spec.slots.values())).choices
+    slot = next(iter(spec.slots.values()))
+    labels = grammar.labels_for(slot.card.fields[0].refers, names)  # seats; Lupusburg's houses
     living = len(state.living())
     context = {
         "game": game,
         "phase": phase,
-        "candidates": [TallyRow(seat, names[seat]) for seat in choices],
+        "candidates": [TallyRow(choice, labels[choice]) for choice in slot.choices],
         "voters": [TallyRow(seat, names[seat]) for seat in sorted(spec.slots)],
         "majority": living // 2 + 1 if spec.stage.decisive else None,
         "paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]},
         "marks": range(12),
     }
     return render_pdf(render_to_string("print/tally.html", context))
+
+
+# Score sheets -------------------------------------------------------------------------
+
+
+SCORING = ("lupusburg", "lupusburg-goals")
+"""The rulesets that score, game after game."""
+SHEET_GAMES = 4
+"""How many games a blank score sheet has room for."""
+
+
+@dataclass
+class ScoreBlock:
+    """One game of a series on the score sheet: each player's points by source and the
+    running total, or blanks to fill in by hand (`filled` False)."""
+
+    number: int
+    rows: list[dict[str, Any]]
+    filled: bool
+
+
+def score_sheet_pdf(game: Any = None, *, ruleset: str = "", players: int = 0, paper: str = "a4") -> bytes:
+    """The score sheet of a series: for a game, the games of its series so far filled in
+    (points by source, running totals) and room for the next ones; without one, a blank
+    sheet for `players` players of `ruleset`."""
+    from werewolf.games import lupusburg
+
+    if game is not None:
+        ruleset = game.ruleset
+        seated = list(game.players.exclude(seat=None).order_by("seat"))
+        names = [player.name for player in seated]
+        blocks = lupusburg.series_blocks(game, seated)
+    else:
+        names = ["" for _ in range(players)]
+        blocks = []
+    while len(blocks) < SHEET_GAMES or not any(not block.filled for block in blocks):
+        blocks.append(ScoreBlock(len(blocks) + 1, [{"name": name} for name in names], False))
+    context = {
+        "game": game,
+        "ruleset": ruleset,
+        "goals": ruleset == "lupusburg-goals",
+        "blocks": blocks,
+        "paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]},
+    }
+    return render_pdf(render_to_string("print/score_sheet.html", context))
 
 
 # The game record ---------------------------------------------------------------------

@@ -259,3 +259,58 @@ def test_a_large_deck_prints_in_a_worker_with_its_progress_and_is_kept_by_conten
     assert again.status_code == 200 and again.content == pdf.content and PrintJob.objects.count() == 1
     assert Client().get(f"/print/{job.key}/").status_code == 302  # organisers only
     assert organiser_client.get("/print/" + "0" * 64 + "/").status_code == 404
+
+
+def test_a_blank_lupusburg_score_sheet_from_the_print_page(organiser_client: Client, tmp_path: Path) -> None:
+    response = organiser_client.post(
+        "/print/", {"document": "score_sheet", "ruleset": "lupusburg-goals", "players": "6", "paper": "a4"}
+    )
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    text = " ".join(text_of(response.content))
+    for heading in ("Game 1", "Game 4", "Characters", "Chest", "Bet", "Goal", "Running total"):
+        assert heading in text
+    assert render(response.content, tmp_path)  # it renders
+    refused = organiser_client.post("/print/", {"document": "score_sheet", "ruleset": "classic", "players": "9"})
+    assert refused.status_code == 400 and "Only Lupusburg scores" in refused.content.decode()
+
+
+def test_a_series_score_sheet_is_filled_in_and_leaves_room_for_the_next(organiser, organiser_client: Client) -> None:
+    from werewolf.games.models import Game
+
+    from .test_lupusburg_web import _play_out
+
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in ("Zoë", "Città", "Ada", "Bruno", "Cleo")]
+    first = services.start_game(
+        services.create_game(organiser, name="Serie", seats=seats, options={}, ruleset="lupusburg")
+    )
+    _play_out(first, 60)
+    second = services.start_game(services.next_in_series(Game.objects.get(pk=first.pk), organiser))
+    _play_out(second, 61)
+    response = organiser_client.get(f"/games/{second.pk}/print/score-sheet.pdf")
+    assert response.status_code == 200
+    text = " ".join(text_of(response.content))
+    assert "Zoë" in text and "Città" in text and "Game 3" in text and "Goal" not in text
+    over = [Game.objects.get(pk=pk).events.get(kind="game_over").data for pk in (first.pk, second.pk)]
+    for player in second.players.all():
+        by_seat = [Game.objects.get(pk=pk).players.get(email=player.email).seat for pk in (first.pk, second.pk)]
+        total = sum(data["scores"][seat] for data, seat in zip(over, by_seat, strict=True))
+        assert str(total) in text
+    dashboard = organiser_client.get(f"/games/{second.pk}/").content.decode()
+    assert "The score sheet of the series (PDF)" in dashboard
+
+
+def test_a_lupusburg_tally_names_houses(organiser, organiser_client: Client) -> None:
+    from .test_lupusburg_web import _to_bets
+
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in ("Ada", "Bruno", "Cleo", "Dino")]
+    game = services.start_game(
+        services.create_game(organiser, name="Houses", seats=seats, options={}, ruleset="lupusburg")
+    )
+    phase = _to_bets(game)
+    for seat in sorted(engine.phase(game.engine_state).slots):
+        game.refresh_from_db()
+        services.submit_order(game, seat, engine.Order("bet", ((seat + 1) % 4,)), phase_id=phase.pk)
+    game.refresh_from_db()
+    assert game.current_phase().stage == "accusation"
+    (page,) = text_of(organiser_client.get(f"/games/{game.pk}/print/tally.pdf").content)
+    assert "Ada 1" in page and "Dino 2" in page

@@ -892,6 +892,12 @@ class PaperCardsForm(PhaseCarrier):
 class PrintDeckForm(forms.Form):
     """The organiser's "print a deck": any ruleset, any table size, no game needed."""
 
+    document = forms.ChoiceField(
+        label=_("Document"),
+        choices=[("role_cards", _("Role cards")), ("score_sheet", _("Score sheet (Lupusburg: a series of games)"))],
+        initial="role_cards",
+        required=False,
+    )
     ruleset = forms.ChoiceField(label=_("Ruleset"), choices=RULESET_CHOICES, initial="classic")
     players = forms.IntegerField(label=_("Players"), min_value=1, max_value=40, initial=12)
     paper = forms.ChoiceField(label=_("Paper"), choices=[("a4", _("A4")), ("letter", _("Letter"))], initial="a4")
@@ -903,11 +909,13 @@ class PrintDeckForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Download the cards (PDF)"))
+        self.helper = _helper(_("Download (PDF)"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         ruleset, players = data.get("ruleset"), data.get("players")
+        if data.get("document") == "score_sheet" and ruleset and not ruleset.startswith("lupusburg"):
+            raise forms.ValidationError(words("includes/print_refusal.html", {"scoring": True}), code="document")
         if ruleset and players:
             try:
                 engine.options(ruleset, {}, players)

@@ -185,3 +185,34 @@ def score_rows(outcome: Event | None, names: Sequence[str], game: Any = None) ->
             player = seated.get(row["seat"])
             row["series"] = totals.get(_who(player), 0) if player is not None else None
     return rows
+
+
+def series_blocks(game: Any, seated: Sequence[Any]) -> list[Any]:
+    """The finished games of `game`'s series up to it (or `game` alone), as score-sheet
+    blocks: each of `seated`'s players' points by source in that game, and the running
+    total after it (players matched by address, else name)."""
+    from werewolf.printing import ScoreBlock
+
+    from .models import Game
+
+    first = game.series or game
+    games = [first, *Game.objects.filter(series=first, series_number__lte=game.series_number).order_by("series_number")]
+    running: dict[str, int] = {}
+    blocks = []
+    for played in games:
+        over = played.events.filter(kind="game_over").order_by("-pk").first()
+        if played.status != Game.Status.FINISHED or over is None:
+            continue
+        by_who = {_who(player): player.seat for player in played.players.exclude(seat=None)}
+        parts = over.data.get("points") or [{} for _ in over.data["scores"]]
+        rows = []
+        for player in seated:
+            seat = by_who.get(_who(player))
+            if seat is None:
+                rows.append({"name": player.name})
+                continue
+            total = int(over.data["scores"][seat])
+            running[_who(player)] = running.get(_who(player), 0) + total
+            rows.append({"name": player.name, **parts[seat], "total": total, "series": running[_who(player)]})
+        blocks.append(ScoreBlock(played.series_number, rows, True))
+    return blocks

@@ -20,6 +20,7 @@ urlpatterns = [
     path("games/<int:pk>/print/tally.pdf", views.game_tally, name="game_tally"),
     path("games/<int:pk>/print/record.pdf", views.game_record, name="game_record"),
     path("games/<int:pk>/print/script.pdf", views.game_script, name="game_script"),
+    path("games/<int:pk>/print/score-sheet.pdf", views.game_score_sheet, name="game_score_sheet"),
     path("print/", views.print_deck, name="print_deck"),
     path("print/<str:key>/", views.print_job, name="print_job"),
     path("print/<str:key>/version.json", views.print_job_version, name="print_job_version"),

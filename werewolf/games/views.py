@@ -687,6 +687,9 @@ def print_deck(request: HttpRequest) -> HttpResponse:
     form = PrintDeckForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        if data.get("document") == "score_sheet":
+            pdf = printing.score_sheet_pdf(ruleset=data["ruleset"], players=data["players"], paper=data["paper"])
+            return _pdf(pdf, f"score-sheet-{data['ruleset']}-{data['players']}.pdf")
         job = printing.deck_job(data["ruleset"], data["players"], paper=data["paper"], backs=data["backs"])
         if job.status == PrintJob.Status.DONE:
             return _pdf(bytes(job.pdf), job.filename)
@@ -771,6 +774,16 @@ def game_tally(request: HttpRequest, pk: int) -> HttpResponse:
     if pdf is None:
         return redirect("games:dashboard", pk=pk)
     return _pdf(pdf, f"tally-game-{game.pk}.pdf")
+
+
+@login_required
+@require_http_methods(["GET"])
+def game_score_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The score sheet of a game that scores: its series so far, and room for the next."""
+    game = _organised(request, pk)
+    if game.ruleset not in printing.SCORING:
+        return redirect("games:dashboard", pk=pk)
+    return _pdf(printing.score_sheet_pdf(game, paper=_paper(request)), f"score-sheet-game-{game.pk}.pdf")
 
 
 @login_required
