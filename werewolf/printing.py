@@ -41,6 +41,11 @@ class RoleCard:
     role: str
     side: str
     player: str = ""
+    kind: str = "role"
+    """"role", or a piece of Lupusburg's pack: "house", "chest" (a house with the chest),
+    "goal", "coin", "seal", "burgomaster", "sweeper" (print/pack_card.html)."""
+    value: str = ""
+    """The goal's kind, the coin's value."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,27 @@ def deck_cards(ruleset: str, players: int, options: dict[str, Any] | None = None
     chosen = engine.options(ruleset, options or {}, players)
     table = rulesets.get(ruleset).roles
     return [RoleCard(role, table[role].side) for role in engine.deck(ruleset, chosen, players)]
+
+
+def pack_cards(ruleset: str, players: int) -> list[RoleCard]:
+    """Everything a table needs to play a Lupusburg edition on paper for `players`: the
+    characters, a house card with and one without the chest for each player, the secret
+    goals (goals edition), the coins (the bag's, or the stack), a seal for each player, the
+    Burgomaster's card and (goals edition) the Chimney Sweeper's."""
+    from werewolf.engine.rulesets.lupusburg import table as lupusburg
+
+    goals = ruleset == lupusburg.GOALS
+    cards = deck_cards(ruleset, players)
+    cards += [RoleCard("", "", kind=kind) for _ in range(players) for kind in ("chest", "house")]
+    if goals:
+        cards += [RoleCard("", "", kind="goal", value=goal) for goal in lupusburg.GOAL_DECK]
+    coins = lupusburg.stack(players)[::-1] if goals else lupusburg.BAG_COINS
+    cards += [RoleCard("", "", kind="coin", value=str(coin)) for coin in coins]
+    cards += [RoleCard("", "", kind="seal") for _ in range(players)]
+    cards.append(RoleCard("", "", kind="burgomaster"))
+    if goals:
+        cards.append(RoleCard("", "", kind="sweeper"))
+    return cards
 
 
 def game_cards(game: Any, seats: Iterable[int] | None = None) -> list[RoleCard]:
@@ -123,7 +149,7 @@ def role_cards_html(
     width, height = PAPERS[paper]
     card_width, card_height = CARD
     margin_x, margin_y = (width - ACROSS * card_width) / 2, (height - DOWN * card_height) / 2
-    roles = {card.role for card in cards} | {"back"}
+    roles = {card.role for card in cards if card.kind == "role"} | {"back"}
     context = {
         "sheets": sheets(cards, backs),
         # Each emblem, and the sheet's crop marks, drawn once as an image the renderer
@@ -445,7 +471,7 @@ LARGE = 3 * PER_SHEET
 """A deck of more cards than this renders in a worker, with its progress on a page."""
 
 
-def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = False) -> Any:
+def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = False, pack: bool = False) -> Any:
     """The print job of a deck: one already made for the same content (whoever asked) is
     returned as it is; a small deck is rendered now; a large one is queued for a worker
     (`run_job`), which renders it sheet by sheet so that its page shows the progress."""
@@ -457,7 +483,7 @@ def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = Fal
     from werewolf.games.models import PrintJob
     from werewolf.games.queue import after_commit
 
-    cards = deck_cards(ruleset, players)
+    cards = pack_cards(ruleset, players) if pack else deck_cards(ruleset, players)
     language = translation.get_language()
     html = role_cards_html(cards, ruleset=ruleset, paper=paper, backs=backs, language=language)
     key = hashlib.sha256(html.encode()).hexdigest()
@@ -465,8 +491,10 @@ def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = Fal
     if found is not None and found.status != PrintJob.Status.FAILED:
         return found
     params = {"ruleset": ruleset, "players": players, "paper": paper, "backs": backs, "language": language}
+    if pack:
+        params["pack"] = True
     chunks = len(_chunks(cards))
-    filename = f"role-cards-{ruleset}-{players}.pdf"
+    filename = f"{'pack' if pack else 'role-cards'}-{ruleset}-{players}.pdf"
     if len(cards) <= LARGE:
         pdf = render_pdf(html)
         job, _ = PrintJob.objects.update_or_create(
@@ -527,7 +555,8 @@ def run_job(job_id: int) -> bool:
     job = PrintJob.objects.get(pk=job_id)
     params = job.params
     try:
-        cards = deck_cards(params["ruleset"], params["players"])
+        make = pack_cards if params.get("pack") else deck_cards
+        cards = make(params["ruleset"], params["players"])
         writer = PdfWriter()
         for number, chunk in enumerate(_chunks(cards), start=1):
             with translation.override(params.get("language")):

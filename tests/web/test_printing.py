@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 from pypdf import PdfReader
 
@@ -313,4 +313,36 @@ def test_a_lupusburg_tally_names_houses(organiser, organiser_client: Client) -> 
     game.refresh_from_db()
     assert game.current_phase().stage == "accusation"
     (page,) = text_of(organiser_client.get(f"/games/{game.pk}/print/tally.pdf").content)
-    assert "Ada 1" in page and "Dino 2" in page
+    from werewolf.games import selectors
+    from werewolf.mail import grammar
+
+    labels = grammar.labels_for("house", selectors.names(game))
+    living = [house for house, alive in enumerate(game.engine_state.rules.living) if alive]
+    assert all(labels[house] in page for house in living) and len(living) >= 6
+
+
+def test_the_lupusburg_pack_has_every_piece_for_the_table(tmp_path: Path) -> None:
+    out = tmp_path / "pack.pdf"
+    call_command("print_cards", "--ruleset", "lupusburg-goals", "--players", "6", "--pack", "-o", str(out))
+    pages = text_of(out.read_bytes())
+    text = " ".join(pages)
+    cards = printing.pack_cards("lupusburg-goals", 6)
+    # 12 characters, 12 houses (6 with the chest), 15 goals, 6 coins, 6 seals, Burgomaster, Sweeper.
+    assert len(cards) == 12 + 12 + 15 + 6 + 6 + 2 and len(pages) == -(-len(cards) // 9)
+    assert text.count("A house with the chest") == 6 and text.count("A house without a chest") == 6
+    assert text.count("Secret goal") == 15 and text.count("Your seal") == 6
+    assert "Burgomaster" in text and "Chimney Sweeper" in text
+    coins = [card.value for card in cards if card.kind == "coin"]
+    assert coins == ["6", "5", "4", "3", "2", "2"]  # the stack, top first
+    bag = printing.pack_cards("lupusburg", 4)
+    assert [card.value for card in bag if card.kind == "coin"] == ["8", "7", "6", "5", "4", "3", "2", "2"]
+    assert not any(card.kind in ("goal", "sweeper") for card in bag)
+    with pytest.raises(CommandError):
+        call_command("print_cards", "--ruleset", "classic", "--players", "9", "--pack", "-o", str(out))
+
+
+def test_a_large_pack_prints_from_the_print_page(organiser_client: Client) -> None:
+    response = organiser_client.post(
+        "/print/", {"document": "pack", "ruleset": "lupusburg-goals", "players": "8", "paper": "a4"}
+    )
+    assert response.status_code == 302 and "/print/" in response["Location"]  # a worker's job, with progress

@@ -894,7 +894,11 @@ class PrintDeckForm(forms.Form):
 
     document = forms.ChoiceField(
         label=_("Document"),
-        choices=[("role_cards", _("Role cards")), ("score_sheet", _("Score sheet (Lupusburg: a series of games)"))],
+        choices=[
+            ("role_cards", _("Role cards")),
+            ("pack", _("Lupusburg's whole pack: characters, houses, goals, coins, seals, the Burgomaster")),
+            ("score_sheet", _("Score sheet (Lupusburg: a series of games)")),
+        ],
         initial="role_cards",
         required=False,
     )
@@ -914,7 +918,7 @@ class PrintDeckForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         ruleset, players = data.get("ruleset"), data.get("players")
-        if data.get("document") == "score_sheet" and ruleset and not ruleset.startswith("lupusburg"):
+        if data.get("document") in ("score_sheet", "pack") and ruleset and not ruleset.startswith("lupusburg"):
             raise forms.ValidationError(words("includes/print_refusal.html", {"scoring": True}), code="document")
         if ruleset and players:
             try:

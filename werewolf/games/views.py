@@ -690,7 +690,8 @@ def print_deck(request: HttpRequest) -> HttpResponse:
         if data.get("document") == "score_sheet":
             pdf = printing.score_sheet_pdf(ruleset=data["ruleset"], players=data["players"], paper=data["paper"])
             return _pdf(pdf, f"score-sheet-{data['ruleset']}-{data['players']}.pdf")
-        job = printing.deck_job(data["ruleset"], data["players"], paper=data["paper"], backs=data["backs"])
+        pack = data.get("document") == "pack"
+        job = printing.deck_job(data["ruleset"], data["players"], paper=data["paper"], backs=data["backs"], pack=pack)
         if job.status == PrintJob.Status.DONE:
             return _pdf(bytes(job.pdf), job.filename)
         return redirect("games:print_job", key=job.key)

@@ -31,6 +31,12 @@ class Command(BaseCommand):
             metavar="OPTION=VALUE",
             help="A game option, as for simulate (e.g. --set wolves=3).",
         )
+        parser.add_argument(
+            "--pack",
+            action="store_true",
+            help="Lupusburg's whole pack (characters, houses with and without chest, goals, coins, seals, the "
+            "Burgomaster) instead of the role cards alone.",
+        )
         parser.add_argument("-o", "--output", required=True, help="The PDF file to write.")
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -40,8 +46,13 @@ class Command(BaseCommand):
             if not sep:
                 raise CommandError(f"--set takes OPTION=VALUE, not {item!r}")
             options[name.strip()] = value.strip()
+        if opts["pack"] and not opts["ruleset"].startswith("lupusburg"):
+            raise CommandError("--pack is Lupusburg's: use --ruleset lupusburg or lupusburg-goals.")
         try:
-            cards = printing.deck_cards(opts["ruleset"], opts["players"], options)
+            if opts["pack"]:
+                cards = printing.pack_cards(opts["ruleset"], opts["players"])
+            else:
+                cards = printing.deck_cards(opts["ruleset"], opts["players"], options)
         except engine.SetupError as refused:
             raise CommandError(
                 f"{opts['ruleset']} cannot be dealt for {opts['players']} players with these options ({refused.code})."
