@@ -6,6 +6,7 @@ import pytest
 
 from werewolf import engine
 from werewolf.engine.rulesets import classic
+from werewolf.mail import grammar
 from werewolf.mail.grammar import CardError, find_seat, read_card
 
 NAMES = ["Ada", "Bruno", "Brunella", "Chloé", "Dmitri", "Ana", "Aña"]
@@ -100,3 +101,24 @@ def test_a_card_error_passes_through_context_managers() -> None:
 
     with pytest.raises(CardError), around():
         read_card("EAT Bruno", NAMES, SLEEPER)
+
+
+@pytest.mark.parametrize(
+    "text,ruleset,kind,targets,more",
+    [
+        ("UCCIDI Ada, Bruno", "classic", "kill", (0, 1), ()),
+        ("dormi", "classic", "sleep", (), ()),
+        ("VOTO Cleo", "classic", "vote", (2,), ()),
+        ("NESSUN VOTO", "classic", "vote", (), ()),
+        ("INDAGA Bruno", "classic", "inquire", (1,), ()),
+        ("LINCIA Ada", "tabula", "ballot", (0,), ()),
+        ("ACCUSA Ada 1 ANCHE Bruno 2", "lupusburg", "accuse", (0,), (("also", (3,)),)),
+        ("PUNTA Cleo TIENI 2", "lupusburg", "bet", (2,), (("keep", (1,)),)),
+    ],
+)
+def test_italian_notecard_words_are_read_beside_the_english(
+    text: str, ruleset: str, kind: str, targets: tuple[int, ...], more: tuple
+) -> None:
+    names = ["Ada", "Bruno", "Cleo", "Dino"]
+    assert grammar.read_card(text, names, None, ruleset) == engine.Order(kind, targets, more)
+    assert grammar.command("AIUTO") == "help" and grammar.command("stato") == "status"

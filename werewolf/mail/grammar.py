@@ -42,9 +42,48 @@ COMMANDS = ("HELP", "STATUS")
 where) and STATUS (the seat's card as it stands, and the deadline)."""
 
 
+ALIASES = {
+    "UCCIDI": "KILL",
+    "DORMI": "SLEEP",
+    "VOTO": "VOTE",
+    "VOTA": "VOTE",
+    "NESSUN VOTO": "NO VOTE",
+    "LINCIA": "LYNCH",
+    "NESSUN LINCIAGGIO": "NO LYNCH",
+    "INDAGA": "INQUIRE",
+    "PROTEGGI": "PROTECT",
+    "SPARA": "SHOOT",
+    "UNISCI": "PAIR",
+    "SCAMBIA": "SWAP",
+    "GUFO": "OWL",
+    "IMITA": "MIMIC",
+    "ACCUSA": "ACCUSE",
+    "NESSUNA ACCUSA": "NO ACCUSE",
+    "ANCHE": "ALSO",
+    "SBIRCIA": "PEEK",
+    "ARTIGLIA": "CLAW",
+    "CAMBIA": "REDRAW",
+    "GUARDA": "LOOK",
+    "RICAMBIA": "BACK",
+    "CHIEDI": "ASK",
+    "MOSTRA": "SHOW",
+    "SCOPA": "BROOM",
+    "PUNTA": "BET",
+    "TIENI": "KEEP",
+    "METTI": "PLACE",
+    "FORZIERE": "CHEST",
+    "ASTENUTO": "ABSTAIN",
+    "AIUTO": "HELP",
+    "STATO": "STATUS",
+}
+"""The Italian notecard words, each read as the English one beside it: a card may be
+written in either language, whatever the game's (UCCIDI Ada, DORMI, VOTO Bruno)."""
+
+
 def command(text: str) -> str | None:
-    """The mail command `text` is (lowercase), if it is one alone."""
+    """The mail command `text` is (lowercase, in English), if it is one alone."""
     folded = " ".join(text.split()).rstrip(".!?").upper()
+    folded = ALIASES.get(folded, folded)
     return folded.lower() if folded in COMMANDS else None
 
 
@@ -176,6 +215,11 @@ def grammar(ruleset: str | None = None, card: engine.Card | None = None) -> Gram
                 kinds = found.kinds if found else ()
                 if known.kind not in kinds:
                     clauses[other.word.lower()] = Clause(other.name, other.word, (*kinds, known.kind))
+    for alias, english in ALIASES.items():
+        if english.lower() in words and alias.lower() not in words:
+            words[alias.lower()] = list(words[english.lower()])
+        if english.lower() in clauses and alias.lower() not in clauses:
+            clauses[alias.lower()] = clauses[english.lower()]
     pattern = None
     if clauses:
         pattern = re.compile(

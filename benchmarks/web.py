@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Order submission through the web: a player's card POST, and the seat page, per second on
+the production WSGI server (gunicorn), against a trivial view (`/healthz`) on the same server
+in the same run (issue 11: the card POST at least half the trivial view's rate).
+
+    python benchmarks/web.py [--seconds 5] [--clients 8] [--workers 4] [--threads 4] [--games 4]
+
+It makes `--games` running twelve-player games in the configured database (SQLite under a
+temporary directory unless DATABASE_URL says otherwise; PostgreSQL is the one to measure),
+with early resolution off so that the night stays open, starts gunicorn on a free port, and
+lets `--clients` threads act as players (each with its own session and CSRF token, as a
+browser): hand in their card again and again, then read their seat page, then ask `/healthz`
+as hard, each for `--seconds`. The ratios are the figures to read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "werewolf.settings")
+os.environ.setdefault("WEREWOLF_VAR_DIR", tempfile.mkdtemp(prefix="werewolf-web-bench-"))
+os.environ.setdefault("WEREWOLF_INLINE_TASKS", "1")
+
+from benchmarks.talk import Client, Trivial, free_port, hammer  # noqa: E402
+
+
+def make_games(games: int) -> list[str]:
+    """Running games of twelve whose night never ends early; every seat's path."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from werewolf.games import links, services
+
+    call_command("migrate", verbosity=0)
+    organiser, _ = get_user_model().objects.get_or_create(username="bench")
+    paths = []
+    for number in range(games):
+        seats = [services.Seating(f"Player{n}") for n in range(12)]
+        game = services.start_game(
+            services.create_game(
+                organiser, name=f"Bench {number}", seats=seats, options={}, seed=number + 1, early_resolution=False
+            )
+        )
+        paths += [str(links.url_for(player, absolute=False)) for player in game.players.order_by("seat")]
+    return paths
+
+
+class Card:
+    """A player handing in their night card (the first choice of each select, or SLEEP)."""
+
+    def __init__(self, seats: list[str]) -> None:
+        self.seats = seats
+
+    def prepare(self, client: Client, number: int) -> dict[str, str]:
+        seat = self.seats[number % len(self.seats)]
+        status, page = client.request("GET", seat)
+        assert status == 200, status
+        form = {"csrfmiddlewaretoken": re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)}
+        form["phase"] = re.search(r'name="phase" value="(\d+)"', page).group(1)
+        for name, value in re.findall(r'<select name="([a-z_0-9]+)"[^>]*>\s*<option value="">[^<]*</option>\s*'
+                                      r'<option value="(\d+)"', page):  # fmt: skip
+            form[name] = value
+        return {"seat": seat, **form}
+
+    def once(self, client: Client, state: dict[str, str], number: int) -> None:
+        body = {key: value for key, value in state.items() if key != "seat"}
+        status, _ = client.request("POST", state["seat"], body)
+        assert status == 302, status
+
+
+class Page:
+    def __init__(self, seats: list[str]) -> None:
+        self.seats = seats
+
+    def prepare(self, client: Client, number: int) -> str:
+        return self.seats[number % len(self.seats)]
+
+    def once(self, client: Client, state: str, number: int) -> None:
+        status, _ = client.request("GET", state)
+        assert status == 200, status
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--games", type=int, default=4)
+    args = parser.parse_args()
+    seats = make_games(args.games)
+    port = free_port()
+    env = {**os.environ, "WEREWOLF_ALLOWED_HOSTS": "127.0.0.1", "WEREWOLF_CSRF_TRUSTED_ORIGINS": "http://127.0.0.1"}
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    command = [gunicorn, "werewolf.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(args.workers)]
+    server = subprocess.Popen([*command, "--threads", str(args.threads), "--log-level", "warning"], cwd=ROOT, env=env)
+    try:
+        for _ in range(100):
+            try:
+                Client(port).request("GET", "/healthz")
+                break
+            except OSError:
+                time.sleep(0.1)
+        hammer(port, 1.0, args.clients, Trivial())  # warm every path up
+        hammer(port, 1.0, args.clients, Card(seats))
+        cards = hammer(port, args.seconds, args.clients, Card(seats)) / args.seconds
+        pages = hammer(port, args.seconds, args.clients, Page(seats)) / args.seconds
+        trivial = hammer(port, args.seconds, args.clients, Trivial()) / args.seconds
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    database = "PostgreSQL" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
+    print(f"gunicorn {args.workers} workers x {args.threads} threads, {args.clients} clients, {database}")
+    print(f"card POST:       {cards:8.1f} /s   ratio {cards / trivial:5.2f}  (goal: at least 0.5)")
+    print(f"seat page:       {pages:8.1f} /s   ratio {pages / trivial:5.2f}")
+    print(f"trivial view:    {trivial:8.1f} /s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
