@@ -12,8 +12,8 @@
 
 Both make a virtual environment in .venv and install what the project needs into it
 (again only when pyproject.toml changes). `test` (and `install`) also install axe-core (npm),
-and Debian's chromium, poppler-utils, dovecot-imapd and postfix for the browser, printing,
-IMAP and Postfix tests, when they are missing and this user may run apt-get.
+and Debian's chromium, poppler-utils, gettext, dovecot-imapd and postfix for the browser,
+printing, translation, IMAP and Postfix tests, when they are missing and this user may run apt-get.
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ def main(argv: list[str]) -> int:
             )
             return 2
     install(dev=command in ("test", "install"))
+    compile_catalogues()
     if command == "run":
         return run(address)
     ensure_chromium()
@@ -86,6 +87,19 @@ def install(*, dev: bool) -> None:
     subprocess.check_call([*pip, "--upgrade", "pip"], cwd=ROOT)
     subprocess.check_call([*pip, "-e", f".{extra}"], cwd=ROOT)
     stamp.write_text(wanted)
+
+
+def compile_catalogues() -> None:
+    """Compile each language's catalogue (werewolf/locale/<lang>/LC_MESSAGES/django.po)
+    into the .mo the app reads, when the .po is newer; by Babel, so GNU gettext is not
+    needed."""
+    for po in sorted((ROOT / "werewolf" / "locale").glob("*/LC_MESSAGES/django.po")):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        subprocess.check_call(
+            [str(PYTHON), "-m", "babel.messages.frontend", "compile", "-q", "-i", str(po), "-o", str(mo)], cwd=ROOT
+        )
 
 
 def _where_mail_goes() -> str:
@@ -114,6 +128,7 @@ def ensure_chromium() -> None:
         ("chromium", "chromium", "the browser tests"),
         ("pdftoppm", "poppler-utils", "the printing tests"),
         ("dovecot", "dovecot-imapd", "the IMAP mailbox tests"),
+        ("xgettext", "gettext", "the translation check (makemessages)"),
         ("postfix", "postfix", "the Postfix route's test (its own instance; the system's is left unconfigured)"),
     ):
         if shutil.which(binary):

@@ -133,6 +133,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("WEREWOLF_DB_CONN_MAX_AGE", "0")),
+        # A kept connection is checked before each request uses it, so a database that
+        # restarted meanwhile costs a reconnect, not an error.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -153,7 +156,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English")]  # only languages with a catalogue: Italian arrives with werewolf/locale/it
+LANGUAGES = [("en", "English")]  # each with a catalogue in werewolf/locale: Italian ("it") comes with its own
 LOCALE_PATHS = [BASE_DIR / "werewolf" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -447,3 +447,19 @@ def test_every_organiser_page_has_its_own_title(organiser, organiser_client: Cli
     assert "<title>Werewolf, by written notecard – Werewolf</title>" in page_of(Client().get("/"))
     refused = page_of(organiser_client.post(f"/games/{game.pk}/", {"action": "extend", "minutes": "0"}))
     assert "<title>Error: Dashboard: Titled – Werewolf</title>" in refused
+
+
+def test_a_games_language_is_what_its_players_read(organiser_client: Client) -> None:
+    """The language chosen on the form is the game's: its players' pages and mails are
+    rendered in it (only English has a catalogue yet), whatever the viewer's browser says."""
+    from werewolf.games.models import Game
+
+    from .play import GAME_FORM, NAMES
+
+    players = "\n".join(f"{name} <{name.lower()}@example.org>" for name in NAMES[:7])
+    response = organiser_client.post("/games/new/", {**GAME_FORM, "players": players, "language": "en"})
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.language == "en"
+    page = Client().get(f"/g/{game.public_key}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<html lang="en"' in page

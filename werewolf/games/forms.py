@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import re
 import zoneinfo
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
@@ -50,6 +52,7 @@ COMMON_FIELDS = (
     "night_minutes",
     "day_minutes",
     "timezone",
+    "language",
     "seating",
     "dealing",
     "early_resolution",
@@ -227,6 +230,13 @@ class GameForm(forms.Form):
     )
     timezone = forms.ChoiceField(
         label=_("Time zone"), initial="UTC", help_text=_("Deadlines are shown in this time zone.")
+    )
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=settings.LANGUAGES,
+        initial="en",
+        required=False,
+        help_text=_("What the players read: their pages, their mails and the game's printed documents."),
     )
     seating = forms.ChoiceField(
         label=_("Seats"),
@@ -458,6 +468,7 @@ class GameForm(forms.Form):
                 "night_minutes": game.night_minutes,
                 "day_minutes": game.day_minutes,
                 "timezone": game.timezone,
+                "language": game.language,
                 "seating": "draw" if game.draw_seats else "listed",
                 "dealing": "deal" if game.deal_roles else "assign",
                 "early_resolution": game.early_resolution,
@@ -633,8 +644,14 @@ def words(template: str, context: dict[str, Any]) -> str:
 
 
 def card_word(word: str, **context: Any) -> str:
-    """A word of the notecard form, from includes/notecard_words.html."""
-    return words("includes/notecard_words.html", {"word": word, **context})
+    """A word of the notecard form, from includes/notecard_words.html (each one rendered
+    once per language: a card form asks for a dozen of them on every request)."""
+    return _card_word(word, translation.get_language(), tuple(sorted(context.items())))
+
+
+@lru_cache(maxsize=1024)
+def _card_word(word: str, language: str | None, context: tuple[tuple[str, Any], ...]) -> str:
+    return words("includes/notecard_words.html", {"word": word, **dict(context)})
 
 
 class NotecardForm(PhaseCarrier):

@@ -30,6 +30,8 @@ class Game(models.Model):
     deal = models.JSONField(null=True, blank=True, editable=False)  # engine.deal at the start: any game replays
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     timezone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, default="en")
+    """What the players read: their pages, their mails, the game's printed documents."""
     night_minutes = models.PositiveIntegerField(_("night length (minutes)"), default=1440)
     day_minutes = models.PositiveIntegerField(_("day length (minutes)"), default=1440)
     # {stage name: minutes} for a ruleset whose day (or night) has several stages, such as

@@ -90,6 +90,7 @@ def create_game(
     expected_players: int | None = None,
     seed: int | None = None,
     is_demo: bool = False,
+    language: str = "en",
 ) -> Game:
     """A game not yet started. Options are checked now (`engine.SetupError`), for
     `expected_players` when players will join by the link (else for the seats given)."""
@@ -109,6 +110,7 @@ def create_game(
             draw_seats=draw_seats,
             deal_roles=deal_roles,
             public_square=public_square,
+            language=language,
             chosen_options=dict(options),
             public_key=secrets.token_urlsafe(16),
             is_demo=is_demo,
@@ -267,6 +269,7 @@ def update_draft(
     deal_roles: bool = True,
     public_square: bool = False,
     expected_players: int | None = None,
+    language: str = "en",
 ) -> Game:
     """Change a game that has not started, as `create_game` set it up. The players are
     written again in the new order (the listed order is their order of creation); a
@@ -306,6 +309,7 @@ def update_draft(
         game.stage_minutes = dict(stage_minutes or {})
         game.early_resolution, game.draw_seats, game.deal_roles = early_resolution, draw_seats, deal_roles
         game.public_square = public_square
+        game.language = language
         game.save()
         game.players.filter(pending=False).delete()  # those still to confirm by mail stay
         Player.objects.bulk_create(players)
@@ -352,6 +356,7 @@ def next_in_series(game: Game, organiser: Any) -> Game:
         draw_seats=game.draw_seats,
         deal_roles=game.deal_roles,
         public_square=game.public_square,
+        language=game.language,
     )
     number = 1 + max([first.series_number, *Game.objects.filter(series=first).values_list("series_number", flat=True)])
     Game.objects.filter(pk=following.pk).update(series=first, series_number=number)
@@ -442,7 +447,7 @@ def submit_orders(
                 acts += 1
                 if state.index != phase.index:
                     return rows  # the act closed the step (nobody left to bet)
-        trigger = _early_trigger(game, state, current_orders(phase))
+        trigger = _early_trigger(game, state, phase)
     if trigger:
         resolve_phase(phase.pk, trigger)
     return rows
@@ -500,7 +505,13 @@ def acts(phase: Phase) -> list[tuple[int, engine.Order]]:
     return [(seat, engine.Order.from_json(payload)) for seat, payload in rows]
 
 
-def _early_trigger(game: Game, state: engine.State, orders: Mapping[int, engine.Order]) -> str | None:
+def _early_trigger(game: Game, state: engine.State, phase: Phase) -> str | None:
+    """Whether the phase's cards already end it: a step whose stage may be decided by its
+    cards (a classic day's majority), or every card in with early resolution on. The
+    cards are read only where either could be so."""
+    if not game.early_resolution and not engine.phase(state).stage.decisive:
+        return None
+    orders = current_orders(phase)
     if engine.decisive(state, orders):
         return Phase.Resolution.MAJORITY
     if game.early_resolution and engine.all_in(state, orders):
@@ -568,7 +579,7 @@ def resolve_if_ready(phase_id: int) -> bool:
     phase = Phase.objects.select_related("game").filter(pk=phase_id, status=Phase.Status.OPEN).first()
     if phase is None:
         return False
-    trigger = _early_trigger(phase.game, phase.game.engine_state, current_orders(phase))
+    trigger = _early_trigger(phase.game, phase.game.engine_state, phase)
     return bool(trigger) and resolve_phase(phase_id, trigger)
 
 

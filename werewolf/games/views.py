@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -141,6 +142,7 @@ def _game_settings(data: dict[str, Any]) -> dict[str, Any]:
         "deal_roles": data["dealing"] == "deal",
         "public_square": bool(data.get("public_square")),
         "expected_players": data.get("expected_players"),
+        "language": data.get("language") or "en",
     }
 
 
@@ -412,6 +414,11 @@ def demo(request: HttpRequest) -> HttpResponse:
     return redirect(links.url_for(player, absolute=False))
 
 
+def _speak(game: Game) -> None:
+    """The rest of the request in the game's language: what its players read."""
+    translation.activate(game.language)
+
+
 def _organised(request: HttpRequest, pk: int) -> Game:
     game = get_object_or_404(Game, pk=pk)
     if game.organiser_id != request.user.pk and not request.user.is_superuser:
@@ -433,6 +440,7 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
         player = links.player_for(token)
     except links.LinkError as problem:
         return _link_error(request, problem)
+    _speak(player.game)
     card = selectors.seat_card(player)  # a card handed in needs this, not the whole page
     slot, phase = card["slot"], card["phase"]
     form, error = None, None
@@ -522,6 +530,7 @@ def _public_game(key: str) -> Game:
 @require_GET
 def public(request: HttpRequest, key: str) -> HttpResponse:
     game = _public_game(key)
+    _speak(game)
     return render(request, "games/public.html", selectors.public_context(game))
 
 
@@ -623,6 +632,7 @@ def projector(request: HttpRequest, key: str) -> HttpResponse:
     whose card is in, never what), the phase, the countdown and the latest public news,
     in type read from the back, on one 1920 x 1080 screen."""
     game = _public_game(key)
+    _speak(game)
     context = selectors.public_context(game)
     context["projector"] = selectors.projector_context(game, context)
     return render(request, "games/projector.html", context)
@@ -637,6 +647,7 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
     game = Game.objects.filter(signup_key=key, status=Game.Status.DRAFT).first() if _PUBLIC_KEY.fullmatch(key) else None
     if game is None:
         return render(request, "games/join_closed.html", status=404)
+    _speak(game)
     form = JoinForm(request.POST or None)
     error = None
     if request.method == "POST" and form.is_valid():
@@ -734,6 +745,7 @@ def game_role_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """A started game's role cards, each naming its player: for the organiser to hand
     out at the table."""
     game = _organised(request, pk)
+    _speak(game)  # the game's documents are in its players' language
     if game.status == Game.Status.DRAFT:
         return redirect("games:dashboard", pk=pk)
     paper = request.GET.get("paper", "a4")
@@ -760,6 +772,7 @@ def game_notecards(request: HttpRequest, pk: int) -> HttpResponse:
     """The open phase's notecards, all alike whatever the role; with `links=1`, each with
     a QR code of its player's own page (hand each to its player only)."""
     game = _organised(request, pk)
+    _speak(game)  # the game's documents are in its players' language
     if game.current_phase() is None:
         return redirect("games:dashboard", pk=pk)
     pdf = printing.notecards_pdf(game, paper=_paper(request), with_links=request.GET.get("links") == "1")
@@ -771,6 +784,7 @@ def game_notecards(request: HttpRequest, pk: int) -> HttpResponse:
 def game_tally(request: HttpRequest, pk: int) -> HttpResponse:
     """The tally sheet of the open vote."""
     game = _organised(request, pk)
+    _speak(game)  # the game's documents are in its players' language
     pdf = printing.tally_pdf(game, paper=_paper(request))
     if pdf is None:
         return redirect("games:dashboard", pk=pk)
@@ -782,6 +796,7 @@ def game_tally(request: HttpRequest, pk: int) -> HttpResponse:
 def game_score_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The score sheet of a game that scores: its series so far, and room for the next."""
     game = _organised(request, pk)
+    _speak(game)  # the game's documents are in its players' language
     if game.ruleset not in printing.SCORING:
         return redirect("games:dashboard", pk=pk)
     return _pdf(printing.score_sheet_pdf(game, paper=_paper(request)), f"score-sheet-game-{game.pk}.pdf")
@@ -793,6 +808,7 @@ def game_script(request: HttpRequest, pk: int) -> HttpResponse:
     """The moderator's script for a started game: the night's calls for the roles dealt,
     and the table to cross off."""
     game = _organised(request, pk)
+    _speak(game)  # the game's documents are in its players' language
     if game.status == Game.Status.DRAFT:
         return redirect("games:dashboard", pk=pk)
     return _pdf(printing.script_pdf(game, paper=_paper(request)), f"script-game-{game.pk}.pdf")
@@ -803,6 +819,7 @@ def game_script(request: HttpRequest, pk: int) -> HttpResponse:
 def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     """After the game: the whole story, every card revealed."""
     game = _organised(request, pk)
+    _speak(game)  # the game's documents are in its players' language
     pdf = printing.record_pdf(game, paper=_paper(request))
     if pdf is None:
         return redirect("games:dashboard", pk=pk)
@@ -820,7 +837,9 @@ def seat_role_card(request: HttpRequest, token: str) -> HttpResponse:
     if game.status == Game.Status.DRAFT or player.seat is None:
         return redirect("games:seat", token=token)
     cards = printing.game_cards(game, seats=[player.seat])
-    pdf = printing.role_cards_pdf(cards, ruleset=game.ruleset, options=dict(game.options), title=game.name)
+    pdf = printing.role_cards_pdf(
+        cards, ruleset=game.ruleset, options=dict(game.options), title=game.name, language=game.language
+    )
     return _pdf(pdf, "my-role-card.pdf")
 
 

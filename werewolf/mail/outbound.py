@@ -33,7 +33,7 @@ from django.db import close_old_connections
 from django.db.models import F
 from django.db.utils import DatabaseError, InterfaceError
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from werewolf import engine
 from werewolf.engine import rulesets
@@ -448,6 +448,12 @@ def _render_phase(player: Player, phase: Phase, events: list[Any], shared: Share
 def _render(
     player: Player, template: str, context: dict[str, Any], headers: dict[str, str] | None = None
 ) -> dict[str, Any]:
+    """A mail in the game's language (what its players read)."""
+    with translation.override(player.game.language):
+        return _rendered(player, template, context, headers)
+
+
+def _rendered(player: Player, template: str, context: dict[str, Any], headers: dict[str, str] | None) -> dict[str, Any]:
     subject = " ".join(render_to_string(f"emails/{template}_subject.txt", context).split())
     extra = dict(headers or {})
     if context.get("reply_to"):
