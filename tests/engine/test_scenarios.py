@@ -1,5 +1,6 @@
 """The rules of every ruleset, one scenario per rule sentence, from
-fixtures/scenarios/<ruleset>/.
+fixtures/scenarios/<ruleset>/ (characters an organiser built come from
+fixtures/characters/, named by `characters_from`).
 
 Each scenario sets a table up (roles and alpha given, or dealt from the seed), then
 plays phases: cards that must be refused when handed in, the cards that count, and the
@@ -17,14 +18,17 @@ import pytest
 
 from werewolf import engine
 
-CATALOGUE = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+CATALOGUE = FIXTURES / "scenarios"
 SCENARIOS = sorted(CATALOGUE.glob("*/*.json"))
+CHARACTERS = FIXTURES / "characters"
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[path.stem for path in SCENARIOS])
 def test_rule(path: Path) -> None:
     scenario = json.loads(path.read_text())
     assert scenario["id"] == path.stem
+    scenario["options"] = options_of(scenario)
     if "setup_error" in scenario:
         with pytest.raises(engine.SetupError) as refused:
             engine.setup(path.parent.name, scenario["options"], scenario["players"], scenario["seed"])
@@ -57,6 +61,16 @@ def test_rule(path: Path) -> None:
     if "winner" in scenario:
         outcome = engine.outcome(state)
         assert (outcome.winner if outcome else None) == scenario["winner"]
+
+
+def options_of(scenario: dict[str, Any]) -> dict[str, Any]:
+    """The scenario's options, with the character definitions it names from
+    fixtures/characters/ (`characters_from`) beside any it writes out."""
+    options = dict(scenario["options"])
+    named = [json.loads((CHARACTERS / f"{name}.json").read_text()) for name in scenario.get("characters_from", [])]
+    if named:
+        options["characters"] = [*options.get("characters", []), *named]
+    return options
 
 
 def deal_of(scenario: dict[str, Any]) -> dict[str, Any] | None:

@@ -54,24 +54,29 @@ def standard(
     *,
     groups: Mapping[str, Sequence[int]] | None = None,
     den_open: bool = True,
+    pack: Sequence[int] | None = None,
 ) -> tuple[Channel, ...]:
     """The square (all read, the living write), the den (every seat holding a pack role
     reads, the living ones write while `den_open`), each of `groups` (its members read,
     the living ones write) and the ghosts' corner (the dead read and write; nothing there
-    reaches the living). A group with fewer than two members has no channel."""
+    reaches the living). A group with fewer than two members has no channel. `pack`:
+    the den's members, where the ruleset's role table alone cannot say (characters an
+    organiser built)."""
     from . import rulesets
 
     rules = rulesets.get(state.ruleset)
     seats = range(state.seats)
     living = frozenset(seat for seat in seats if state.alive[seat])
     everyone = frozenset(seats)
-    pack = frozenset(
-        seat for seat in seats if any(rules.roles[role].pack for role in rules.roles_of(state, seat) if role)
+    den = frozenset(
+        pack
+        if pack is not None
+        else (seat for seat in seats if any(rules.roles[role].pack for role in rules.roles_of(state, seat) if role))
     )
     # Once the game is over, everyone may talk in the square, the dead too.
     found = [Channel(SQUARE, everyone, everyone if state.over else living)]
-    if len(pack) > 1:
-        found.append(Channel(DEN, pack, pack & living if den_open else frozenset(), "den_closed"))
+    if len(den) > 1:
+        found.append(Channel(DEN, den, den & living if den_open else frozenset(), "den_closed"))
     for name, members in (groups or {}).items():
         group = frozenset(members)
         if len(group) > 1:

@@ -6,6 +6,7 @@ from ..errors import SetupError
 from ..outcome import Outcome
 from .base import Ruleset
 from .classic import RULESET as CLASSIC
+from .lunapiena import RULESET as LUNAPIENA
 from .lupusburg import GOALS_RULESET as LUPUSBURG_GOALS
 from .lupusburg import RULESET as LUPUSBURG
 from .tabula import RULESET as TABULA
@@ -13,6 +14,7 @@ from .tabula import RULESET as TABULA
 RULESETS: dict[str, Ruleset] = {
     CLASSIC.id: CLASSIC,
     TABULA.id: TABULA,
+    LUNAPIENA.id: LUNAPIENA,
     LUPUSBURG.id: LUPUSBURG,
     LUPUSBURG_GOALS.id: LUPUSBURG_GOALS,
 }

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, cast
 
-from .. import talk
+from .. import talk, tribunal
 from ..cards import SLEEPER, Card, Field, Slot
 from ..errors import SetupError
 from ..events import Audience, Event
@@ -28,7 +28,7 @@ from ..orders import Order
 from ..outcome import Outcome, finish
 from ..pack import succession
 from ..pack import victim as choose_victim
-from ..random import clockwise_distance, setup_rng
+from ..random import setup_rng
 from ..state import PhaseSpec, Stage, State
 from ..table import Role, table
 from ..talk import Channel
@@ -645,53 +645,21 @@ def _night(rules: Tabula, state: State, cards: Mapping[int, Order], rng: Random,
     return state.evolve(phase="day", step=1, index=state.index + 1, rules=new)
 
 
-# The day: the accusation, then the ballot.
-
-
-def _votes(cards: Mapping[int, Order]) -> dict[int, int]:
-    """Voter to named seat, in seat order (the engine hands the cards over in seat
-    order); a blank card is an abstention."""
-    return {seat: card.targets[0] for seat, card in cards.items() if card.targets}
+# The day: the accusation, then the ballot (engine/tribunal.py).
 
 
 def _accusation(state: State, cards: Mapping[int, Order], events: list[Event]) -> State:
     """Name the suspects: the Owl-man's choice first when it lives, then the players
-    with most votes, ties (at zero votes too) going to the closest clockwise from the
-    Welcome! holder. When nobody is accused at all, by a vote or by the Owl-man, nobody
-    is suspected and the day ends without a ballot."""
+    with most votes, ties going to the closest clockwise from the Welcome! holder. When
+    nobody is accused at all, the day ends without a ballot."""
     rules: TabulaState = state.rules
-    votes = _votes(cards)
-    counts: dict[int, int] = {}
-    for target in votes.values():
-        counts[target] = counts.get(target, 0) + 1
-    owl = rules.owl if rules.owl is not None and state.alive[rules.owl] else None
-    suspects: list[int] = []
-    if owl is not None:
-        suspects.append(owl)
-        events.append(Event("owl_chose", {"seat": owl}, Audience.public()))
-    origin, seats = _origin(state), state.seats
-    ranked = sorted(counts, key=lambda seat: (-counts[seat], (seat - origin) % seats))  # clockwise from origin
-    if ranked or owl is not None:
-        suspects += [seat for seat in ranked if seat != owl][: 2 - len(suspects)]
-        if len(suspects) < 2:
-            # Everyone else has no vote: the tie at zero goes clockwise too.
-            alive = state.alive
-            for distance in range(seats):
-                seat = (origin + distance) % seats
-                if alive[seat] and seat not in counts and seat not in suspects:
-                    suspects.append(seat)
-                    if len(suspects) == 2:
-                        break
-    data = {
-        "suspects": suspects,
-        "owl": owl,
-        "votes": [[voter, target] for voter, target in votes.items()],
-        "tally": [[seat, counts[seat]] for seat in ranked],
-        "from": origin,
-    }
+    data = tribunal.suspects(state, cards, _origin(state), rules.owl)
+    if data["owl"] is not None:
+        events.append(Event("owl_chose", {"seat": data["owl"]}, Audience.public()))
     events.append(Event("suspects_named", data, Audience.public()))
+    suspects = tuple(data["suspects"])
     new = TabulaState(
-        rules.roles, rules.pack, rules.set_aside, rules.welcome, None, tuple(suspects), rules.lynched, rules.changed
+        rules.roles, rules.pack, rules.set_aside, rules.welcome, None, suspects, rules.lynched, rules.changed
     )
     if not suspects:
         return _nightfall(state, new)
@@ -702,21 +670,8 @@ def _ballot(rules: Tabula, state: State, cards: Mapping[int, Order], events: lis
     """Reveal the ballots together; the suspect with more is lynched, a tie going to
     the suspect closest clockwise from the Welcome! holder."""
     old: TabulaState = state.rules
-    suspects = old.suspects
-    votes = _votes(cards)
-    counts = dict.fromkeys(suspects, 0)
-    for target in votes.values():
-        counts[target] += 1
-    origin, seats = _origin(state), state.seats
-    lynched = min(suspects, key=lambda seat: (-counts[seat], clockwise_distance(origin, seat, seats)))
-    tie = sum(1 for seat in suspects if counts[seat] == counts[lynched]) > 1
-    data = {
-        "ballots": [[voter, target] for voter, target in votes.items()],
-        "tally": [[seat, counts[seat]] for seat in suspects],
-        "lynched": lynched,
-        "tie": tie,
-        "from": origin,
-    }
+    data = tribunal.ballot(state, old.suspects, cards, _origin(state))
+    lynched = data["lynched"]
     events.append(Event("ballot_revealed", data, Audience.public()))
     state = rules.judge(rules.bury(state, rules.mourned(state, [(lynched, "lynched")]), events), events)
     return _nightfall(
