@@ -19,6 +19,7 @@ printing, translation, IMAP and Postfix tests, when they are missing and this us
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -98,7 +99,7 @@ def compile_catalogues() -> None:
         if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
             continue
         subprocess.check_call(
-            [str(PYTHON), "-m", "babel.messages.frontend", "compile", "-q", "-i", str(po), "-o", str(mo)], cwd=ROOT
+            [str(PYTHON), "-m", "babel.messages.frontend", "-q", "compile", "-i", str(po), "-o", str(mo)], cwd=ROOT
         )
 
 
@@ -106,17 +107,28 @@ def _where_mail_goes() -> str:
     """Where this run's mail goes, as the settings the app reads will say (the
     environment, or the env file)."""
     code = (
-        "from django.conf import settings as s; print(s.EMAIL_BACKEND.rsplit('.', 2)[-2], s.EMAIL_HOST, s.EMAIL_PORT)"
+        "import json; from django.conf import settings as s; "
+        "print(json.dumps([s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, str(s.EMAIL_FILE_PATH)]))"
     )
     try:
         out = subprocess.check_output([str(PYTHON), "manage.py", "shell", "-v", "0", "-c", code], cwd=ROOT, text=True)
-        backend, host, port = out.split()
-    except (subprocess.CalledProcessError, ValueError):
+        backend, host, port, folder = json.loads(out.strip().splitlines()[-1])
+    except (subprocess.CalledProcessError, ValueError, IndexError):
         return "Mail goes where WEREWOLF_EMAIL says."
-    if backend == "smtp":
+    return mail_sentence(backend, host, port, folder)
+
+
+def mail_sentence(backend: str, host: str, port: int, folder: str) -> str:
+    """The sentence `run` prints for the mail backend the settings name."""
+    if backend.startswith("anymail.backends."):
+        return f"Mail goes out through {backend.split('.')[2]}'s API (WEREWOLF_MAIL_PROVIDER)."
+    if backend == "django.core.mail.backends.smtp.EmailBackend":
         return f"Mail goes to the SMTP server at {host}:{port}."
-    if backend == "filebased":
-        return "Mail is written under var/mail."
+    if backend == "django.core.mail.backends.filebased.EmailBackend":
+        path = Path(folder)
+        return f"Mail is written under {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}."
+    if backend == "django.core.mail.backends.locmem.EmailBackend":
+        return "Mail is kept in memory and never sent (WEREWOLF_EMAIL=locmem)."
     return "Mail goes to this console (WEREWOLF_EMAIL=file writes it under var/mail instead)."
 
 
@@ -140,8 +152,11 @@ def ensure_chromium() -> None:
                 subprocess.run(
                     ["debconf-set-selections"], input=b"postfix postfix/main_mailer_type select No configuration\n"
                 )
-            subprocess.call(["apt-get", "update", "-qq"], env=env)
-            subprocess.call(["apt-get", "install", "-y", "-qq", package], env=env)
+            # Another apt-get (a second checkout's setup, the machine's own) may hold the
+            # dpkg lock: wait for it rather than go on without the package.
+            wait = ["-o", "DPkg::Lock::Timeout=600"]
+            subprocess.call(["apt-get", *wait, "update", "-qq"], env=env)
+            subprocess.call(["apt-get", *wait, "install", "-y", "-qq", package], env=env)
         if not shutil.which(binary):
             print(f"{binary} is missing: {purpose} will be skipped (and fail under CI).", file=sys.stderr)
 

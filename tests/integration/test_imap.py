@@ -259,3 +259,110 @@ def test_a_whole_game_by_replies_through_the_mailbox(organiser, dovecot) -> None
     answers = [message for message in mail.outbox if message.extra_headers.get("In-Reply-To")]
     assert sorted(m.extra_headers["In-Reply-To"] for m in answers) == sorted(kept.values_list("message_id", flat=True))
     assert count(dovecot, "INBOX") == 0 and count(dovecot, "Werewolf/Done") == sent
+
+
+def until(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def test_fetch_mail_watch_reads_a_reply_as_it_arrives_by_idle(organiser, dovecot, settings, monkeypatch) -> None:
+    """`fetch_mail --watch` waits in IDLE: a reply appended to the mailbox is read, stored,
+    answered once and moved to Done as soon as the server says it arrived (polling is
+    set to ten minutes, so it is not what reads it); an IDLE that runs its time is
+    renewed, and the next reply is read as well."""
+    import functools
+    import threading
+
+    from django.db import connections
+
+    game = started_game(organiser, "IMAP watch")
+    seer = seat_of(game, "seer")
+    target = next(seat for seat in game.engine_state.living() if seat != seer)
+    sleeper = next(seat for seat in game.engine_state.living() if seat not in (seer, target))
+    settings.WEREWOLF_IMAP_POLL_SECONDS = 600
+    monkeypatch.setattr(imap, "IDLE_SECONDS", 2)
+    idles: list[tuple[float, float, bool | None]] = []
+    idle = imap._idle
+
+    def recorded(connection, seconds):
+        idles.append((time.monotonic(), 0.0, None))
+        woken = idle(connection, seconds)
+        idles[-1] = (idles[-1][0], time.monotonic(), woken)
+        return woken
+
+    monkeypatch.setattr(imap, "_idle", recorded)
+    stop, failures = threading.Event(), []
+    monkeypatch.setattr(imap, "watch", functools.partial(imap.watch, stop=stop))
+
+    def command() -> None:
+        try:
+            call_command("fetch_mail", "--watch", stdout=open("/dev/null", "w"))
+        except BaseException as failure:  # shown by the test
+            failures.append(failure)
+        finally:
+            connections.close_all()
+
+    outbox = len(mail.outbox)
+    watcher = threading.Thread(target=command, daemon=True)
+    watcher.start()
+    try:
+        assert until(lambda: idles, 5), "the watcher never went into IDLE"
+        card = letter(game, seer, f"INQUIRE {name_of(game, target)}", message_id="<watched.1@example.org>")
+        appended = time.monotonic()
+        deliver(dovecot, card)
+        assert until(lambda: InboundMessage.objects.filter(message_id="<watched.1@example.org>").exists(), 1.5)
+        assert time.monotonic() - appended < imap.IDLE_SECONDS
+        assert idles[0][2] is True  # woken by the server's EXISTS, not by the IDLE running out
+        assert until(lambda: count(dovecot, "Werewolf/Done") == 1, 2) and count(dovecot, "INBOX") == 0
+        kept = InboundMessage.objects.get()
+        assert kept.status == "applied" and kept.source.startswith("imap://")
+        assert Order.objects.filter(seat=seer).count() == 1
+        answers = [m for m in mail.outbox[outbox:] if m.extra_headers.get("In-Reply-To") == kept.message_id]
+        assert len(answers) == 1
+        # An IDLE that ran its time out is renewed (on a new connection) and the watch goes on.
+        assert until(lambda: any(woken is False for _, _, woken in idles) and idles[-1][2] is None, 5)
+        deliver(dovecot, letter(game, sleeper, "SLEEP", message_id="<watched.2@example.org>"))
+        assert until(lambda: InboundMessage.objects.filter(message_id="<watched.2@example.org>").exists(), 2)
+        assert until(lambda: count(dovecot, "Werewolf/Done") == 2, 2)
+    finally:
+        stop.set()
+        watcher.join(timeout=10)
+    assert not watcher.is_alive() and not failures, failures
+    assert InboundMessage.objects.count() == 2 and Order.objects.filter(seat=seer).count() == 1
+    assert len([m for m in mail.outbox[outbox:] if m.extra_headers.get("In-Reply-To")]) == 2
+
+
+def test_the_beat_reads_the_mailbox_when_a_host_is_set(organiser, dovecot, settings) -> None:
+    """With WEREWOLF_IMAP_HOST set, the beat's schedule has the fetch (every
+    WEREWOLF_IMAP_POLL_SECONDS), and one run of its task reads the mailbox; without a
+    host, the schedule has no such job."""
+    from celery import Celery
+
+    from tasks.mail import fetch_mail
+    from werewolf.celery import _schedule_sweeper
+
+    def schedule() -> dict:
+        app = Celery("werewolf")
+        app.config_from_object("django.conf:settings", namespace="CELERY")
+        _schedule_sweeper(app)
+        return app.conf.beat_schedule
+
+    settings.WEREWOLF_IMAP_POLL_SECONDS = 45
+    job = schedule()["fetch mail"]
+    assert job["task"] == "tasks.mail.fetch_mail" and job["schedule"] == 45
+    game = started_game(organiser, "IMAP beat")
+    seer = seat_of(game, "seer")
+    target = next(seat for seat in game.engine_state.living() if seat != seer)
+    deliver(dovecot, letter(game, seer, f"INQUIRE {name_of(game, target)}"))
+    outbox = len(mail.outbox)
+    assert fetch_mail.apply().get() == 1
+    assert InboundMessage.objects.get().status == "applied" and Order.objects.filter(seat=seer).count() == 1
+    assert len(mail.outbox) == outbox + 1 and count(dovecot, "INBOX") == 0 and count(dovecot, "Werewolf/Done") == 1
+    assert fetch_mail.apply().get() == 0  # nothing left
+    settings.WEREWOLF_IMAP_HOST = ""
+    assert "fetch mail" not in schedule()

@@ -40,6 +40,9 @@ def test_every_mail_the_server_sends_says_it_is_automatic(game: Game) -> None:
         {"X-Autorespond": "Out of office"},
         {"X-Failed-Recipients": "someone@example.org"},
         {"Precedence": "junk"},
+        {"Precedence": "list"},
+        {"Precedence": " List "},
+        {"Precedence": "bulk"},
         {"Return-Path": "<MAILER-DAEMON@mx.example.org>"},
         {"Auto-Submitted": "auto-generated"},
     ],
@@ -55,6 +58,28 @@ def test_mail_from_a_robot_is_kept_and_never_answered_nor_read(game: Game, marke
     assert kept.status == "refused" and kept.code == "auto_submitted"
     assert snapshot(game) == before and len(mail.outbox) == outbox
     assert InboundMessage.objects.filter(pk=kept.pk, raw=raw).exists()
+
+
+def test_a_mailing_lists_copy_of_a_card_is_kept_and_never_answered_nor_read(game: Game) -> None:
+    """A list the player's address is on sends the player's card on to the orders
+    address (`Precedence: list` and `List-Id`, as list servers write them): kept for the
+    organiser, never answered, never read as a card; the same card sent by the player
+    afterwards is taken."""
+    seer = seat_of(game, "seer")
+    target = next(seat for seat in game.engine_state.living() if seat != seer)
+    card = f"INQUIRE {name_of(game, target)}"
+    listed = (
+        b"Precedence: list\r\nList-Id: Werewolf players <players.lists.example.org>\r\n"
+        b"List-Unsubscribe: <mailto:players-leave@lists.example.org>\r\n"
+    ) + letter(game, seer, card, message_id="<list-copy@lists.example.org>")
+    before, outbox = snapshot(game), len(mail.outbox)
+    kept = inbound.receive(listed)
+    assert (kept.status, kept.code) == ("refused", "auto_submitted")
+    assert kept.player == game.players.get(seat=seer) and kept.answer != "sent"
+    assert snapshot(game) == before and len(mail.outbox) == outbox
+    assert InboundMessage.objects.get(pk=kept.pk).raw == listed
+    taken = inbound.receive(letter(game, seer, card, message_id="<own@example.org>"))
+    assert taken.status == "applied" and len(mail.outbox) == outbox + 1
 
 
 def test_a_bounce_from_the_mailer_daemon_is_never_answered(game: Game) -> None:

@@ -246,3 +246,98 @@ def test_amazon_ses_receipt_by_sns_with_the_raw_message(game: Game) -> None:
         HTTP_X_AMZ_SNS_MESSAGE_TYPE="Notification", HTTP_X_AMZ_SNS_MESSAGE_ID="other",
     )  # fmt: skip
     assert anonymous.status_code == 401 and InboundMessage.objects.count() == 2
+
+
+class FakePostmark:
+    """Postmark's send API (POST /email) on loopback: keeps each message posted and
+    answers as Postmark does, with an id of its own for each."""
+
+    def __init__(self) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        posted = self.posted = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                answer = {
+                    "To": body["To"],
+                    "SubmittedAt": "2026-11-23T10:14:03.511Z",
+                    "MessageID": f"pm-{len(posted) + 1:04d}-0b7b-4c4f-9b1d",
+                    "ErrorCode": 0,
+                    "Message": "OK",
+                }
+                posted.append((self.path, self.headers["X-Postmark-Server-Token"], body, answer["MessageID"]))
+                data = json.dumps(answer).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def postmark(settings):
+    """WEREWOLF_MAIL_PROVIDER=postmark, as settings.py makes it: anymail's Postmark
+    backend, its API pointed at a server of the test's own."""
+    fake = FakePostmark()
+    settings.WEREWOLF_MAIL_PROVIDER = "postmark"
+    settings.EMAIL_BACKEND = "anymail.backends.postmark.EmailBackend"
+    settings.ANYMAIL = {**settings.ANYMAIL, "POSTMARK_SERVER_TOKEN": "pm-token", "POSTMARK_API_URL": fake.url}
+    yield fake
+    fake.close()
+
+
+def test_a_phases_mail_goes_out_through_the_provider_with_its_headers_and_id_kept(organiser, postmark) -> None:
+    """With a provider configured, a phase's results go through anymail's backend to the
+    provider's API, carrying the same headers as over SMTP (Message-ID, Auto-Submitted,
+    the moderator as From, the signed Reply-To); the provider's own id is kept on each
+    outbox row, and its bounce report finds the mail by that id."""
+    from django.utils import timezone
+
+    from werewolf.games import services
+    from werewolf.games.models import Dispatch, Phase
+
+    game = started_game(organiser, "Provider out")
+    assert postmark.posted and Dispatch.objects.filter(status=Dispatch.Status.SENT).count() == len(postmark.posted)
+    night = game.current_phase()
+    Phase.objects.filter(pk=night.pk).update(deadline=timezone.now())
+    assert services.sweep_due_phases() == 1
+    rows = list(Dispatch.objects.filter(phase=night, kind=Dispatch.Kind.PHASE).select_related("player"))
+    assert len(rows) == game.players.count()
+    by_message_id = {
+        {h["Name"]: h["Value"] for h in body.get("Headers", [])}.get("Message-ID"): (path, token, body, provider_id)
+        for path, token, body, provider_id in postmark.posted
+    }
+    for row in rows:
+        assert row.status == Dispatch.Status.SENT, (row.status, row.last_error)
+        path, token, body, provider_id = by_message_id[row.message_id]
+        assert (path, token) == ("/email", "pm-token")
+        headers = {h["Name"]: h["Value"] for h in body["Headers"]}
+        assert headers["Auto-Submitted"] == "auto-generated" and headers["X-Auto-Response-Suppress"] == "All"
+        assert body["From"] == "Werewolf moderator <moderator@localhost>" and row.player.email in body["To"]
+        assert body["ReplyTo"].startswith("orders+") and body["ReplyTo"].endswith("@werewolf.test")
+        assert row.provider_id == provider_id  # the provider's own id, for its tracking webhook
+    # The provider's bounce report names its own id: it finds the mail and the seat.
+    row = rows[0]
+    report = {"RecordType": "Bounce", "Type": "HardBounce", "TypeCode": 1, "MessageID": row.provider_id,
+              "Description": "Unknown user", "Details": "smtp;550 5.1.1 unknown", "Email": row.player.email,
+              "BouncedAt": "2026-11-24T10:00:00Z", "Inactive": True, "CanActivate": True}  # fmt: skip
+    url = "/mail/provider/postmark/tracking/"
+    response = Client().post(url, json.dumps(report), content_type="application/json", HTTP_AUTHORIZATION=AUTH)
+    assert response.status_code == 200
+    row.refresh_from_db()
+    row.player.refresh_from_db()
+    assert row.status == Dispatch.Status.BOUNCED and row.player.mail_stopped

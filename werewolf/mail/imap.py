@@ -21,7 +21,7 @@ import imaplib
 import logging
 import re
 import ssl
-import time
+import threading
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -107,44 +107,55 @@ def fetch(connection: imaplib.IMAP4 | None = None) -> Fetched:
             _logout(connection)
 
 
-def watch(stop: object = None) -> None:  # pragma: no cover - the command's loop; fetch() is tested
-    """Fetch, then wait for the next message (IDLE) or poll, until interrupted. A lost
-    connection is opened again after a pause."""
-    while True:
+def watch(stop: threading.Event | None = None) -> None:
+    """Fetch, then wait for the next message (IDLE) or poll, until interrupted (or `stop`
+    is set). A lost connection is opened again after a pause; an IDLE that ran its time
+    is renewed on a new connection."""
+    stop = stop or threading.Event()
+    while not stop.is_set():
         try:
             connection = connect()
             try:
-                while True:
+                while not stop.is_set():
                     fetch(connection)
-                    if b"IDLE" in _capabilities(connection):
-                        _idle(connection, IDLE_SECONDS)
-                    else:
-                        time.sleep(settings.WEREWOLF_IMAP_POLL_SECONDS)
+                    if b"IDLE" not in _capabilities(connection):
+                        stop.wait(settings.WEREWOLF_IMAP_POLL_SECONDS)
+                    elif not _idle(connection, IDLE_SECONDS):
+                        break
             finally:
                 _logout(connection)
-        except MailboxError as failure:
+        except (MailboxError, OSError, imaplib.IMAP4.error) as failure:
             logger.warning("mailbox: %s; trying again in a minute", failure)
-            time.sleep(60)
+            stop.wait(60)
 
 
-def _idle(connection: imaplib.IMAP4, seconds: float) -> None:
-    """RFC 2177: wait until the server says a message arrived, or `seconds` pass."""
+def _idle(connection: imaplib.IMAP4, seconds: float) -> bool:
+    """RFC 2177: wait until the server says a message arrived (True: the connection goes
+    on), or `seconds` pass (False: a socket that timed out reads nothing more, so the
+    caller opens a new connection)."""
     tag = connection._new_tag()  # type: ignore[attr-defined]
     connection.send(tag + b" IDLE\r\n")
-    if not connection.readline().startswith(b"+"):
-        return
+    if not _line(connection).startswith(b"+"):
+        raise MailboxError("the server refused IDLE")
     sock = connection.socket()
     sock.settimeout(seconds)
     try:
-        while b"EXISTS" not in connection.readline():
+        while b"EXISTS" not in _line(connection):
             pass
     except TimeoutError:
+        return False
+    sock.settimeout(60)
+    connection.send(b"DONE\r\n")
+    while not _line(connection).startswith(tag):
         pass
-    finally:
-        sock.settimeout(60)
-        connection.send(b"DONE\r\n")
-        while not connection.readline().startswith(tag):
-            pass
+    return True
+
+
+def _line(connection: imaplib.IMAP4) -> bytes:
+    line = connection.readline()
+    if not line:
+        raise MailboxError("the server closed the connection")
+    return line
 
 
 def _capabilities(connection: imaplib.IMAP4) -> bytes:

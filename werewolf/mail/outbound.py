@@ -295,8 +295,8 @@ def _send(ids: list[int]) -> int:
 
 def _provider_id(message: Any) -> str:
     """The id a mail provider gave the message (django-anymail), if one sent it."""
-    status = getattr(message, "anymail_status", None)
-    return str(getattr(status, "message_id", "") or "")[:255]
+    found = getattr(getattr(message, "anymail_status", None), "message_id", None)
+    return "" if found is None else str(found)[:255]
 
 
 def _mark_sent(row: Dispatch, provider_id: str = "") -> None:
@@ -354,9 +354,12 @@ def _message(row: Dispatch, connection: Any) -> EmailMultiAlternatives:
         "X-Auto-Response-Suppress": "All",
     }
     sender = settings.DEFAULT_FROM_EMAIL
-    if settings.WEREWOLF_MAIL_ORDERS:
+    if settings.WEREWOLF_MAIL_ORDERS and not settings.WEREWOLF_MAIL_PROVIDER:
         # The envelope's return path names this very mail (VERP): a bounce comes back
-        # to the orders address and is matched to it (werewolf/mail/bounces.py).
+        # to the orders address and is matched to it (werewolf/mail/bounces.py). A mail
+        # provider keeps its own return path (Postmark and SendGrid refuse another one,
+        # Mailgun would send from the orders address's domain): its tracking webhook
+        # reports the bounce, matched by the provider's id kept on the row.
         headers["From"] = sender
         sender = orders_address(links.bounce_reference(row.pk))
     message = EmailMultiAlternatives(
