@@ -81,6 +81,12 @@ class Command(BaseCommand):
         try:
             result = simulate(opts["ruleset"], opts["players"], options, opts["games"], opts["seed"], bar.update)
         except SetupError as error:
+            if error.code == "player_count":
+                rules = RULESETS[opts["ruleset"]]
+                raise CommandError(
+                    f"bad setup: --ruleset {opts['ruleset']} plays {rules.min_players} to {rules.max_players} "
+                    f"players, not {opts['players']}"
+                ) from None
             raise CommandError(f"bad setup: {error.code} ({error.option}={error.value!r})") from None
         finally:
             bar.close()
