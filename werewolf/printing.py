@@ -10,7 +10,7 @@ rendering: the documents are self-contained, and the URL fetcher refuses everyth
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,7 +64,7 @@ def deck_cards(ruleset: str, players: int, options: dict[str, Any] | None = None
     """The cards of `ruleset`'s deck for `players` (its default options unless given),
     in the deck's own order. `engine.SetupError` for a count the ruleset does not take."""
     chosen = engine.options(ruleset, options or {}, players)
-    table = rulesets.get(ruleset).roles
+    table = engine.cast(ruleset, chosen)
     return [RoleCard(role, table[role].side) for role in engine.deck(ruleset, chosen, players)]
 
 
@@ -92,7 +92,7 @@ def pack_cards(ruleset: str, players: int) -> list[RoleCard]:
 def game_cards(game: Any, seats: Iterable[int] | None = None) -> list[RoleCard]:
     """Each seat's card in a started game (only `seats`, if given), naming its player."""
     state = game.engine_state
-    table = rulesets.get(game.ruleset).roles
+    table = engine.cast(game.ruleset, game.options)
     wanted = set(range(state.seats) if seats is None else seats)
     cards = []
     for player in game.players.exclude(seat=None).order_by("seat"):
@@ -423,12 +423,13 @@ class ScriptStep:
     last_night: int
 
 
-def script(ruleset: str, roles: Sequence[str]) -> list[ScriptStep]:
+def script(ruleset: str, roles: Sequence[str], options: Mapping[str, Any] | None = None) -> list[ScriptStep]:
     """The night's calls for the roles in play, in the ruleset's order: a step calls
     the roles its name names (a role's name, its night card kind or `called_at`; the
-    pack's step calls every role of the pack)."""
+    pack's step calls every role of the pack). `options`: the game's, where they name
+    characters an organiser built."""
     rules = rulesets.get(ruleset)
-    table = rules.roles
+    table = engine.cast(ruleset, options or {})
     present = list(dict.fromkeys(roles))
     steps = []
     for step in rules.night_order:
@@ -457,7 +458,7 @@ def script_pdf(game: Any, *, paper: str = "a4") -> bytes:
     context = {
         "game": game,
         "names": selectors.names(game),
-        "steps": script(game.ruleset, roles),
+        "steps": script(game.ruleset, roles, game.options),
         "dealt": dealt,
         "nights": range(1, 7),
         "paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]},

@@ -156,8 +156,14 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English")]  # each with a catalogue in werewolf/locale: Italian ("it") comes with its own
+# Each language offered has its catalogue in werewolf/locale (English is the source). A game's
+# language is what its players read; the site's own pages follow the viewer's (the language
+# switch in the footer, else the browser's Accept-Language).
+LANGUAGES = [("en", "English"), ("it", "Italiano")]
 LOCALE_PATHS = [BASE_DIR / "werewolf" / "locale"]
+# Dates and times in the reader's language: the formats the templates name (DATETIME_FORMAT...)
+# per language, in werewolf/formats/<language>/formats.py.
+FORMAT_MODULE_PATH = ["werewolf.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

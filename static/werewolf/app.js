@@ -14,7 +14,7 @@
       var left = Math.max(0, Math.floor((new Date(out.getAttribute("datetime")) - new Date()) / 1000));
       if (left === 0 && out.dataset.done) { out.textContent = out.dataset.done; return; }
       var d = Math.floor(left / 86400), h = Math.floor(left / 3600) % 24, m = Math.floor(left / 60) % 60, s = left % 60;
-      out.textContent = (d ? d + "d " : "") + pad(h) + ":" + pad(m) + ":" + pad(s);
+      out.textContent = (d ? d + (out.dataset.days || "d") + " " : "") + pad(h) + ":" + pad(m) + ":" + pad(s);
       [3600, 600, 60].forEach(function (mark) {
         var key = out.getAttribute("datetime") + "/" + mark;
         var word = out.getAttribute("data-warn-" + mark);

@@ -21,7 +21,7 @@ from tests.conftest import require
 from tests.web.play import seat_roles
 from werewolf import engine
 from werewolf.games import links, services
-from werewolf.games.models import Game
+from werewolf.games.models import Character, Game
 
 from .test_browser import PASSWORD
 
@@ -37,6 +37,7 @@ pytestmark = [
     ),
 ]
 
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "characters"
 WIDTHS = {"desktop": (1280, 800), "phone": (390, 844), "small phone": (320, 640)}
 RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 NAMES = ["Alba", "Brio", "Cato", "Dara", "Ezio", "Fenna", "Gusto"]
@@ -170,6 +171,24 @@ def test_every_page_in_every_state_passes_axe(tour: Tour, django_user_model) -> 
         "/print/",
         lambda page: (page.fill("input[name=players]", "2"), submit("main form [type=submit]")(page)),
     )
+    tour.check("characters, none yet", "organiser", "/characters/")
+    tour.check("build a character", "organiser", "/characters/new/")
+    tour.check(
+        "build a character refused",
+        "organiser",
+        "/characters/new/",
+        lambda page: (
+            page.fill("input[name=name]", "Busy"),
+            page.select_option("select[name=blocks-0-kind]", "inspect"),
+            page.select_option("select[name=blocks-1-kind]", "protect"),
+            submit("main form [type=submit]")(page),
+        ),
+    )
+    Character.objects.create(
+        organiser=organiser, name="Doctor", definition=json.loads((FIXTURES / "doctor.json").read_text())
+    )
+    connections.close_all()
+    tour.check("characters", "organiser", "/characters/")
     tour.check("join", "anonymous", f"/join/{draft.signup_key}/")
     tour.check("join refused", "anonymous", f"/join/{draft.signup_key}/", submit("main form [type=submit]"))
     pending = services.sign_up(draft.signup_key, "Zoë", "zoe@example.org")

@@ -301,6 +301,8 @@ ROLE_TELLING = (
     "converted",
     "medium_saw",
     "mythomaniac_became",
+    "character_read",
+    "token_given",
 )
 """Events that tell their audience something of the role of the seat they name."""
 
@@ -318,8 +320,12 @@ def known_roles(game: Game, viewer: engine.Viewer) -> set[int]:
         known.update(data.get("pack", ()))
         if event.kind == "masons_met":  # the Freemasons who met
             known.update(data["masons"])
+        if event.kind == "group_met":  # Luna Piena's groups (the Freemasons) who met
+            known.update(data["members"])
         if event.kind == "seers_met":  # a Mythomaniac who became a Seer meets the Seer
             known.update(data["seers"])
+        if event.kind == "token_given":  # a token tells who could give it
+            known.add(data["giver"])
         for key in ("target", "seat"):
             if isinstance(data.get(key), int) and event.kind in ROLE_TELLING:
                 known.add(data[key])
@@ -371,8 +377,6 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
     themselves, and every event it may not see gone. The two must be the same."""
     from django.db import transaction
 
-    from werewolf.engine import rulesets
-
     poll = path + "version.json"
     actual = CSRF.sub("", client.get(path).content.decode()) + client.get(poll).content.decode()
     with transaction.atomic():
@@ -390,7 +394,7 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
         for seat, role in zip(unknown, rotated, strict=False):
             roles[seat] = role
         if "characters" not in rules:
-            table = rulesets.get(game.ruleset).roles
+            table = engine.cast(game.ruleset, game.options)
             wolves = [seat for seat, role in enumerate(roles) if table[role].pack]
             rules["roles"] = roles
             rules["pack"] = [seat for seat in rules["pack"] if seat in wolves] + [

@@ -11,7 +11,8 @@ import pytest
 from django.core import mail
 from django.db import connection
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from werewolf import engine
 from werewolf.games import services
@@ -82,6 +83,8 @@ def play_whole_game(
     assert len(mail.outbox) == players
     paths = seat_paths(game)
     assert len(paths) == players
+    with translation.override(game.language):  # what the game's players read
+        card_in = gettext("Your card is in. You can change it until the phase resolves.")
     rng = Random(seed)
     anonymous = Client()
     sampling = Random(f"{seed}/sweep") if sample else None
@@ -114,7 +117,7 @@ def play_whole_game(
                 assert response.status_code == 302, response.content.decode()[:2000]
                 page = anonymous.get(response["Location"]).content.decode()
                 if open_phase(game) is not None and open_phase(game).pk == phase.pk:
-                    assert "Your card is in" in page
+                    assert card_in in text_of(page)
             if check and handed == 1 and not sample and every_phase:
                 sweep(game, paths, anonymous, sampling, sample)  # cards in hand must stay secret too
         if Phase.objects.get(pk=phase.pk).status == Phase.Status.OPEN:

@@ -8,7 +8,7 @@ from crispy_forms.utils import render_crispy_form
 from django.test import Client
 
 from werewolf.engine import rulesets
-from werewolf.games.forms import COMMON_FIELDS, FAMILIES, RULESET_FIELDS, GameForm
+from werewolf.games.forms import COMMON_FIELDS, RULESET_FIELDS, SHARED_GROUPS, GameForm, members
 from werewolf.games.models import Game
 
 from .play import GAME_FORM, NAMES, create_game
@@ -84,11 +84,12 @@ def test_a_draft_turned_into_tabula_drops_the_classic_deal(organiser) -> None:
 def test_every_field_of_the_form_is_shown_under_its_ruleset_or_for_every_game() -> None:
     placed = list(COMMON_FIELDS) + [name for names in RULESET_FIELDS.values() for name in names]
     assert sorted(placed) == sorted(GameForm.base_fields)
-    assert set(RULESET_FIELDS) <= set(rulesets.RULESETS)
+    assert set(RULESET_FIELDS) <= set(rulesets.RULESETS) | set(SHARED_GROUPS)
+    assert all(set(rulesets_of) <= set(rulesets.RULESETS) for rulesets_of in SHARED_GROUPS.values())
     page = render_crispy_form(GameForm())
     for group in RULESET_FIELDS:
-        members = " ".join(FAMILIES.get(group, (group,)))  # Lupusburg's two editions share one
-        assert f'data-ruleset="{members}"' in page
+        # Lupusburg's two editions share one group; Tabula and Luna Piena share the day's steps.
+        assert f'data-ruleset="{" ".join(members(group))}"' in page
 
 
 def test_a_hidden_rulesets_options_stop_nobody(organiser_client: Client) -> None:

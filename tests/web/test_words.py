@@ -278,12 +278,18 @@ def test_the_seats_table_fits_a_phone(organiser, organiser_client: Client) -> No
 
 
 def test_only_languages_with_a_catalogue_are_offered(organiser) -> None:
-    assert [code for code, _ in settings.LANGUAGES] == ["en"]
+    """English and Italian, each with its catalogue. A game's pages are in the game's
+    language whatever the browser prefers, and offer no switch of language; the site's
+    own pages follow the browser, and offer one."""
+    assert [code for code, _ in settings.LANGUAGES] == ["en", "it"]
+    assert (ROOT / "werewolf" / "locale" / "it" / "LC_MESSAGES" / "django.po").exists()
     game = paper_game(organiser)
-    for path in ("/", f"/g/{game.public_key}/", path_of(game, 0)):
+    for path in (f"/g/{game.public_key}/", path_of(game, 0)):
         html = Client(HTTP_ACCEPT_LANGUAGE="it").get(path).content.decode()
         assert '<html lang="en">' in html
-        assert "Italiano" not in html and "set_language" not in html and "/i18n/" not in html
+        assert "Italiano" not in html and "/i18n/" not in html
+    home = Client(HTTP_ACCEPT_LANGUAGE="it").get("/").content.decode()
+    assert '<html lang="it">' in home and "/i18n/setlang/" in home and "Italiano" in home
 
 
 # 9. The demo, the address line, the banner ------------------------------------------------

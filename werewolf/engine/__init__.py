@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any
 
-from . import rulesets, talk
+from . import characters, rulesets, talk
 from .cards import SLEEP, SLEEP_ORDER, Card, Field, Slot, check
 from .errors import SetupError
 from .events import MODERATOR, PUBLIC, Audience, Event, Viewer
@@ -136,6 +136,17 @@ def outcome(state: State) -> Outcome | None:
     return rulesets.get(state.ruleset).outcome(state)
 
 
+def cast(ruleset: str, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The roles a game with these checked options may deal, as rows (engine/table.py):
+    the ruleset's table, with the characters an organiser built where it takes them."""
+    rules = rulesets.get(ruleset)
+    own = getattr(rules, "cast", None)
+    if own is not None:
+        found: Mapping[str, Any] = own(options)
+        return found
+    return rules.roles
+
+
 def roles_of(state: State, seat: int) -> tuple[str, ...]:
     """What `seat` holds now: its role (Lupusburg: its characters)."""
     return rulesets.get(state.ruleset).roles_of(state, seat)
@@ -188,6 +199,8 @@ __all__ = [
     "Viewer",
     "act",
     "all_in",
+    "cast",
+    "characters",
     "deal",
     "deck",
     "talk",

@@ -67,7 +67,11 @@ EFFECTS = ("portrait", "skull")
 wolves kill the giver; the Skull is public, moves on clockwise after each lynching, and
 its holder dies with its giver."""
 
-NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+NAME = re.compile(r"^[^\W\d_](?:[\w'’ -]{0,38}[^\W_])?$")
+"""A character's name: the built-in ones are lowercase ids ("fortune_teller"); an
+organiser's is what the players read ("Hunter of Ghosts", "Zoë"), up to 40 letters,
+digits, spaces, hyphens and apostrophes, or a built-in id to replace that character."""
+GROUP = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +291,7 @@ def _block_refusal(character: Character, block: Block) -> str | None:
         return "bad_value"
     if block.deadly_from and kind != MARK:
         return "bad_value"
-    if kind == KNOW_GROUP and (not block.group or not NAME.match(block.group)):
+    if kind == KNOW_GROUP and (not block.group or not GROUP.match(block.group)):
         return "group_without_name"
     if kind != KNOW_GROUP and block.group:
         return "bad_value"

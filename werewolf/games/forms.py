@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from werewolf import engine
 from werewolf.engine import rulesets
 from werewolf.engine.rulesets import tabula
+from werewolf.engine.rulesets.lunapiena import cast as lunapiena_cast
 from werewolf.mail import grammar
 
 from . import validators
@@ -31,6 +32,7 @@ _LINE = re.compile(r"^\s*(?P<name>[^<>,;]+?)\s*(?:[<,;]\s*(?P<email>[^<>\s,;]+)\
 RULESET_CHOICES = [
     ("classic", _("Classic Werewolf")),
     ("tabula", _("Lupus in Tabula (7 to 24 players)")),
+    ("lunapiena", _("Lupus in Tabula, Luna Piena edition (7 to 23 players)")),
     ("lupusburg", _("Lupusburg, with the coin bag (4 to 8 players)")),
     ("lupusburg-goals", _("Lupusburg, with secret goals and the Chimney Sweeper (4 to 8 players)")),
 ]
@@ -84,9 +86,16 @@ RULESET_FIELDS = {
         "tabula_first_night",
         "tabula_missing_wolves",
         "tabula_reveal_dead",
-        "accusation_minutes",
-        "ballot_minutes",
     ),
+    "lunapiena": (
+        "lunapiena_cards_default",
+        "lunapiena_cards",
+        "lunapiena_characters",
+        "lunapiena_lapide",
+        "lunapiena_missing_wolves",
+        "lunapiena_reveal_dead",
+    ),
+    "two_step_day": ("accusation_minutes", "ballot_minutes"),
     "lupusburg": (
         "lupusburg_placement",
         "lupusburg_missing_claw",
@@ -99,10 +108,21 @@ its name (static/werewolf/app.js shows only the chosen ruleset's; without script
 RULESET_LEGENDS = {
     "classic": _("Classic Werewolf: its options"),
     "tabula": _("Lupus in Tabula: its options"),
+    "lunapiena": _("Luna Piena: its options"),
+    "two_step_day": _("The accusation and the ballot"),
     "lupusburg": _("Lupusburg (both editions): its options"),
 }
 FAMILIES = {"lupusburg": ("lupusburg", "lupusburg-goals")}
 """Rulesets that share one set of options on the form (Lupusburg's two editions)."""
+SHARED_GROUPS = {"two_step_day": ("tabula", "lunapiena")}
+"""Groups of fields several rulesets show beside their own (the day's two steps)."""
+
+
+def members(group: str) -> tuple[str, ...]:
+    """The rulesets a group of the form's fields belongs to."""
+    return FAMILIES.get(group) or SHARED_GROUPS.get(group) or (group,)
+
+
 LUPUSBURG_STEPS = ("placement", "goals", "privilege", "show", "sweeper", "sweep", "bets")
 """Lupusburg's short day steps; the accusation and the ballot last a day."""
 
@@ -112,7 +132,7 @@ def family(ruleset: str) -> str:
     return next((name for name, members in FAMILIES.items() if ruleset in members), ruleset)
 
 
-TYPICAL_TABLE = {"classic": 9, "tabula": 9, "lupusburg": 6, "lupusburg-goals": 6}
+TYPICAL_TABLE = {"classic": 9, "tabula": 9, "lunapiena": 9, "lupusburg": 6, "lupusburg-goals": 6}
 """A table the options of a game open to sign-up are checked for, before its players are
 known (they are checked again, with their defaults, for the real table at the start)."""
 
@@ -126,6 +146,19 @@ def ballot_minutes(day_minutes: int) -> int:
 SETUP_ERRORS = {
     "player_count": _("Classic games need between %(min)s and %(max)s players."),
     "tabula_player_count": _("Lupus in Tabula needs between %(min)s and %(max)s players."),
+    "lunapiena_player_count": _("Luna Piena needs between %(min)s and %(max)s players."),
+    "character_unwritten": _(
+        "Nobody has published the rules of a character on the list: build it on the Characters page first, "
+        "under the same name, and tick it below."
+    ),
+    "unknown_character": _(
+        "A name on the list is no character of this edition, nor one of yours ticked below: check its spelling."
+    ),
+    "repeated_character": _(
+        "A character on the list is named twice: only Villagers, Werewolves and Freemasons (and characters "
+        "built to repeat) may be dealt more than once."
+    ),
+    "bad_definition": _("One of your characters can no longer be played: open it on the Characters page."),
     "lupusburg_player_count": _("Lupusburg needs between %(min)s and %(max)s players."),
     "special_needs_more_players": _("A special chosen needs more players than the table has (see the numbers)."),
     "too_many_wolves": _("Too many werewolves: they must be fewer than the other players."),
@@ -383,6 +416,52 @@ class GameForm(forms.Form):
         required=False,
         help_text=_("Empty: as long as a day."),
     )
+    lunapiena_cards_default = forms.BooleanField(
+        label=_("The rulebook's deck for the table (suggested)"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "Two or three Werewolves, the Seer, Villagers, and the characters the rulebook adds for the number of "
+            "players. Untick to list the characters yourself (a themed game)."
+        ),
+    )
+    lunapiena_cards = forms.CharField(
+        label=_("Characters to add, in order"),
+        required=False,
+        max_length=2000,
+        help_text=_(
+            "Separated by commas, e.g. medium, bodyguard, inquisitor, freemason, freemason. The names: medium, "
+            "possessed, bodyguard, owl, freemason, werehamster, inquisitor, fortune_teller, undead, lara, jekyll, "
+            "dorian, necromancer, werecow, hamlet, villager, wolf, and your own characters ticked below. "
+            "Villagers fill the rest of the deck."
+        ),
+    )
+    lunapiena_characters = forms.MultipleChoiceField(
+        label=_("Your own characters in this game"),
+        choices=[],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Built on the Characters page. One named like a character of the edition replaces the project's "
+            "reading of it in this game; the others may then be listed above."
+        ),
+    )
+    lunapiena_lapide = forms.ChoiceField(
+        label=_("When several players die in one night, the tombstone goes to"),
+        choices=[
+            ("pack_victim", _("The wolves' victim, else the last of them clockwise (our reading)")),
+            ("random", _("One of them drawn at random")),
+        ],
+        initial="pack_victim",
+        required=False,
+    )
+    lunapiena_missing_wolves = forms.ChoiceField(
+        label=_("When no wolf hands in a list"),
+        choices=[("nobody", _("Nobody is killed")), ("random", _("A random victim is killed"))],
+        initial="nobody",
+        required=False,
+    )
+    lunapiena_reveal_dead = forms.BooleanField(label=_("Reveal a dead player's character"), required=False)
     ballot_minutes = forms.IntegerField(
         label=_("Ballot length (minutes)"),
         min_value=1,
@@ -422,8 +501,15 @@ class GameForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args: Any, submit_label: Any = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, submit_label: Any = None, organiser: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.own_characters: dict[str, dict[str, Any]] = {}
+        if organiser is not None and organiser.is_authenticated:
+            for saved in organiser.characters.order_by("name"):
+                self.own_characters[str(saved.pk)] = saved.definition
+        self.fields["lunapiena_characters"].choices = [
+            (key, definition["name"]) for key, definition in self.own_characters.items()
+        ]
         self.fields["tabula_specials"].choices = [
             (name, _("%(special)s (from %(least)s players)") % {"special": words, "least": tabula.SPECIALS[name][0]})
             for name, words in TABULA_SPECIALS.items()
@@ -437,7 +523,7 @@ class GameForm(forms.Form):
                     RULESET_LEGENDS[group],
                     *names,
                     css_class="ruleset-options",
-                    data_ruleset=" ".join(FAMILIES.get(group, (group,))),
+                    data_ruleset=" ".join(members(group)),
                 )
                 for group, names in RULESET_FIELDS.items()
             ),
@@ -453,6 +539,19 @@ class GameForm(forms.Form):
             initial["tabula_specials_default"] = list(game.options.get("specials", ())) == list(
                 tabula.reachable(players.count())
             )
+            initial["accusation_minutes"] = game.stage_minutes.get("accusation")
+            initial["ballot_minutes"] = game.stage_minutes.get("ballot")
+        elif ruleset == "lunapiena":
+            initial = {f"lunapiena_{name}": value for name, value in game.options.items()}
+            initial["lunapiena_cards_default"] = list(game.options.get("cards", ())) == list(
+                lunapiena_cast.additions(players.count())
+            )
+            initial["lunapiena_cards"] = ", ".join(game.options.get("cards", ()))
+            initial["lunapiena_characters"] = [
+                str(saved.pk)
+                for saved in game.organiser.characters.all()
+                if saved.definition in game.options.get("characters", [])
+            ]
             initial["accusation_minutes"] = game.stage_minutes.get("accusation")
             initial["ballot_minutes"] = game.stage_minutes.get("ballot")
         elif family(ruleset) == "lupusburg":
@@ -530,7 +629,7 @@ class GameForm(forms.Form):
         # The other rulesets' options are hidden on the page and unused: their errors
         # would stop the organiser with nothing to see.
         for other, names in RULESET_FIELDS.items():
-            if other != family(ruleset):
+            if ruleset not in members(other):
                 for name in names:
                     self._errors.pop(name, None)
         rules = rulesets.get(ruleset)
@@ -558,7 +657,7 @@ class GameForm(forms.Form):
             self.add_error(field, ValidationError(message, params=limits))
             return data
         data["stage_minutes"] = {}
-        if ruleset == "tabula":
+        if ruleset in SHARED_GROUPS["two_step_day"]:
             day = data["day_minutes"]
             data["stage_minutes"] = {
                 "accusation": data.get("accusation_minutes") or day,
@@ -572,9 +671,11 @@ class GameForm(forms.Form):
     @staticmethod
     def count_error(ruleset: str) -> str:
         """The key of the refusal of a table too small or too large for the ruleset."""
-        return {"tabula": "tabula_player_count", "lupusburg": "lupusburg_player_count"}.get(
-            family(ruleset), "player_count"
-        )
+        return {
+            "tabula": "tabula_player_count",
+            "lunapiena": "lunapiena_player_count",
+            "lupusburg": "lupusburg_player_count",
+        }.get(family(ruleset), "player_count")
 
     def option_values(self, ruleset: str = "classic") -> dict[str, Any]:
         data = self.cleaned_data
@@ -586,6 +687,16 @@ class GameForm(forms.Form):
             }
             if not data.get("tabula_specials_default"):
                 values["specials"] = list(data.get("tabula_specials") or ())
+            return values
+        if ruleset == "lunapiena":
+            values = {
+                "lapide": data.get("lunapiena_lapide") or "pack_victim",
+                "missing_wolves": data.get("lunapiena_missing_wolves") or "nobody",
+                "reveal_dead": bool(data.get("lunapiena_reveal_dead")),
+                "characters": [self.own_characters[key] for key in data.get("lunapiena_characters") or ()],
+            }
+            if not data.get("lunapiena_cards_default"):
+                values["cards"] = data.get("lunapiena_cards") or ""
             return values
         if family(ruleset) == "lupusburg":
             return {

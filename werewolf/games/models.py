@@ -387,3 +387,27 @@ class PrintJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key[:12]} ({self.status})"
+
+
+class Character(models.Model):
+    """A character an organiser built from the engine's ability blocks
+    (werewolf/engine/characters.py), saved to use in any game that takes such characters
+    (Luna Piena). `definition` is the engine's JSON; a game copies the definitions it uses
+    into its options when it is set up, so changing one later never changes a game."""
+
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters")
+    name = models.CharField(_("name"), max_length=40)
+    definition = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["organiser", "name"], name="one_character_of_a_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def engine_character(self) -> engine.characters.Character:
+        return engine.characters.parse(self.definition)

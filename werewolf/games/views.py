@@ -77,7 +77,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
-    form = GameForm(request.POST or None)
+    form = GameForm(request.POST or None, organiser=request.user)
     if request.method == "POST" and form.is_valid():
         game = services.create_game(request.user, **_game_settings(form.cleaned_data))
         _signup_as_asked(game, form.cleaned_data)
@@ -94,7 +94,12 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
     if game.status != Game.Status.DRAFT:
         messages.error(request, DONE["not_a_draft"])
         return redirect("games:dashboard", pk=pk)
-    form = GameForm(request.POST or None, initial=GameForm.initial_for(game), submit_label=_("Save the game"))
+    form = GameForm(
+        request.POST or None,
+        initial=GameForm.initial_for(game),
+        submit_label=_("Save the game"),
+        organiser=request.user,
+    )
     if request.method == "POST" and form.is_valid():
         try:
             game = services.update_draft(game, **_game_settings(form.cleaned_data))
@@ -414,9 +419,11 @@ def demo(request: HttpRequest) -> HttpResponse:
     return redirect(links.url_for(player, absolute=False))
 
 
-def _speak(game: Game) -> None:
-    """The rest of the request in the game's language: what its players read."""
+def _speak(request: HttpRequest, game: Game) -> None:
+    """The rest of the request in the game's language: what its players read. The page
+    then offers no switch of the site's language (it would not change this page)."""
     translation.activate(game.language)
+    request.game_language = game.language  # type: ignore[attr-defined]
 
 
 def _organised(request: HttpRequest, pk: int) -> Game:
@@ -440,7 +447,7 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
         player = links.player_for(token)
     except links.LinkError as problem:
         return _link_error(request, problem)
-    _speak(player.game)
+    _speak(request, player.game)
     card = selectors.seat_card(player)  # a card handed in needs this, not the whole page
     slot, phase = card["slot"], card["phase"]
     form, error = None, None
@@ -530,7 +537,7 @@ def _public_game(key: str) -> Game:
 @require_GET
 def public(request: HttpRequest, key: str) -> HttpResponse:
     game = _public_game(key)
-    _speak(game)
+    _speak(request, game)
     return render(request, "games/public.html", selectors.public_context(game))
 
 
@@ -590,6 +597,7 @@ def seat_talk_mail(request: HttpRequest, token: str) -> HttpResponse:
         player = links.player_for(token)
     except links.LinkError as problem:
         return _link_error(request, problem)
+    _speak(request, player.game)
     try:
         talk.set_pace(player, request.POST.get("pace", ""))
     except services.ServiceError as refusal:
@@ -632,7 +640,7 @@ def projector(request: HttpRequest, key: str) -> HttpResponse:
     whose card is in, never what), the phase, the countdown and the latest public news,
     in type read from the back, on one 1920 x 1080 screen."""
     game = _public_game(key)
-    _speak(game)
+    _speak(request, game)
     context = selectors.public_context(game)
     context["projector"] = selectors.projector_context(game, context)
     return render(request, "games/projector.html", context)
@@ -647,7 +655,7 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
     game = Game.objects.filter(signup_key=key, status=Game.Status.DRAFT).first() if _PUBLIC_KEY.fullmatch(key) else None
     if game is None:
         return render(request, "games/join_closed.html", status=404)
-    _speak(game)
+    _speak(request, game)
     form = JoinForm(request.POST or None)
     error = None
     if request.method == "POST" and form.is_valid():
@@ -671,6 +679,7 @@ def join_confirm(request: HttpRequest, token: str) -> HttpResponse:
         player = links.player_for_signup(token)
     except links.LinkError as problem:
         return render(request, "games/join_closed.html", {"problem": problem.code}, status=404)
+    _speak(request, player.game)
     error = None
     if request.method == "POST":
         try:
@@ -745,7 +754,7 @@ def game_role_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """A started game's role cards, each naming its player: for the organiser to hand
     out at the table."""
     game = _organised(request, pk)
-    _speak(game)  # the game's documents are in its players' language
+    _speak(request, game)  # the game's documents are in its players' language
     if game.status == Game.Status.DRAFT:
         return redirect("games:dashboard", pk=pk)
     paper = request.GET.get("paper", "a4")
@@ -772,7 +781,7 @@ def game_notecards(request: HttpRequest, pk: int) -> HttpResponse:
     """The open phase's notecards, all alike whatever the role; with `links=1`, each with
     a QR code of its player's own page (hand each to its player only)."""
     game = _organised(request, pk)
-    _speak(game)  # the game's documents are in its players' language
+    _speak(request, game)  # the game's documents are in its players' language
     if game.current_phase() is None:
         return redirect("games:dashboard", pk=pk)
     pdf = printing.notecards_pdf(game, paper=_paper(request), with_links=request.GET.get("links") == "1")
@@ -784,7 +793,7 @@ def game_notecards(request: HttpRequest, pk: int) -> HttpResponse:
 def game_tally(request: HttpRequest, pk: int) -> HttpResponse:
     """The tally sheet of the open vote."""
     game = _organised(request, pk)
-    _speak(game)  # the game's documents are in its players' language
+    _speak(request, game)  # the game's documents are in its players' language
     pdf = printing.tally_pdf(game, paper=_paper(request))
     if pdf is None:
         return redirect("games:dashboard", pk=pk)
@@ -796,7 +805,7 @@ def game_tally(request: HttpRequest, pk: int) -> HttpResponse:
 def game_score_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The score sheet of a game that scores: its series so far, and room for the next."""
     game = _organised(request, pk)
-    _speak(game)  # the game's documents are in its players' language
+    _speak(request, game)  # the game's documents are in its players' language
     if game.ruleset not in printing.SCORING:
         return redirect("games:dashboard", pk=pk)
     return _pdf(printing.score_sheet_pdf(game, paper=_paper(request)), f"score-sheet-game-{game.pk}.pdf")
@@ -808,7 +817,7 @@ def game_script(request: HttpRequest, pk: int) -> HttpResponse:
     """The moderator's script for a started game: the night's calls for the roles dealt,
     and the table to cross off."""
     game = _organised(request, pk)
-    _speak(game)  # the game's documents are in its players' language
+    _speak(request, game)  # the game's documents are in its players' language
     if game.status == Game.Status.DRAFT:
         return redirect("games:dashboard", pk=pk)
     return _pdf(printing.script_pdf(game, paper=_paper(request)), f"script-game-{game.pk}.pdf")
@@ -819,7 +828,7 @@ def game_script(request: HttpRequest, pk: int) -> HttpResponse:
 def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     """After the game: the whole story, every card revealed."""
     game = _organised(request, pk)
-    _speak(game)  # the game's documents are in its players' language
+    _speak(request, game)  # the game's documents are in its players' language
     pdf = printing.record_pdf(game, paper=_paper(request))
     if pdf is None:
         return redirect("games:dashboard", pk=pk)
@@ -874,3 +883,49 @@ def dashboard_signup(request: HttpRequest, pk: int) -> HttpResponse:
             request, words("includes/service_error.html", {"error": refusal, "organiser": True, "names": []})
         )
     return redirect(reverse("games:dashboard", args=[pk]) + "#signup")
+
+
+# Characters an organiser builds from ability blocks (builder.py).
+
+
+@login_required
+@require_GET
+def characters(request: HttpRequest) -> HttpResponse:
+    """The organiser's characters, each with the rules text its blocks make."""
+    saved = [(row, row.engine_character) for row in request.user.characters.all()]
+    return render(request, "games/characters.html", {"saved": saved})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    """Build a character, or change one (games that use it keep the definition they
+    copied when they were set up)."""
+    from .builder import BlockFormSet, CharacterForm, definition, initial_blocks
+    from .models import Character
+
+    instance = get_object_or_404(Character, pk=pk, organiser=request.user) if pk is not None else None
+    form = CharacterForm(request.POST or None, instance=instance, organiser=request.user)
+    blocks = BlockFormSet(
+        request.POST or None, prefix="blocks", initial=initial_blocks(instance.definition) if instance else None
+    )
+    if request.method == "POST" and form.is_valid() and blocks.is_valid():
+        raw = definition(form, blocks)
+        if raw is not None:
+            character = form.save(commit=False)
+            character.organiser = request.user
+            character.definition = raw
+            character.save()
+            messages.success(request, _("The character is saved: tick it on a Luna Piena game's form to use it."))
+            return redirect("games:characters")
+    return render(request, "games/character_form.html", {"form": form, "blocks": blocks, "instance": instance})
+
+
+@login_required
+@require_POST
+def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    from .models import Character
+
+    get_object_or_404(Character, pk=pk, organiser=request.user).delete()
+    messages.success(request, _("The character is deleted. Games set up with it keep it."))
+    return redirect("games:characters")

@@ -57,6 +57,9 @@ ALIASES = {
     "SCAMBIA": "SWAP",
     "GUFO": "OWL",
     "IMITA": "MIMIC",
+    "LEGGI": "READ",
+    "RISVEGLIA": "RAISE",
+    "DONA": "GIVE",
     "ACCUSA": "ACCUSE",
     "NESSUNA ACCUSA": "NO ACCUSE",
     "ANCHE": "ALSO",
@@ -78,6 +81,18 @@ ALIASES = {
 }
 """The Italian notecard words, each read as the English one beside it: a card may be
 written in either language, whatever the game's (UCCIDI Ada, DORMI, VOTO Bruno)."""
+
+SPOKEN: dict[str, dict[str, str]] = {"it": {}}
+for _italian, _english in ALIASES.items():
+    SPOKEN["it"].setdefault(_english, _italian)
+"""The words a game in each language prints (pages, mails, paper) for each English one:
+the first Italian word read as it (VOTO for VOTE, NESSUN VOTO for NO VOTE)."""
+
+
+def spoken(word: str, language: str | None) -> str:
+    """The notecard `word` (in English: KILL, NO VOTE) as the players of `language`
+    write it (UCCIDI, NESSUN VOTO); a word without a translation stays as it is."""
+    return SPOKEN.get((language or "").split("-")[0], {}).get(word.upper(), word) if word else word
 
 
 def command(text: str) -> str | None:

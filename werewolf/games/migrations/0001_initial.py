@@ -43,7 +43,7 @@ class Migration(migrations.Migration):
                 ('deal', models.JSONField(blank=True, editable=False, null=True)),
                 ('status', models.CharField(choices=[('draft', 'Not started'), ('running', 'Running'), ('finished', 'Finished'), ('ended', 'Ended by the organiser')], default='draft', max_length=16)),
                 ('timezone', models.CharField(default='UTC', max_length=64, verbose_name='time zone')),
-                ('language', models.CharField(choices=[('en', 'English')], default='en', max_length=8, verbose_name='language')),
+                ('language', models.CharField(choices=[('en', 'English'), ('it', 'Italiano')], default='en', max_length=8, verbose_name='language')),
                 ('night_minutes', models.PositiveIntegerField(default=1440, verbose_name='night length (minutes)')),
                 ('day_minutes', models.PositiveIntegerField(default=1440, verbose_name='day length (minutes)')),
                 ('stage_minutes', models.JSONField(blank=True, default=dict, verbose_name='length of each stage (minutes)')),

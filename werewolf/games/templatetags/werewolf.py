@@ -8,6 +8,7 @@ from typing import Any
 from django import template
 from django.conf import settings
 from django.template.loader import get_template, select_template
+from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from werewolf import engine
@@ -31,6 +32,18 @@ def seats(indices: Any, names: Sequence[str]) -> str:
 
 
 @register.filter
+def spoken(word: Any) -> str:
+    """A notecard word (KILL, NO VOTE) in the language being written (UCCIDI in Italian)."""
+    return grammar.spoken(str(word or ""), translation.get_language())
+
+
+@register.filter
+def spoken_words(words: Any) -> str:
+    """Notecard words, each in the language being written, separated by commas."""
+    return ", ".join(spoken(word) for word in words or ())
+
+
+@register.filter
 def house(index: Any, names: Sequence[str]) -> str:
     """A Lupusburg house by its owner's name and its number ("Ada 2"), as cards write it."""
     try:
@@ -51,6 +64,29 @@ def votes_in(index: Any, tally: Any) -> int:
         if row and row[0] == index:
             return int(row[1])
     return 0
+
+
+@register.filter
+def token_name(token: str | None) -> str:
+    """A token's name in the reader's language (includes/token.html): the built-in ones
+    translated, an organiser's as they wrote it."""
+    return get_template("includes/token.html").render({"token": token or ""}).strip()
+
+
+@register.filter
+def character(role_id: str | None, game: Any) -> Any:
+    """The definition of a character of `game` (anything with `ruleset` and `options`),
+    in rulesets whose characters are made of ability blocks (Luna Piena): what
+    includes/character_text.html puts in words. None elsewhere."""
+    if not role_id or game is None:
+        return None
+    own = getattr(engine.rulesets.get(game.ruleset), "characters", None)
+    if own is None:
+        return None
+    try:
+        return own(game.options).get(role_id)
+    except (engine.SetupError, ValueError):
+        return None
 
 
 @register.filter

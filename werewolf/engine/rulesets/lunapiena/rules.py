@@ -195,6 +195,14 @@ class LunaPiena:
     def night_order(self) -> tuple[str, ...]:
         return NIGHT_STEPS.names
 
+    def cast(self, options: Mapping[str, Any]) -> Mapping[str, Role]:
+        """The rows of a game's characters: ours, and the organiser's over them."""
+        return cast_of(options).rows
+
+    def characters(self, options: Mapping[str, Any]) -> Mapping[str, Character]:
+        """A game's characters as definitions (their blocks say what each does)."""
+        return cast_of(options).characters
+
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Check and complete the options for a table of `players`: the organiser's
         character definitions (`characters`, each checked), the cards added to the base
@@ -280,6 +288,7 @@ class LunaPiena:
         summary = {
             "players": players,
             "wolves": sum(1 for role in full if role in table.pack),
+            "seers": full.count(deck_table.SEER),
             "specials": [name for name in options["cards"] if name != deck_table.VILLAGER],
             "set_aside": len(full) - players,
         }
