@@ -151,3 +151,18 @@ def test_simulate_reports_wins_by_side_as_json() -> None:
         assert report["ruleset"] == "lunapiena" and report["games"] == 30
         assert sum(report["wins"].values()) == 30
         assert set(report["win_rates"]) <= {"village", "wolves", "werehamster"}
+
+
+def test_a_tabula_game_with_the_organisers_characters_keeps_every_secret(organiser_client: Client, organiser) -> None:
+    """Lupus in Tabula takes the organiser's characters too: ticked on its form, dealt
+    as specials, explained from their blocks, played to the end with the sweep."""
+    for name in ("doctor", "sherlock", "vigilante"):
+        raw = json.loads((FIXTURES / f"{name}.json").read_text())
+        Character.objects.create(organiser=organiser, name=raw["name"], definition=raw)
+    ticked = [str(pk) for pk in Character.objects.filter(organiser=organiser).values_list("pk", flat=True)]
+    options = {"ruleset": "tabula", "tabula_specials_default": "on", "tabula_characters": ticked}
+    game = play_whole_game(organiser_client, 41, players=9, sample=0, **options)
+    assert game.status == Game.Status.FINISHED
+    assert game.options["specials"] == ["medium", "doctor", "sherlock", "vigilante"]
+    dealt = {event.data["role"] for event in game.events.filter(kind="role_dealt")}
+    assert {"doctor", "sherlock", "vigilante"} <= dealt

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from .errors import SetupError
 from .table import Role
 
 VILLAGE = "village"
@@ -314,3 +315,21 @@ def catalogue(definitions: Iterable[Mapping[str, Any]]) -> dict[str, Character]:
             raise DefinitionError("repeated_name", character.name)
         cast[character.name] = character
     return cast
+
+
+def from_option(value: Any) -> dict[str, Character]:
+    """The characters a game's `characters` option defines (a list of definitions, or
+    its JSON text), each checked: `SetupError("bad_definition", code, detail)`."""
+    import json
+
+    if isinstance(value, str):
+        try:
+            value = json.loads(value) if value.strip() else []
+        except ValueError as error:
+            raise SetupError("bad_definition", "characters", "not_json") from error
+    if not isinstance(value, list):
+        raise SetupError("bad_definition", "characters", "not_a_list")
+    try:
+        return catalogue(value)
+    except DefinitionError as error:
+        raise SetupError("bad_definition", error.code, error.detail) from error

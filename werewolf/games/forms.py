@@ -86,6 +86,7 @@ RULESET_FIELDS = {
         "tabula_first_night",
         "tabula_missing_wolves",
         "tabula_reveal_dead",
+        "tabula_characters",
     ),
     "lunapiena": (
         "lunapiena_cards_default",
@@ -409,6 +410,13 @@ class GameForm(forms.Form):
         required=False,
     )
     tabula_reveal_dead = forms.BooleanField(label=_("Reveal a dead player's role"), required=False)
+    tabula_characters = forms.MultipleChoiceField(
+        label=_("Your own characters in this game"),
+        choices=[],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Built on the Characters page: each one ticked is dealt as one more special card."),
+    )
     accusation_minutes = forms.IntegerField(
         label=_("Accusation length (minutes)"),
         min_value=1,
@@ -510,6 +518,7 @@ class GameForm(forms.Form):
         self.fields["lunapiena_characters"].choices = [
             (key, definition["name"]) for key, definition in self.own_characters.items()
         ]
+        self.fields["tabula_characters"].choices = self.fields["lunapiena_characters"].choices
         self.fields["tabula_specials"].choices = [
             (name, _("%(special)s (from %(least)s players)") % {"special": words, "least": tabula.SPECIALS[name][0]})
             for name, words in TABULA_SPECIALS.items()
@@ -536,9 +545,14 @@ class GameForm(forms.Form):
         ruleset = game.ruleset
         if ruleset == "tabula":
             initial = {f"tabula_{name}": value for name, value in game.options.items()}
-            initial["tabula_specials_default"] = list(game.options.get("specials", ())) == list(
-                tabula.reachable(players.count())
-            )
+            rulebook = [name for name in game.options.get("specials", ()) if name in tabula.SPECIALS]
+            initial["tabula_specials"] = rulebook
+            initial["tabula_specials_default"] = rulebook == list(tabula.reachable(players.count()))
+            initial["tabula_characters"] = [
+                str(saved.pk)
+                for saved in game.organiser.characters.all()
+                if saved.definition in game.options.get("characters", [])
+            ]
             initial["accusation_minutes"] = game.stage_minutes.get("accusation")
             initial["ballot_minutes"] = game.stage_minutes.get("ballot")
         elif ruleset == "lunapiena":
@@ -685,8 +699,11 @@ class GameForm(forms.Form):
                 "missing_wolves": data.get("tabula_missing_wolves") or "nobody",
                 "reveal_dead": bool(data.get("tabula_reveal_dead")),
             }
+            own = [self.own_characters[key] for key in data.get("tabula_characters") or ()]
+            if own:
+                values["characters"] = own
             if not data.get("tabula_specials_default"):
-                values["specials"] = list(data.get("tabula_specials") or ())
+                values["specials"] = list(data.get("tabula_specials") or ()) + [raw["name"] for raw in own]
             return values
         if ruleset == "lunapiena":
             values = {

@@ -13,13 +13,16 @@ gives the readings chosen where the rulebook is silent.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, cast
 
-from .. import talk, tribunal
+from .. import abilities, talk, tribunal
+from ..abilities import GIVE, RAISE, READ, SHOOT
 from ..cards import SLEEPER, Card, Field, Slot
+from ..characters import FRAIL, IMMUNE, INSPECT, KNOW_GROUP, SEANCE, Character, from_option
 from ..errors import SetupError
 from ..events import Audience, Event
 from ..night import DEATHS, JUDGE, Death, Night, Pipeline
@@ -114,6 +117,70 @@ _SEANCE = frozenset(name for name, row in ROLES.items() if row.seance)
 _NIGHTLESS = frozenset(name for name, row in ROLES.items() if row.night is None)
 _PREY = frozenset(name for name, row in ROLES.items() if row.prey)
 
+
+class TabulaCast:
+    """The roles of one game: the rulebook's, and the characters the organiser built
+    (engine/characters.py) beside them, as rows, with the lookups the hot paths read."""
+
+    __slots__ = ("rows", "characters", "wolfish", "solo", "seance", "nightless", "prey")
+
+    def __init__(self, characters: Mapping[str, Character]) -> None:
+        self.characters = dict(characters)
+        rows: dict[str, TabulaRole] = {**ROLES, **{name: _row(c) for name, c in characters.items()}}
+        self.rows = rows
+        self.wolfish = frozenset(name for name, row in rows.items() if row.counts_as_wolf)
+        self.solo = {name: row.side for name, row in rows.items() if row.side not in SIDES}
+        self.seance = frozenset(name for name, row in rows.items() if row.seance)
+        self.nightless = frozenset(name for name, row in rows.items() if row.night is None)
+        self.prey = frozenset(name for name, row in rows.items() if row.prey)
+
+
+def _row(character: Character) -> TabulaRole:
+    """An organiser's character as a Tabula row: its blocks say which of the rulebook's
+    columns it has (a seance, the lodge, frail, proof against a deadly Owl-man)."""
+    base = character.row()
+    immune = character.block(IMMUNE)
+    group = character.block(KNOW_GROUP)
+    seance = character.block(SEANCE)
+    return TabulaRole(
+        base.name,
+        base.side,
+        seen_as_wolf=base.seen_as_wolf,
+        medium_sees_wolf=base.medium_sees_wolf,
+        counts_as_wolf=base.counts_as_wolf,
+        pack=base.pack,
+        prey=base.prey,
+        pack_can_kill=base.pack_can_kill,
+        night=base.night,
+        from_night=seance.from_night if seance is not None and base.night is None else base.from_night,
+        last_night=base.last_night,
+        called_at={"inquire": "inquiry", "protect": "bodyguard"}.get(base.night or "", base.called_at),
+        seance=seance is not None,
+        lodge=group is not None and group.group == "lodge",
+        frail=character.block(FRAIL) is not None,
+        owl_proof=character.pack or (immune is not None and immune.times == 0),
+    )
+
+
+NATIVE = TabulaCast({})
+_CASTS: dict[str, TabulaCast] = {}
+
+
+def cast_of(options: Mapping[str, Any]) -> TabulaCast:
+    """The cast of a game's checked options (the rulebook's alone, at once, for a game
+    without characters of the organiser's)."""
+    own = options.get("characters")
+    if not own:
+        return NATIVE
+    key = json.dumps(own, sort_keys=True)
+    found = _CASTS.get(key)
+    if found is None:
+        found = TabulaCast(from_option(own))
+        if len(_CASTS) < 256:
+            _CASTS[key] = found
+    return found
+
+
 SPECIALS: Mapping[str, tuple[int, tuple[str, ...]]] = {
     "medium": (9, (MEDIUM,)),
     "possessed": (10, (POSSESSED,)),
@@ -133,8 +200,11 @@ OWL = Card("owl", "OWL", (Field(),))
 MIMIC = Card("mimic", "MIMIC", (Field(),))
 ACCUSE = Card("vote", "VOTE", (Field(least=0),), blank=False)
 BALLOT = Card("ballot", "LYNCH", (Field(least=0),), blank=False)
-CARDS = (KILL, INQUIRE, PROTECT, OWL, MIMIC, ACCUSE, BALLOT)
-NIGHT_CARDS = {card.kind: card for card in (INQUIRE, PROTECT, OWL, MIMIC)}
+_ALSO = Field("also", least=1, most=1, optional=True, word="ALSO", prune=True)
+KILL_AND_SLAY = Card("kill", "KILL", (_LIST, _ALSO), empty_error="empty_list")
+"""The pack's list of an organiser's wolf with a one-shot kill among the pack."""
+CARDS = (KILL, KILL_AND_SLAY, INQUIRE, PROTECT, OWL, MIMIC, READ, SHOOT, RAISE, GIVE, ACCUSE, BALLOT)
+NIGHT_CARDS = {card.kind: card for card in (INQUIRE, PROTECT, OWL, MIMIC, READ, SHOOT, RAISE, GIVE)}
 
 NIGHT = Stage("night", "night")
 ACCUSATION = Stage("accusation", "day", cards="public")
@@ -151,7 +221,9 @@ class TabulaState:
     order of succession, the alpha first; `set_aside` the card left out of the deck at a
     table of seven; `welcome` the seat holding the Welcome! (None before anyone has it);
     `owl` the Owl-man's choice of the last night, until the accusation has used it;
-    `suspects` the two suspects of the open ballot; `lynched` the last player lynched."""
+    `suspects` the two suspects of the open ballot; `lynched` the last player lynched;
+    `spent` and `tokens` what the organiser's characters used and passed
+    (engine/abilities.py)."""
 
     VERSION: ClassVar[int] = 1
 
@@ -163,9 +235,15 @@ class TabulaState:
     suspects: tuple[int, ...] = ()
     lynched: int | None = None
     changed: tuple[int, ...] = ()
+    spent: tuple[str, ...] = ()
+    tokens: tuple[tuple[str, str, int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
+        more: dict[str, Any] = {}
+        if self.spent or self.tokens:  # a game with characters an organiser built
+            more = {"spent": list(self.spent), "tokens": [list(token) for token in self.tokens]}
         return {
+            **more,
             "roles": list(self.roles),
             "pack": list(self.pack),
             "set_aside": self.set_aside,
@@ -187,6 +265,8 @@ class TabulaState:
             suspects=tuple(int(x) for x in raw.get("suspects", ())),
             lynched=_seat_or_none(raw.get("lynched")),
             changed=tuple(int(x) for x in raw.get("changed", ())),
+            spent=tuple(str(x) for x in raw.get("spent", ())),
+            tokens=tuple((str(t), str(e), int(g), int(h)) for t, e, g, h in raw.get("tokens", ())),
         )
 
 
@@ -217,6 +297,7 @@ def deck(players: int, specials: Sequence[str]) -> list[str]:
     for name in SPECIALS:
         if name in specials:
             cards += SPECIALS[name][1]
+    cards += [name for name in specials if name not in SPECIALS]  # the organiser's characters
     return cards + [VILLAGER] * (max(players, FULL_DECK) - len(cards))
 
 
@@ -231,22 +312,43 @@ class Tabula:
     @property
     def night_order(self) -> tuple[str, ...]:
         """The night's steps in call order (the moderator's script reads them)."""
-        return NIGHT_STEPS.names
+        return WITH_THEIR_CHARACTERS.names
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Check and complete the options for a table of `players`: each special chosen
-        must be one whose suggested count the table reaches; by default all of them."""
+        must be one whose suggested count the table reaches; by default all of them.
+        `characters`: the organiser's own (engine/characters.py), each a special
+        `specials` may then name, one card each, after the rulebook's."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise SetupError("player_count", "players", players)
-        options = parse_options(TabulaOptions, raw, {"specials": reachable(players)})
-        for name in options.specials:
-            if players < SPECIALS[name][0]:
+        rest = {key: value for key, value in raw.items() if key != "characters"}
+        own = from_option(raw.get("characters", []))
+        for name in own:
+            if name in ROLES or name in SPECIALS:
+                raise SetupError("bad_definition", "name_taken", name)
+        chosen = rest.pop("specials", None)
+        options = parse_options(TabulaOptions, rest, {"specials": reachable(players)})
+        specials = list(options.specials) + list(own)  # by default, every character of theirs too
+        if chosen is not None:
+            items = chosen.split(",") if isinstance(chosen, str) else list(chosen)
+            specials = [str(item).strip() for item in items if str(item).strip()]
+            for name in specials:
+                if name not in SPECIALS and name not in own:
+                    raise SetupError("bad_option_value", "specials", name)
+            if len(set(specials)) != len(specials):
+                raise SetupError("bad_option_value", "specials", chosen)
+        for name in specials:
+            if name in SPECIALS and players < SPECIALS[name][0]:
                 raise SetupError("special_needs_more_players", "specials", name)
         wolves = 3 if players >= THIRD_WOLF_FROM else 2
-        if wolves + 1 + sum(len(SPECIALS[name][1]) for name in options.specials) > max(players, FULL_DECK):
+        cards = sum(len(SPECIALS[name][1]) if name in SPECIALS else 1 for name in specials)
+        if wolves + 1 + cards > max(players, FULL_DECK):
             raise SetupError("too_many_roles", "players", players)
         checked = as_json(options)
-        checked["specials"] = [name for name in SPECIALS if name in options.specials]
+        checked["specials"] = [name for name in SPECIALS if name in specials]
+        checked["specials"] += [name for name in specials if name not in SPECIALS]
+        if own:
+            checked["characters"] = [character.to_json() for character in own.values()]
         return checked
 
     def setup(
@@ -267,7 +369,7 @@ class Tabula:
             dealt = cards
         else:
             dealt = list(roles)
-            if len(dealt) != players or any(role not in ROLES for role in dealt):
+            if len(dealt) != players or any(role not in cast_of(options).rows for role in dealt):
                 raise SetupError("bad_roles", "roles", roles)
             left = list(cards)
             for role in dealt:
@@ -279,7 +381,8 @@ class Tabula:
             given = (deal or {}).get("set_aside")
             if given is not None and given != set_aside:
                 raise SetupError("bad_roles", "set_aside", given)
-        pack = succession([seat for seat, role in enumerate(dealt) if ROLES[role].pack], alpha, players, rng)
+        table = cast_of(options)
+        pack = succession([seat for seat, role in enumerate(dealt) if table.rows[role].pack], alpha, players, rng)
         state = State(
             ruleset=ID,
             options=dict(options),
@@ -305,18 +408,31 @@ class Tabula:
             Event("role_dealt", {"seat": seat, "role": role}, Audience.of(seat)) for seat, role in enumerate(dealt)
         ]
         events.append(Event("pack_formed", {"pack": list(pack)}, Audience.of(*pack)))
-        lodge = [seat for seat, role in enumerate(dealt) if ROLES[role].lodge]
+        lodge = [seat for seat, role in enumerate(dealt) if table.rows[role].lodge]
         if len(lodge) > 1:
             events.append(Event("masons_met", {"masons": lodge}, Audience.of(*lodge)))
+        for seat, role in enumerate(dealt):
+            character = table.characters.get(role)
+            group = character.block(KNOW_GROUP) if character is not None else None
+            if group is not None and group.group == "pack":
+                events.append(Event("pack_known", {"seat": seat, "pack": list(pack)}, Audience.of(seat)))
         return state, events
+
+    def characters(self, options: Mapping[str, Any]) -> Mapping[str, Character]:
+        """The characters the organiser built for this game, as definitions (the
+        rulebook's roles are not made of blocks)."""
+        return cast_of(options).characters
+
+    def cast(self, options: Mapping[str, Any]) -> Mapping[str, Role]:
+        return cast_of(options).rows
 
     def channels(self, state: State) -> tuple[Channel, ...]:
         """The square, the den (the wolves meet at night only, as the rulebook has them
         open their eyes), the Freemasons' lodge, and the ghosts' corner (nothing a ghost
         writes reaches the living)."""
         rules: TabulaState = state.rules
-        lodge = [seat for seat, role in enumerate(rules.roles) if ROLES[role].lodge]
-        return talk.standard(state, groups={"lodge": lodge}, den_open=state.phase == "night")
+        lodge = [seat for seat, role in enumerate(rules.roles) if cast_of(state.options).rows[role].lodge]
+        return talk.standard(state, groups={"lodge": lodge}, den_open=state.phase == "night", pack=rules.pack)
 
     def deck(self, options: Mapping[str, Any], players: int) -> tuple[str, ...]:
         """The table's cards (one more than the players at seven: one is set aside)."""
@@ -344,17 +460,23 @@ class Tabula:
             return PhaseSpec(BALLOT_STAGE, state.number, voters, step=2)
         number = state.number
         roles = rules.roles
+        table = NATIVE if "characters" not in state.options else cast_of(state.options)
         hunt = SLEEPER
+        prey: tuple[int, ...] = ()
         if number > 1 or state.options["first_night"] != "quiet":
-            hunt = Slot(KILL, (tuple(seat for seat in living if roles[seat] in _PREY),))
+            prey = tuple(seat for seat in living if roles[seat] in table.prey)
+            hunt = Slot(KILL, (prey,))
         slots: dict[int, Slot] = {}
         everyone = tuple(living)
         for index, seat in enumerate(living):
             role = roles[seat]
-            if role in _NIGHTLESS:
+            if table.characters and role in table.characters:
+                slots[seat] = _custom_slot(state, seat, table.characters[role], hunt, prey)
+                continue
+            if role in table.nightless:
                 slots[seat] = SLEEPER
                 continue
-            row = ROLES[role]
+            row = table.rows[role]
             kind = row.night
             if kind is None or number < row.from_night or (row.last_night and number > row.last_night):
                 slots[seat] = SLEEPER
@@ -383,7 +505,11 @@ class Tabula:
             return "target_dead"
         if state.phase == "day" and state.step == 2:
             return "not_a_suspect"
-        if field.prune and not ROLES[state.rules.roles[value]].prey:
+        if state.phase == "night" and field.name == "also":
+            return "target_self" if value == seat else "not_a_wolf"
+        if state.phase == "night" and slot_kind(state, seat) == "raise":
+            return "target_alive"
+        if field.prune and not cast_of(state.options).rows[state.rules.roles[value]].prey:
             return "target_wolf"
         if value == seat:
             return "target_self"
@@ -414,14 +540,24 @@ class Tabula:
         return (state.rules.roles[seat],)
 
     def mourned(self, state: State, deaths: Sequence[Death]) -> list[Death]:
-        """The deaths of one moment in order, every seat once and only a living one
-        (no death in Tabula brings another)."""
+        """The deaths of one moment in order, every seat once and only a living one (no
+        death of the rulebook's brings another; an organiser's giver of a Skull takes its
+        holder along)."""
         dying: list[Death] = []
         gone: set[int] = set()
-        for seat, cause in deaths:
+        if not state.rules.tokens:
+            for seat, cause in deaths:
+                if seat not in gone and state.alive[seat]:
+                    dying.append((seat, cause))
+                    gone.add(seat)
+            return dying
+        queue = list(deaths)
+        while queue:
+            seat, cause = queue.pop(0)
             if seat not in gone and state.alive[seat]:
                 dying.append((seat, cause))
                 gone.add(seat)
+                queue += abilities.taken_along(state, seat)
         return dying
 
     def bury(self, state: State, deaths: Sequence[Death], events: list[Event]) -> State:
@@ -450,6 +586,31 @@ class Tabula:
         return finish(state, winner, _winners(state, winner), state.rules.roles, events)
 
 
+def _custom_slot(state: State, seat: int, character: Character, hunt: Slot, prey: tuple[int, ...]) -> Slot:
+    """The card an organiser's character writes tonight, from its blocks: the pack's
+    list (with ALSO and a fellow wolf for a one-shot kill among the pack), or its acting
+    block's card naming whom the block allows; else SLEEP."""
+    act = character.act
+    usable = abilities.usable(state, seat, act)
+    if character.pack:
+        if usable and hunt is not SLEEPER:
+            fellows = tuple(wolf for wolf in state.rules.pack if wolf != seat and state.alive[wolf])
+            return Slot(KILL_AND_SLAY, (prey, fellows))
+        return hunt
+    if not usable or act is None or act.card is None:
+        return SLEEPER
+    dead = tuple(other for other in range(state.seats) if not state.alive[other])
+    choices = abilities.among(act, seat, state.living(), dead)
+    return Slot(NIGHT_CARDS[act.card], (choices,)) if choices else SLEEPER
+
+
+def slot_kind(state: State, seat: int) -> str | None:
+    """The card kind an organiser's character at `seat` writes tonight (None: none)."""
+    character = cast_of(state.options).characters.get(state.rules.roles[seat])
+    act = character.act if character is not None else None
+    return act.card if act is not None else None
+
+
 def _alpha(state: State) -> int | None:
     for seat in state.rules.pack:
         if state.alive[seat]:
@@ -463,14 +624,16 @@ def _winner(state: State) -> str | None:
     humans); but whichever side wins, a living Werehamster wins alone instead."""
     wolves = others = 0
     solo = None
+    table = NATIVE if "characters" not in state.options else cast_of(state.options)
+    wolfish, solos = table.wolfish, table.solo
     for role, alive in zip(state.rules.roles, state.alive, strict=True):
         if alive:
-            if role in _WOLFISH:
+            if role in wolfish:
                 wolves += 1
             else:
                 others += 1
-            if role in _SOLO:
-                solo = _SOLO[role]
+            if role in solos:
+                solo = solos[role]
     if wolves and wolves < others:
         return None
     return solo or (WOLVES if wolves else VILLAGE)
@@ -478,7 +641,8 @@ def _winner(state: State) -> str | None:
 
 def _winners(state: State, side: str) -> tuple[int, ...]:
     """The seats on the winning side, its dead included."""
-    return tuple(seat for seat, role in enumerate(state.rules.roles) if ROLES[role].side == side)
+    rows = cast_of(state.options).rows
+    return tuple(seat for seat, role in enumerate(state.rules.roles) if rows[role].side == side)
 
 
 def _origin(state: State) -> int:
@@ -498,9 +662,10 @@ def _medium(night: Night) -> None:
     if lynched is None:
         return
     roles, alive = state.rules.roles, state.alive
+    table = night.notes["cast"]
     for seat, role in enumerate(roles):
-        if role in _SEANCE and alive[seat] and state.number >= ROLES[role].from_night:
-            werewolf = ROLES[roles[lynched]].medium_sees_wolf
+        if role in table.seance and alive[seat] and state.number >= table.rows[role].from_night:
+            werewolf = table.rows[roles[lynched]].medium_sees_wolf
             night.tell("medium_saw", {"medium": seat, "seat": lynched, "werewolf": werewolf}, Audience.of(seat))
 
 
@@ -513,9 +678,11 @@ def _seer(night: Night) -> None:
         return
     state, cards = night.state, night.cards
     seers = _seers(state)
-    seer = next(seat for seat in seers if seat in cards and cards[seat].kind == "inquire")
+    seer = next((seat for seat in seers if seat in cards and cards[seat].kind == "inquire"), None)
+    if seer is None:
+        return  # only an organiser's character inquired (`_inquiry`)
     target = cards[seer].targets[0]
-    row = ROLES[state.rules.roles[target]]
+    row = night.notes["cast"].rows[state.rules.roles[target]]
     night.tell("seer_saw", {"seer": seer, "target": target, "werewolf": row.seen_as_wolf}, Audience.of(*seers))
     if row.frail:
         night.tell("hamster_seen", {"seat": target}, Audience.moderator())
@@ -525,13 +692,29 @@ def _seer(night: Night) -> None:
 def _seers(state: State) -> list[int]:
     """The living Seers, the one dealt the card first."""
     roles, changed = state.rules.roles, state.rules.changed
-    seers = [seat for seat in state.living() if ROLES[roles[seat]].night == "inquire"]
+    seers = [seat for seat in state.living() if roles[seat] in ROLES and ROLES[roles[seat]].night == "inquire"]
     return sorted(seers, key=lambda seat: seat in changed)
 
 
+def _inquiry(night: Night) -> None:
+    """An organiser's character that inspects learns, alone, whether its choice is seen
+    as a werewolf; a frail choice dies at dawn."""
+    rows = cast_of(night.state.options).rows
+    roles = night.state.rules.roles
+    for seat, card, _ in abilities.acting(night, INSPECT):
+        target = card.targets[0]
+        row = rows[roles[target]]
+        night.tell("seer_saw", {"seer": seat, "target": target, "werewolf": row.seen_as_wolf}, Audience.of(seat))
+        if row.frail:
+            night.tell("hamster_seen", {"seat": target}, Audience.moderator())
+            abilities.strike(night, target)
+
+
 def _bodyguard(night: Night) -> None:
+    """Each protection (the Bodyguard's, or an organiser's character's) guards its
+    choice from the pack tonight."""
     for seat, card in night.notes["written"].get("protect", ()):
-        night.notes["guarded"] = (seat, card.targets[0])
+        night.notes.setdefault("guarded", {})[card.targets[0]] = seat
 
 
 def _pack(night: Night) -> None:
@@ -542,29 +725,60 @@ def _pack(night: Night) -> None:
     state = night.state
     pack = [seat for seat in state.rules.pack if state.alive[seat]]
     prey = None
+    table = night.notes["cast"]
     if state.options["missing_wolves"] == "random":
-        prey = [seat for seat in state.living() if ROLES[state.rules.roles[seat]].prey]
+        prey = [seat for seat in state.living() if table.rows[state.rules.roles[seat]].prey]
     quiet = state.number == 1 and state.options["first_night"] == "quiet"
     victim, how, decided_by = choose_victim(pack, night.cards, quiet=quiet, prey=prey, rng=night.rng)
     night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
+    if table.characters:
+        _slay(night, pack)
     if victim is None:
         return
-    guarded = night.notes.get("guarded")
-    if guarded is not None and guarded[1] == victim:
-        night.tell("protected", {"seat": victim, "bodyguard": guarded[0]}, Audience.moderator())
-    elif not ROLES[state.rules.roles[victim]].pack_can_kill:
+    night.notes["victim"] = victim
+    guarded = night.notes.get("guarded", {})
+    if victim in guarded:
+        night.tell("protected", {"seat": victim, "bodyguard": guarded[victim]}, Audience.moderator())
+    elif not table.rows[state.rules.roles[victim]].pack_can_kill:
         night.tell("hamster_spared", {"seat": victim}, Audience.moderator())
-    else:
+    elif not (table.characters and abilities.spare(night, victim)):
         night.kills.append((victim, "killed"))
+
+
+def _slay(night: Night, pack: Sequence[int]) -> None:
+    """An organiser's wolf with a one-shot kill among the pack slaughters the fellow
+    wolf named after ALSO, once a game."""
+    for seat in pack:
+        card = night.cards.get(seat)
+        character = night.notes["character"](seat)
+        act = character.act if character is not None else None
+        if card is None or act is None or not card.field("also"):
+            continue
+        target = card.field("also")[0]
+        abilities.use(night, seat, act)
+        night.tell("power_used", {"seat": seat, "power": "slay", "target": target}, Audience.of(seat))
+        abilities.strike(night, target, act.first)
+
+
+def _dawn(night: Night) -> None:
+    """The strikes of the organiser's characters (and a frail choice of theirs) die at
+    dawn, the first ones before the pack's victim."""
+    strikes: list[tuple[int, bool]] = night.notes.get("strikes", [])
+    if strikes:
+        night.kills[:0] = [(seat, "killed") for seat, first in strikes if first]
+        night.kills.extend((seat, "killed") for seat, first in strikes if not first)
 
 
 def _owl(night: Night) -> None:
     """The Owl-man's choice is kept for the next accusation. With more than 20 players
     it dies at dawn, unless it is a Werewolf or the Werehamster."""
-    for _, card in night.notes["written"].get("owl", ()):
+    rows = night.notes["cast"].rows
+    for seat, card in night.notes["written"].get("owl", ()):
         target = card.targets[0]
         night.notes["owl"] = target
-        if night.state.seats >= DEADLY_OWL_FROM and not ROLES[night.state.rules.roles[target]].owl_proof:
+        character = night.notes["character"](seat)
+        deadly_from = DEADLY_OWL_FROM if character is None else character.act.deadly_from if character.act else 0
+        if deadly_from and night.state.seats >= deadly_from and not rows[night.state.rules.roles[target]].owl_proof:
             night.tell("owl_struck", {"seat": target}, Audience.moderator())
             night.kills.append((target, "killed"))
 
@@ -579,7 +793,7 @@ def _mythomaniac(night: Night) -> None:
         rules: TabulaState = state.rules
         target = card.targets[0]
         taken = rules.roles[target]
-        row = ROLES[taken]
+        row = cast_of(state.options).rows[taken]
         if not row.mimicked:
             night.tell("mythomaniac_became", {"seat": seat, "target": target, "role": None}, Audience.of(seat))
             continue
@@ -624,6 +838,31 @@ NIGHT_STEPS = Pipeline(
 """The night in the rulebook's call order: the Medium's answer, the Seer's inquiry,
 the Bodyguard's protection, the pack's victim, the Owl-man's choice, the Mythomaniac;
 then the deaths, the Welcome!, and the end judged once."""
+WITH_THEIR_CHARACTERS = Pipeline(
+    (
+        ("medium", _medium),
+        ("seer", _seer),
+        ("inquiry", _inquiry),
+        ("bodyguard", _bodyguard),
+        ("pack", _pack),
+        ("owl", _owl),
+        ("read", abilities.read),
+        ("shoot", abilities.shoot),
+        ("give", abilities.give),
+        ("mythomaniac", _mythomaniac),
+        ("dawn", _dawn),
+        (DEATHS, None),
+        ("raise", abilities.revive),
+        ("welcome", _welcome),
+        (JUDGE, None),
+    )
+)
+"""The same night in a game with characters the organiser built: their blocks' steps
+(engine/abilities.py) in their places, the strikes at dawn, a revival after the deaths."""
+
+
+def _no_character(seat: int) -> Character | None:
+    return None
 
 
 def _night(rules: Tabula, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
@@ -633,13 +872,32 @@ def _night(rules: Tabula, state: State, cards: Mapping[int, Order], rng: Random,
         if card.kind != "sleep":
             written.setdefault(card.kind, []).append((seat, card))
     night = Night(state, cards, rng, events, notes={"alive": state.alive, "written": written})
-    state = NIGHT_STEPS.run(night, rules)
+    night.notes["character"] = _no_character
+    table = NATIVE if "characters" not in state.options else cast_of(state.options)
+    night.notes["cast"] = table
+    own = table.characters
+    steps = NIGHT_STEPS
+    if own:
+        night.notes["character"] = lambda seat: own.get(night.state.rules.roles[seat])
+        steps = WITH_THEIR_CHARACTERS
+    state = steps.run(night, rules)
     old: TabulaState = state.rules
     owl = night.notes.get("owl")
     welcome = night.notes.get("welcome", old.welcome)
     new = old
     if owl != old.owl or welcome != old.welcome:
-        new = TabulaState(old.roles, old.pack, old.set_aside, welcome, owl, old.suspects, old.lynched, old.changed)
+        new = TabulaState(
+            old.roles,
+            old.pack,
+            old.set_aside,
+            welcome,
+            owl,
+            old.suspects,
+            old.lynched,
+            old.changed,
+            old.spent,
+            old.tokens,
+        )
     if state.over:
         return state.evolve(index=state.index + 1, rules=new)
     return state.evolve(phase="day", step=1, index=state.index + 1, rules=new)
@@ -659,7 +917,16 @@ def _accusation(state: State, cards: Mapping[int, Order], events: list[Event]) -
     events.append(Event("suspects_named", data, Audience.public()))
     suspects = tuple(data["suspects"])
     new = TabulaState(
-        rules.roles, rules.pack, rules.set_aside, rules.welcome, None, suspects, rules.lynched, rules.changed
+        rules.roles,
+        rules.pack,
+        rules.set_aside,
+        rules.welcome,
+        None,
+        suspects,
+        rules.lynched,
+        rules.changed,
+        rules.spent,
+        rules.tokens,
     )
     if not suspects:
         return _nightfall(state, new)
@@ -673,10 +940,13 @@ def _ballot(rules: Tabula, state: State, cards: Mapping[int, Order], events: lis
     data = tribunal.ballot(state, old.suspects, cards, _origin(state))
     lynched = data["lynched"]
     events.append(Event("ballot_revealed", data, Audience.public()))
-    state = rules.judge(rules.bury(state, rules.mourned(state, [(lynched, "lynched")]), events), events)
-    return _nightfall(
-        state, TabulaState(old.roles, old.pack, old.set_aside, old.welcome, None, (), lynched, old.changed)
+    state = rules.bury(state, rules.mourned(state, [(lynched, "lynched")]), events)
+    tokens = abilities.skull_moves(state, events) if old.tokens else old.tokens
+    state = rules.judge(state, events)
+    new = TabulaState(
+        old.roles, old.pack, old.set_aside, old.welcome, None, (), lynched, old.changed, old.spent, tokens
     )
+    return _nightfall(state, new)
 
 
 def _nightfall(state: State, rules: TabulaState) -> State:

@@ -18,26 +18,23 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar
 
-from ... import talk, tribunal
+from ... import abilities, talk, tribunal
+from ...abilities import GIVE, RAISE, READ, SHOOT
 from ...cards import SLEEPER, Card, Field, Slot
 from ...characters import (
     FRAIL,
     IMMUNE,
     INSPECT,
-    INSPECT_EXACT,
-    KILL,
     KNOW_GROUP,
     MARK,
     ONE_SHOT_KILL,
-    PASS_TOKEN,
     PROTECT,
     REVIVE,
     SEANCE,
     SOLE_WINNER,
-    Block,
     Character,
-    DefinitionError,
     catalogue,
+    from_option,
 )
 from ...errors import SetupError
 from ...events import Audience, Event
@@ -64,12 +61,8 @@ HUNT_AND_SLAY = Card("kill", "KILL", (_LIST, _ALSO), empty_error="empty_list")
 """The pack's list; a wolf with a one-shot kill among the pack (Lara) may add ALSO and
 one fellow wolf."""
 INQUIRE = Card("inquire", "INQUIRE", (Field(),))
-READ = Card("read", "READ", (Field(),))
 PROTECT_CARD = Card("protect", "PROTECT", (Field(),))
-SHOOT = Card("shoot", "SHOOT", (Field(),))
-RAISE = Card("raise", "RAISE", (Field(),))
 OWL = Card("owl", "OWL", (Field(),))
-GIVE = Card("give", "GIVE", (Field(),))
 ACCUSE = Card("vote", "VOTE", (Field(least=0),), blank=False)
 BALLOT = Card("ballot", "LYNCH", (Field(least=0),), blank=False)
 CARDS = (HUNT, HUNT_AND_SLAY, INQUIRE, READ, PROTECT_CARD, SHOOT, RAISE, OWL, GIVE, ACCUSE, BALLOT)
@@ -212,18 +205,7 @@ class LunaPiena:
             raise SetupError("player_count", "players", players)
         rest = {key: value for key, value in raw.items() if key not in ("characters", "cards")}
         checked = as_json(parse_options(LunaOptions, rest, {}))
-        own = raw.get("characters", [])
-        if isinstance(own, str):
-            try:
-                own = json.loads(own) if own.strip() else []
-            except ValueError as error:
-                raise SetupError("bad_definition", "characters", "not_json") from error
-        if not isinstance(own, list):
-            raise SetupError("bad_definition", "characters", "not_a_list")
-        try:
-            characters = catalogue(own)
-        except DefinitionError as error:
-            raise SetupError("bad_definition", error.code, error.detail) from error
+        characters = from_option(raw.get("characters", []))
         checked["characters"] = [characters[name].to_json() for name in characters]
         known = {**deck_table.BUILT_IN, **characters}
         cards = raw.get("cards")
@@ -347,9 +329,7 @@ class LunaPiena:
         for seat in living:
             character = table[roles[seat]]
             act = character.act
-            usable = act is not None and act.acts_on(number) and not _spent(rules, seat, act)
-            if act is not None and act.kind == PASS_TOKEN and any(t[2] == seat for t in rules.tokens):
-                usable = False
+            usable = abilities.usable(state, seat, act)
             if character.pack:
                 if usable and act is not None:
                     fellows = tuple(wolf for wolf in pack if wolf != seat)
@@ -359,7 +339,7 @@ class LunaPiena:
             elif not usable or act is None or act.card is None:
                 slots[seat] = SLEEPER
             else:
-                choices = _among(act, seat, living, dead)
+                choices = abilities.among(act, seat, living, dead)
                 slots[seat] = Slot(ACT_CARDS[act.card], (choices,)) if choices else SLEEPER
         return PhaseSpec(NIGHT, number, slots)
 
@@ -426,16 +406,13 @@ class LunaPiena:
         dying: list[Death] = []
         gone: set[int] = set()
         queue = list(deaths)
-        tokens = state.rules.tokens
         while queue:
             seat, cause = queue.pop(0)
             if seat in gone or not state.alive[seat]:
                 continue
             dying.append((seat, cause))
             gone.add(seat)
-            for _token, effect, giver, holder in tokens:
-                if effect == "skull" and giver == seat:
-                    queue.append((holder, "taken"))
+            queue += abilities.taken_along(state, seat)
         return dying
 
     def bury(self, state: State, deaths: Sequence[Death], events: list[Event]) -> State:
@@ -475,18 +452,6 @@ def _groups(table: Cast, roles: Sequence[str]) -> dict[str, list[int]]:
 def _knows_pack(character: Character) -> bool:
     block = character.block(KNOW_GROUP)
     return block is not None and block.group == "pack"
-
-
-def _spent(rules: LunaState, seat: int, block: Block) -> bool:
-    return block.one_use and f"{seat}:{block.kind}" in rules.spent
-
-
-def _among(block: Block, seat: int, living: Sequence[int], dead: Sequence[int]) -> tuple[int, ...]:
-    if block.among == "ghosts":
-        return tuple(dead)
-    if block.among == "anyone":
-        return tuple(living)
-    return tuple(other for other in living if other != seat)
 
 
 def _alpha(state: State) -> int | None:
@@ -530,38 +495,6 @@ def _origin(state: State) -> int:
 # The night, in call order: see NIGHT_STEPS below.
 
 
-def _acting(night: Night, kind: str) -> list[tuple[int, Order, Block]]:
-    """The cards of `kind` written by a living character whose acting block is `kind`;
-    a one-use block among them is spent now."""
-    table = cast_of(night.state.options)
-    roles = night.state.rules.roles
-    found = []
-    for seat, card in night.written(ACT_CARDS_BY_BLOCK[kind]):
-        act = table[roles[seat]].act
-        if act is not None and act.kind == kind and card.targets:
-            found.append((seat, card, act))
-            _use(night, seat, act)
-    return found
-
-
-ACT_CARDS_BY_BLOCK = {
-    INSPECT: "inquire",
-    INSPECT_EXACT: "read",
-    PROTECT: "protect",
-    KILL: "shoot",
-    ONE_SHOT_KILL: "shoot",
-    REVIVE: "raise",
-    MARK: "owl",
-    PASS_TOKEN: "give",
-}
-
-
-def _use(night: Night, seat: int, block: Block) -> None:
-    if block.one_use:
-        rules: LunaState = night.state.rules
-        night.state = night.state.with_rules(spent=(*rules.spent, f"{seat}:{block.kind}"))
-
-
 def _pack(night: Night) -> None:
     """The pack's victim, from the wolves' lists as in classic (night 1 included in
     this edition); a wolf with a one-shot kill among the pack (Lara) slaughters the
@@ -582,7 +515,7 @@ def _pack(night: Night) -> None:
         if card is None or act is None or act.kind != ONE_SHOT_KILL or not card.field("also"):
             continue
         target = card.field("also")[0]
-        _use(night, seat, act)
+        abilities.use(night, seat, act)
         night.tell("power_used", {"seat": seat, "power": "slay", "target": target}, Audience.of(seat))
         night.notes.setdefault("strikes", []).append((target, act.first))
 
@@ -592,7 +525,7 @@ def _inspect(night: Night) -> None:
     frail choice (the Werehamster) dies at dawn."""
     table = cast_of(night.state.options)
     roles = night.state.rules.roles
-    for seat, card, _ in _acting(night, INSPECT):
+    for seat, card, _ in abilities.acting(night, INSPECT):
         target = card.targets[0]
         character = table[roles[target]]
         night.tell("seer_saw", {"seer": seat, "target": target, "werewolf": character.seen_as_wolf}, Audience.of(seat))
@@ -618,7 +551,7 @@ def _seance(night: Night) -> None:
 
 
 def _protect(night: Night) -> None:
-    for seat, card, _ in _acting(night, PROTECT):
+    for seat, card, _ in abilities.acting(night, PROTECT):
         night.notes.setdefault("guarded", {})[card.targets[0]] = seat
 
 
@@ -627,7 +560,7 @@ def _mark(night: Night) -> None:
     it dies at dawn, unless it hunts with the pack or the wolves cannot kill it."""
     table = cast_of(night.state.options)
     roles = night.state.rules.roles
-    for _, card, block in _acting(night, MARK):
+    for _, card, block in abilities.acting(night, MARK):
         target = card.targets[0]
         night.notes["owl"] = target
         character = table[roles[target]]
@@ -638,78 +571,19 @@ def _mark(night: Night) -> None:
             night.notes.setdefault("strikes", []).append((target, False))
 
 
-def _read(night: Night) -> None:
-    """An exact reading (the Fortune-teller's) learns its choice's character."""
-    roles = night.state.rules.roles
-    for seat, card, _ in _acting(night, INSPECT_EXACT):
-        target = card.targets[0]
-        night.tell("character_read", {"seat": seat, "target": target, "role": roles[target]}, Audience.of(seat))
-
-
-def _shoot(night: Night) -> None:
-    """A kill (every night) or a one-shot kill (the Torch, the Potion): its choice dies
-    at dawn whatever protects it from the wolves; a one-shot is spent."""
-    for kind in (KILL, ONE_SHOT_KILL):
-        for seat, card, block in _acting(night, kind):
-            target = card.targets[0]
-            data = {"seat": seat, "power": block.token or block.kind, "target": target}
-            night.tell("power_used", data, Audience.of(seat))
-            night.notes.setdefault("strikes", []).append((target, block.first))
-
-
-def _give(night: Night) -> None:
-    """A passed token goes to its choice: the Portrait in secret (its giver and holder
-    know), the Skull in public."""
-    for seat, card, block in _acting(night, PASS_TOKEN):
-        holder = card.targets[0]
-        rules: LunaState = night.state.rules
-        night.state = night.state.with_rules(tokens=(*rules.tokens, (block.token, block.effect, seat, holder)))
-        audience = Audience.public() if block.effect == "skull" else Audience.of(seat, holder)
-        night.tell("token_given", {"token": block.token, "giver": seat, "holder": holder}, audience)
-
-
 def _dawn(night: Night) -> None:
     """The kills in order: the first strikes (the Potion), then the pack's victim
     unless a protection, an immunity or a Portrait saves it, then every other strike."""
-    state = night.state
-    rules: LunaState = state.rules
-    table = cast_of(state.options)
     strikes: list[tuple[int, bool]] = night.notes.get("strikes", [])
     night.kills.extend((seat, "killed") for seat, first in strikes if first)
     victim = night.notes.get("victim")
     if victim is not None:
         guarded = night.notes.get("guarded", {})
-        character = table[rules.roles[victim]]
-        immune = character.block(IMMUNE)
-        portrait = next((t for t in rules.tokens if t[1] == "portrait" and t[2] == victim), None)
         if victim in guarded:
             night.tell("protected", {"seat": victim, "bodyguard": guarded[victim]}, Audience.moderator())
-        elif immune is not None and immune.times == 0:
-            night.tell("hamster_spared", {"seat": victim}, Audience.moderator())
-        elif immune is not None and f"{victim}:{IMMUNE}" not in rules.spent:
-            night.state = state.with_rules(spent=(*rules.spent, f"{victim}:{IMMUNE}"))
-            night.tell("rose_again", {"seat": victim}, Audience.of(victim))
-        elif portrait is not None and state.alive[portrait[3]]:
-            tokens = tuple(t for t in rules.tokens if t is not portrait)
-            night.state = state.with_rules(tokens=tokens)
-            night.tell("portrait_took", {"seat": victim, "holder": portrait[3]}, Audience.moderator())
-            night.kills.append((portrait[3], "killed"))
-            night.notes["victim"] = portrait[3]
-        else:
+        elif not abilities.spare(night, victim):
             night.kills.append((victim, "killed"))
     night.kills.extend((seat, "killed") for seat, first in strikes if not first)
-
-
-def _revive(night: Night) -> None:
-    """A revival (the Necromancer's Zombie Hand) brings a ghost back to life, once."""
-    for _, card, _ in _acting(night, REVIVE):
-        target = card.targets[0]
-        if night.state.alive[target]:
-            continue
-        state = night.state
-        alive = (*state.alive[:target], True, *state.alive[target + 1 :])
-        night.state = state.evolve(alive=alive)
-        night.tell("revived", {"seat": target}, Audience.public())
 
 
 def _tombstone(night: Night) -> None:
@@ -743,12 +617,12 @@ NIGHT_STEPS = Pipeline(
         ("medium", _seance),
         ("protect", _protect),
         ("owl", _mark),
-        ("read", _read),
-        ("shoot", _shoot),
-        ("give", _give),
+        ("read", abilities.read),
+        ("shoot", abilities.shoot),
+        ("give", abilities.give),
         ("dawn", _dawn),
         (DEATHS, None),
-        ("raise", _revive),
+        ("raise", abilities.revive),
         ("lapide", _tombstone),
         (JUDGE, None),
     )
@@ -759,7 +633,10 @@ end is judged once."""
 
 
 def _night(rules: LunaPiena, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
-    night = Night(state, cards, rng, events, notes={"alive": state.alive})
+    table = cast_of(state.options)
+    roles = state.rules.roles
+    notes = {"alive": state.alive, "character": lambda seat: table[roles[seat]]}
+    night = Night(state, cards, rng, events, notes=notes)
     state = NIGHT_STEPS.run(night, rules)
     old: LunaState = state.rules
     owl = night.notes.get("owl")
@@ -800,36 +677,12 @@ def _ballot(rules: LunaPiena, state: State, cards: Mapping[int, Order], events: 
     events.append(
         Event("tombstone_passed", {"seat": lynched, "among": [seat for seat, _ in deaths]}, Audience.public())
     )
-    tokens = _skull_moves(state, old.tokens, events)
+    tokens = abilities.skull_moves(state, events)
     state = state.evolve(
         rules=LunaState(old.roles, old.pack, old.set_aside, lynched, None, (), lynched, old.spent, tokens)
     )
     state = rules.judge(state, events)
     return _nightfall(state, state.rules)
-
-
-def _skull_moves(
-    state: State, tokens: tuple[tuple[str, str, int, int], ...], events: list[Event]
-) -> tuple[tuple[str, str, int, int], ...]:
-    """After a lynching, the Skull moves from its holder to the next living player
-    clockwise (not its giver); it is gone once its giver is dead."""
-    moved = []
-    for token in tokens:
-        name, effect, giver, holder = token
-        if effect != "skull":
-            moved.append(token)
-            continue
-        if not state.alive[giver]:
-            continue
-        seats = state.seats
-        following = [(holder + step) % seats for step in range(1, seats)]
-        nxt = next((seat for seat in following if state.alive[seat] and seat != giver), None)
-        if nxt is None:
-            moved.append(token)
-            continue
-        moved.append((name, effect, giver, nxt))
-        events.append(Event("token_given", {"token": name, "giver": holder, "holder": nxt}, Audience.public()))
-    return tuple(moved)
 
 
 def _nightfall(state: State, rules: LunaState) -> State:

@@ -1,0 +1,196 @@
+"""The night's steps for ability blocks (engine/characters.py), shared by every ruleset
+that deals characters made of them: Luna Piena, whose whole cast is blocks, and Lupus in
+Tabula, where an organiser's characters join the rulebook's specials.
+
+A ruleset using these steps keeps, in its own state, `roles` (each seat's character),
+`spent` (the one-use blocks used, as "seat:block") and `tokens` (the passed tokens, as
+(token, effect, giver, holder)), and puts in `night.notes["character"]` a function
+giving the character made of blocks that a seat holds (None for a character that is
+not: the ruleset's own steps play it). Steps leave strikes in `night.notes["strikes"]`
+as (seat, first): the ruleset's dawn step turns them into kills, the first ones before
+the pack's victim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .cards import Card, Field
+from .characters import (
+    IMMUNE,
+    INSPECT,
+    INSPECT_EXACT,
+    KILL,
+    MARK,
+    ONE_SHOT_KILL,
+    PASS_TOKEN,
+    PROTECT,
+    REVIVE,
+    Block,
+    Character,
+)
+from .events import Audience, Event
+from .night import Death, Night
+from .orders import Order
+from .state import State
+
+READ = Card("read", "READ", (Field(),))
+SHOOT = Card("shoot", "SHOOT", (Field(),))
+RAISE = Card("raise", "RAISE", (Field(),))
+GIVE = Card("give", "GIVE", (Field(),))
+CARD_OF_BLOCK = {
+    INSPECT: "inquire",
+    INSPECT_EXACT: "read",
+    PROTECT: "protect",
+    KILL: "shoot",
+    ONE_SHOT_KILL: "shoot",
+    REVIVE: "raise",
+    MARK: "owl",
+    PASS_TOKEN: "give",
+}
+
+Token = tuple[str, str, int, int]
+CharacterAt = Callable[[int], Character | None]
+
+
+def among(block: Block, seat: int, living: Sequence[int], dead: Sequence[int]) -> tuple[int, ...]:
+    """Whom the block's card may name: the ghosts, any living player, or another."""
+    if block.among == "ghosts":
+        return tuple(dead)
+    if block.among == "anyone":
+        return tuple(living)
+    return tuple(other for other in living if other != seat)
+
+
+def spent(state: State, seat: int, block: Block) -> bool:
+    """Whether the seat's one-use block has been used."""
+    return block.one_use and f"{seat}:{block.kind}" in state.rules.spent
+
+
+def usable(state: State, seat: int, block: Block | None) -> bool:
+    """Whether the seat's acting block writes a card tonight: its nights, not spent,
+    and a token not given yet."""
+    if block is None or not block.acts_on(state.number) or spent(state, seat, block):
+        return False
+    return not (block.kind == PASS_TOKEN and any(token[2] == seat for token in state.rules.tokens))
+
+
+def use(night: Night, seat: int, block: Block) -> None:
+    """Spend a one-use block."""
+    if block.one_use:
+        night.state = night.state.with_rules(spent=(*night.state.rules.spent, f"{seat}:{block.kind}"))
+
+
+def acting(night: Night, kind: str) -> list[tuple[int, Order, Block]]:
+    """The cards written for blocks of `kind` by the living characters whose acting block
+    it is; a one-use block among them is spent now."""
+    character_at: CharacterAt = night.notes["character"]
+    found = []
+    for seat, card in night.written(CARD_OF_BLOCK[kind]):
+        character = character_at(seat)
+        act = character.act if character is not None else None
+        if act is not None and act.kind == kind and card.targets:
+            found.append((seat, card, act))
+            use(night, seat, act)
+    return found
+
+
+def strike(night: Night, seat: int, first: bool = False) -> None:
+    night.notes.setdefault("strikes", []).append((seat, first))
+
+
+def read(night: Night) -> None:
+    """An exact reading (the Fortune-teller's) learns its choice's character."""
+    roles = night.state.rules.roles
+    for seat, card, _ in acting(night, INSPECT_EXACT):
+        target = card.targets[0]
+        night.tell("character_read", {"seat": seat, "target": target, "role": roles[target]}, Audience.of(seat))
+
+
+def shoot(night: Night) -> None:
+    """A kill (every night) or a one-shot kill (the Torch, the Potion): its choice dies
+    at dawn whatever protects it from the wolves."""
+    for kind in (KILL, ONE_SHOT_KILL):
+        for seat, card, block in acting(night, kind):
+            target = card.targets[0]
+            data = {"seat": seat, "power": block.token or block.kind, "target": target}
+            night.tell("power_used", data, Audience.of(seat))
+            strike(night, target, block.first)
+
+
+def give(night: Night) -> None:
+    """A passed token goes to its choice: the Portrait in secret (its giver and holder
+    know), the Skull in public."""
+    for seat, card, block in acting(night, PASS_TOKEN):
+        holder = card.targets[0]
+        night.state = night.state.with_rules(
+            tokens=(*night.state.rules.tokens, (block.token, block.effect, seat, holder))
+        )
+        audience = Audience.public() if block.effect == "skull" else Audience.of(seat, holder)
+        night.tell("token_given", {"token": block.token, "giver": seat, "holder": holder}, audience)
+
+
+def spare(night: Night, victim: int) -> bool:
+    """Whether the pack's victim is spared or replaced by what its blocks and tokens
+    say: an immunity that holds (the wolves kill nobody: False is returned only when
+    nothing of the kind applies), a first rising (the Undead), or a Portrait whose
+    holder dies in its place. The ruleset has already weighed its own protections."""
+    state = night.state
+    character_at: CharacterAt = night.notes["character"]
+    character = character_at(victim)
+    immune = character.block(IMMUNE) if character is not None else None
+    portrait = next((t for t in state.rules.tokens if t[1] == "portrait" and t[2] == victim), None)
+    if immune is not None and immune.times == 0:
+        night.tell("hamster_spared", {"seat": victim}, Audience.moderator())
+        return True
+    if immune is not None and f"{victim}:{IMMUNE}" not in state.rules.spent:
+        night.state = state.with_rules(spent=(*state.rules.spent, f"{victim}:{IMMUNE}"))
+        night.tell("rose_again", {"seat": victim}, Audience.of(victim))
+        return True
+    if portrait is not None and state.alive[portrait[3]]:
+        night.state = state.with_rules(tokens=tuple(t for t in state.rules.tokens if t is not portrait))
+        night.tell("portrait_took", {"seat": victim, "holder": portrait[3]}, Audience.moderator())
+        night.kills.append((portrait[3], "killed"))
+        night.notes["victim"] = portrait[3]
+        return True
+    return False
+
+
+def revive(night: Night) -> None:
+    """A revival (the Necromancer's Zombie Hand) brings a ghost back to life, once."""
+    for _, card, _ in acting(night, REVIVE):
+        target = card.targets[0]
+        if night.state.alive[target]:
+            continue
+        state = night.state
+        night.state = state.evolve(alive=(*state.alive[:target], True, *state.alive[target + 1 :]))
+        night.tell("revived", {"seat": target}, Audience.public())
+
+
+def taken_along(state: State, seat: int) -> list[Death]:
+    """Who dies with `seat`: the holder of a Skull it gave."""
+    return [
+        (holder, "taken") for _token, effect, giver, holder in state.rules.tokens if effect == "skull" and giver == seat
+    ]
+
+
+def skull_moves(state: State, events: list[Event]) -> tuple[Token, ...]:
+    """After a lynching, the Skull moves from its holder to the next living player
+    clockwise (not its giver); it is gone once its giver is dead."""
+    moved: list[Token] = []
+    for token in state.rules.tokens:
+        name, effect, giver, holder = token
+        if effect != "skull":
+            moved.append(token)
+            continue
+        if not state.alive[giver]:
+            continue
+        seats = state.seats
+        following = [(holder + step) % seats for step in range(1, seats)]
+        after = next((seat for seat in following if state.alive[seat] and seat != giver), None)
+        if after is None:
+            moved.append(token)
+            continue
+        moved.append((name, effect, giver, after))
+        events.append(Event("token_given", {"token": name, "giver": holder, "holder": after}, Audience.public()))
+    return tuple(moved)
