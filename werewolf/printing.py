@@ -10,6 +10,8 @@ rendering: the documents are self-contained, and the URL fetcher refuses everyth
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +60,13 @@ class Sheet:
     @property
     def rows(self) -> list[tuple[RoleCard | None, ...]]:
         return [self.cards[row * ACROSS : (row + 1) * ACROSS] for row in range(DOWN)]
+
+    @property
+    def slots(self) -> tuple[RoleCard | None, ...]:
+        """The cards in reading order up to the last one: a None before it is a gap
+        (a mirrored row of backs), those after it are left out."""
+        last = max((index for index, card in enumerate(self.cards) if card), default=-1)
+        return self.cards[: last + 1]
 
 
 def deck_cards(ruleset: str, players: int, options: dict[str, Any] | None = None) -> list[RoleCard]:
@@ -154,13 +163,13 @@ def role_cards_html(
         "sheets": sheets(cards, backs),
         # Each emblem, and the sheet's crop marks, drawn once as an image the renderer
         # keeps: a sheet then costs its text, not its drawings.
-        "emblems": {role: _svg_url(render_to_string("print/emblem.svg", {"role": role})) for role in roles},
-        "crop_marks": _svg_url(_crop_marks(width, height, margin_x, margin_y)),
+        "emblems": {role: _emblem_url(role) for role in sorted(roles)},
+        "crop_marks": _crop_marks_url(paper),
         "paper": {"width": width, "height": height},
         "card": {"width": card_width, "height": card_height},
-        "margin": {"x": (width - ACROSS * card_width) / 2, "y": (height - DOWN * card_height) / 2},
-        "cuts_x": [(width - ACROSS * card_width) / 2 + column * card_width for column in range(ACROSS + 1)],
-        "cuts_y": [(height - DOWN * card_height) / 2 + row * card_height for row in range(DOWN + 1)],
+        "margin": {"x": margin_x, "y": margin_y},
+        # A row holds three cards and not a fourth, whatever the rounding of millimetres.
+        "grid_width": ACROSS * card_width + 1,
         "game": _GameWords(ruleset, options or {}),
         "title": title,
     }
@@ -174,9 +183,24 @@ def _svg_url(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
+@functools.lru_cache
+def _emblem_url(role: str) -> str:
+    """A role's emblem (templates/print/emblem.svg) as a data: URL, drawn once a process:
+    every card of the role shows the same image."""
+    svg = render_to_string("print/emblem.svg", {"role": role})
+    return _svg_url(" ".join(svg.split()))
+
+
+@functools.lru_cache
+def _crop_marks_url(paper: str) -> str:
+    width, height = PAPERS[paper]
+    margin_x, margin_y = (width - ACROSS * CARD[0]) / 2, (height - DOWN * CARD[1]) / 2
+    return _svg_url(_crop_marks(width, height, margin_x, margin_y))
+
+
 def _crop_marks(width: float, height: float, margin_x: float, margin_y: float) -> str:
     """The sheet's crop marks as one SVG (millimetres): a short line in each margin on
-    every cut line."""
+    every cut line, all of them one path (one thing to draw a sheet)."""
     lines = []
     for column in range(ACROSS + 1):
         x = margin_x + column * CARD[0]
@@ -184,13 +208,10 @@ def _crop_marks(width: float, height: float, margin_x: float, margin_y: float) -
     for row in range(DOWN + 1):
         y = margin_y + row * CARD[1]
         lines += [(margin_x - 7, y, margin_x - 2, y), (width - margin_x + 2, y, width - margin_x + 7, y)]
-    drawn = "".join(
-        f'<line x1="{a:.2f}" y1="{b:.2f}" x2="{c:.2f}" y2="{d:.2f}" stroke="#000" stroke-width="0.2"/>'
-        for a, b, c, d in lines
-    )
+    path = " ".join(f"M{a:.2f} {b:.2f}L{c:.2f} {d:.2f}" for a, b, c, d in lines)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height}mm" '
-        f'viewBox="0 0 {width} {height}">{drawn}</svg>'
+        f'viewBox="0 0 {width} {height}"><path d="{path}" stroke="#000" stroke-width="0.2" fill="none"/></svg>'
     )
 
 
@@ -199,8 +220,23 @@ def render_pdf(html: str) -> bytes:
     import weasyprint
 
     document = weasyprint.HTML(string=html, url_fetcher=_refuser(), base_url="about:blank")
-    pdf: bytes = document.write_pdf()
+    pdf: bytes = document.write_pdf(font_config=_font_config())
     return pdf
+
+
+_fonts = threading.local()
+
+
+def _font_config() -> Any:
+    """This thread's fontconfig set-up, kept from one document to the next (fonts found
+    and measured once, not again for every document). Safe to keep because no document
+    declares an @font-face, which would stay in it."""
+    config = getattr(_fonts, "config", None)
+    if config is None:
+        from weasyprint.text.fonts import FontConfiguration
+
+        config = _fonts.config = FontConfiguration()
+    return config
 
 
 def _refuser() -> Any:
@@ -263,11 +299,25 @@ def notecards(game: Any, *, with_links: bool = False) -> tuple[Any, list[Notecar
     return phase, cards, verbs
 
 
+NOTECARD_LINES = 8
+"""Lines to write on, a notecard."""
+NOTECARD_PADDING, NOTECARD_BORDER = 10.0, 0.15
+"""A notecard's padding left and right, and its cut guide's width (millimetres)."""
+LINE_PITCH, LINE_WIDTH = 9.3, 0.3
+"""From one line to write on to the next, and a line's thickness (millimetres)."""
+
+
 def notecards_pdf(game: Any, *, paper: str = "a4", with_links: bool = False) -> bytes:
     """The open phase's notecards, four to a sheet, with cut guides."""
     phase, cards, verbs = notecards(game, with_links=with_links)
+    return render_pdf(notecards_html(game, phase, cards, verbs, paper=paper))
+
+
+def notecards_html(game: Any, phase: Any, cards: Sequence[Notecard], verbs: Sequence[Any], *, paper: str = "a4") -> str:
+    """The document `notecards_pdf` renders."""
     width, height = PAPERS[paper]
     per_sheet = NOTECARDS_ACROSS * NOTECARDS_DOWN
+    card_width = width / NOTECARDS_ACROSS
     context = {
         "game": game,
         "phase": phase,
@@ -275,10 +325,28 @@ def notecards_pdf(game: Any, *, paper: str = "a4", with_links: bool = False) -> 
         "verbs": verbs,
         "names": [card.name for card in cards],
         "paper": {"width": width, "height": height},
-        "card": {"width": width / NOTECARDS_ACROSS, "height": height / NOTECARDS_DOWN},
-        "lines": range(8),
+        "card": {"width": card_width, "height": height / NOTECARDS_DOWN},
+        # Two cards a row and not a third, whatever the rounding of millimetres.
+        "grid_width": width + 1,
+        "lines": _lines(card_width - 2 * (NOTECARD_PADDING + NOTECARD_BORDER)),
     }
-    return render_pdf(render_to_string("print/notecards.html", context))
+    return render_to_string("print/notecards.html", context)
+
+
+@functools.lru_cache
+def _lines(width: float) -> dict[str, Any]:
+    """A notecard's lines to write on as one image `width` millimetres wide: each line
+    the bottom of a band LINE_PITCH high, as a bottom border would draw it."""
+    height = NOTECARD_LINES * LINE_PITCH
+    bands = " ".join(
+        f"M0 {(line + 1) * LINE_PITCH - LINE_WIDTH:.3f}H{width:.3f}V{(line + 1) * LINE_PITCH:.3f}H0Z"
+        for line in range(NOTECARD_LINES)
+    )
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.2f}mm" height="{height:.2f}mm" '
+        f'viewBox="0 0 {width:.2f} {height:.2f}"><path d="{bands}" fill="#555"/></svg>'
+    )
+    return {"url": _svg_url(svg), "width": width, "height": height}
 
 
 @dataclass(frozen=True)
@@ -469,13 +537,49 @@ def script_pdf(game: Any, *, paper: str = "a4") -> bytes:
 # Large documents: rendered by a worker, a sheet at a time, kept by content hash ------
 
 LARGE = 3 * PER_SHEET
-"""A deck of more cards than this renders in a worker, with its progress on a page."""
+"""A deck, or a game's role cards, of more cards than this renders in a worker, with its
+progress on a page."""
 
 
 def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = False, pack: bool = False) -> Any:
     """The print job of a deck: one already made for the same content (whoever asked) is
     returned as it is; a small deck is rendered now; a large one is queued for a worker
     (`run_job`), which renders it sheet by sheet so that its page shows the progress."""
+    cards = pack_cards(ruleset, players) if pack else deck_cards(ruleset, players)
+    params: dict[str, Any] = {
+        "ruleset": ruleset,
+        "players": players,
+        "paper": paper,
+        "backs": backs,
+        "language": translation.get_language(),
+    }
+    if pack:
+        params["pack"] = True
+    return _job("deck", cards, params, f"{'pack' if pack else 'role-cards'}-{ruleset}-{players}.pdf")
+
+
+def game_job(game: Any, *, paper: str = "a4", backs: bool = False) -> Any:
+    """The print job of a started game's role cards (each naming its player), for its
+    organiser, as `deck_job` does a deck's: kept by content, a large game's rendered by a
+    worker. The cards are kept in the job as dealt now, so the worker prints what was
+    hashed whatever the game does meanwhile (a Mythomaniac's new role is a new document).
+    The job tells every role: its pages are the game's organiser's only (views)."""
+    cards = game_cards(game)
+    params: dict[str, Any] = {
+        "game": game.pk,
+        "ruleset": game.ruleset,
+        "options": dict(game.options),
+        "title": game.name,
+        "cards": [[card.role, card.side, card.player] for card in cards],
+        "paper": paper,
+        "backs": backs,
+        "language": translation.get_language(),
+    }
+    return _job("game", cards, params, f"role-cards-game-{game.pk}.pdf")
+
+
+def _job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], filename: str) -> Any:
+    """Find or make the job of `cards` printed as `params` say (see `_job_cards`)."""
     import hashlib
 
     from django.db import IntegrityError, transaction
@@ -484,24 +588,26 @@ def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = Fal
     from werewolf.games.models import PrintJob
     from werewolf.games.queue import after_commit
 
-    cards = pack_cards(ruleset, players) if pack else deck_cards(ruleset, players)
-    language = translation.get_language()
-    html = role_cards_html(cards, ruleset=ruleset, paper=paper, backs=backs, language=language)
+    html = role_cards_html(
+        cards,
+        ruleset=params["ruleset"],
+        options=params.get("options"),
+        paper=params["paper"],
+        backs=params["backs"],
+        language=params["language"],
+        title=params.get("title", ""),
+    )
     key = hashlib.sha256(html.encode()).hexdigest()
     found = PrintJob.objects.filter(key=key).first()
     if found is not None and found.status != PrintJob.Status.FAILED:
         return found
-    params = {"ruleset": ruleset, "players": players, "paper": paper, "backs": backs, "language": language}
-    if pack:
-        params["pack"] = True
     chunks = len(_chunks(cards))
-    filename = f"{'pack' if pack else 'role-cards'}-{ruleset}-{players}.pdf"
     if len(cards) <= LARGE:
         pdf = render_pdf(html)
         job, _ = PrintJob.objects.update_or_create(
             key=key,
             defaults={
-                "kind": "deck",
+                "kind": kind,
                 "params": params,
                 "status": PrintJob.Status.DONE,
                 "done": chunks,
@@ -518,7 +624,7 @@ def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = Fal
             job, _ = PrintJob.objects.update_or_create(
                 key=key,
                 defaults={
-                    "kind": "deck",
+                    "kind": kind,
                     "params": params,
                     "status": PrintJob.Status.QUEUED,
                     "done": 0,
@@ -531,6 +637,15 @@ def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = Fal
     except IntegrityError:  # asked twice at once: the other request queued it
         job = PrintJob.objects.get(key=key)
     return job
+
+
+def _job_cards(params: dict[str, Any]) -> list[RoleCard]:
+    """A job's cards: a game's as kept in the job, a deck's or a pack's made again."""
+    if "cards" in params:
+        return [RoleCard(role, side, player) for role, side, player in params["cards"]]
+    if params.get("pack"):
+        return pack_cards(params["ruleset"], params["players"])
+    return deck_cards(params["ruleset"], params["players"])
 
 
 def _chunks(cards: Sequence[RoleCard]) -> list[Sequence[RoleCard]]:
@@ -556,12 +671,18 @@ def run_job(job_id: int) -> bool:
     job = PrintJob.objects.get(pk=job_id)
     params = job.params
     try:
-        make = pack_cards if params.get("pack") else deck_cards
-        cards = make(params["ruleset"], params["players"])
+        cards = _job_cards(params)
         writer = PdfWriter()
         for number, chunk in enumerate(_chunks(cards), start=1):
-            with translation.override(params.get("language")):
-                pdf = role_cards_pdf(chunk, ruleset=params["ruleset"], paper=params["paper"], backs=params["backs"])
+            pdf = role_cards_pdf(
+                chunk,
+                ruleset=params["ruleset"],
+                options=params.get("options"),
+                paper=params["paper"],
+                backs=params["backs"],
+                language=params.get("language"),
+                title=params.get("title", ""),
+            )
             writer.append(io.BytesIO(pdf))
             PrintJob.objects.filter(pk=job_id).update(done=number)
         out = io.BytesIO()

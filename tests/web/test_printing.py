@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from werewolf import engine, printing
 from werewolf.games import links, services
 
-from .play import seat_roles, started_game
+from .play import NAMES, seat_roles, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -346,3 +346,107 @@ def test_a_large_pack_prints_from_the_print_page(organiser_client: Client) -> No
         "/print/", {"document": "pack", "ruleset": "lupusburg-goals", "players": "8", "paper": "a4"}
     )
     assert response.status_code == 302 and "/print/" in response["Location"]  # a worker's job, with progress
+
+
+def test_print_cards_speaks_the_language_asked_and_refuses_one_the_site_has_not(tmp_path: Path) -> None:
+    from django.conf import settings
+    from django.utils import translation
+
+    decks = {}
+    for lang in ("en", "it"):
+        out = tmp_path / f"deck-{lang}.pdf"
+        call_command("print_cards", "--players", "9", "--lang", lang, "-o", str(out), stdout=io.StringIO())
+        decks[lang] = " ".join(text_of(out.read_bytes()))
+    assert "PLAYS FOR THE VILLAGE" in decks["en"].upper()
+    with translation.override("it"):  # whatever the Italian catalogue says today
+        side = translation.gettext("Plays for the village")
+    if side == "Plays for the village":
+        pytest.skip("the Italian catalogue does not translate the side line yet")
+    assert side.upper() in decks["it"].upper() and side.upper() not in decks["en"].upper()
+    assert "PLAYS FOR THE VILLAGE" not in decks["it"].upper()
+    for unknown in ("xx", "de", "english"):
+        with pytest.raises(CommandError) as refused:
+            call_command("print_cards", "--players", "9", "--lang", unknown, "-o", str(tmp_path / "no.pdf"))
+        assert all(code in str(refused.value) and name in str(refused.value) for code, name in settings.LANGUAGES)
+        assert not (tmp_path / "no.pdf").exists()
+    out = tmp_path / "deck-it-IT.pdf"  # a region of a language the site has: that language
+    call_command("print_cards", "--players", "9", "--lang", "it-IT", "-o", str(out), stdout=io.StringIO())
+    assert " ".join(text_of(out.read_bytes())) == decks["it"]
+
+
+BIG_TABLE = [*NAMES, "Arturo", "Bice", "Corrado", "Delfina", "Ermes", "Flavia"]
+"""Thirty names (classic's largest table), no name part of another."""
+
+
+def test_a_large_games_role_cards_print_in_a_worker_and_are_kept_by_content(
+    organiser, organiser_client: Client, settings, django_user_model, monkeypatch
+) -> None:
+    """A started game's cards for its organiser go the way of a large deck: a job, its
+    progress on a page, the worker's task run by hand here; asked again, served from
+    what was kept. The job's pages are the game's organiser's only: it tells every role.
+    A player's own card stays immediate, and is no job."""
+    from werewolf.games.models import PrintJob
+
+    settings.WEREWOLF_INLINE_TASKS = False  # the worker's task is run by hand below
+    assert len(set(BIG_TABLE)) == 30 and all(a not in b for a in BIG_TABLE for b in BIG_TABLE if a != b)
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in BIG_TABLE]
+    game = services.start_game(services.create_game(organiser, name="Big table", seats=seats, options={}, seed=5))
+    url = f"/games/{game.pk}/print/role-cards.pdf"
+    response = organiser_client.get(url)
+    job = PrintJob.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/print/{job.key}/"
+    assert (job.kind, job.status, job.done, job.total) == ("game", "queued", 0, 4)
+    page = organiser_client.get(f"/print/{job.key}/").content.decode()
+    assert "Waiting for a worker" in page and "<progress" in page
+    assert organiser_client.get(f"/print/{job.key}/document.pdf").status_code == 302  # not yet
+    assert organiser_client.get(url).status_code == 302 and PrintJob.objects.count() == 1  # the same job
+    # Another organiser cannot tell the job is there, let alone read it.
+    other = Client()
+    other.force_login(django_user_model.objects.create_user("another", password="correct horse battery"))
+    for path in ("", "version.json", "document.pdf"):
+        assert other.get(f"/print/{job.key}/{path}").status_code == 404
+    renders = []
+    real_render = printing.render_pdf
+
+    def counted(html: str) -> bytes:
+        renders.append(html)
+        return real_render(html)
+
+    monkeypatch.setattr(printing, "render_pdf", counted)
+    assert printing.run_job(job.pk) and not printing.run_job(job.pk)  # once
+    assert len(renders) == 4  # sheet by sheet
+    job.refresh_from_db()
+    assert (job.status, job.done) == ("done", 4)
+    assert "Your deck is ready" in organiser_client.get(f"/print/{job.key}/").content.decode()
+    pdf = organiser_client.get(f"/print/{job.key}/document.pdf")
+    assert pdf["Content-Type"] == "application/pdf"
+    pages = text_of(pdf.content)
+    assert len(pages) == 4 and sum(cards_on(page) for page in pages) == 30
+    everything = "\n".join(pages)
+    assert all(name in everything for name in BIG_TABLE)
+    roles = seat_roles(game)
+    assert everything.count(get_role_title("seer")) >= roles.count("seer") >= 1
+    # Asked again: served at once from what was kept, nothing rendered.
+    again = organiser_client.get(url)
+    assert again.status_code == 200 and again.content == pdf.content and len(renders) == 4
+    assert PrintJob.objects.count() == 1
+    # A player's own card: rendered now, no job, nobody else's name.
+    player = game.players.get(seat=7)
+    mine = Client().get(links.url_for(player, absolute=False) + "role-card.pdf")
+    assert mine.status_code == 200 and len(renders) == 5 and PrintJob.objects.count() == 1
+    (page,) = text_of(mine.content)
+    assert player.name in page and not any(name in page for name in BIG_TABLE if name != player.name)
+    # With backs: another document, another job.
+    assert organiser_client.get(url + "?backs=1").status_code == 302 and PrintJob.objects.count() == 2
+
+
+def test_a_small_games_role_cards_are_printed_at_once_and_kept(organiser, organiser_client: Client) -> None:
+    from werewolf.games.models import PrintJob
+
+    game = started_game(organiser, "Small table", players=9)
+    first = organiser_client.get(f"/games/{game.pk}/print/role-cards.pdf")
+    assert first.status_code == 200 and first["Content-Type"] == "application/pdf"
+    job = PrintJob.objects.get()
+    assert (job.kind, job.status, job.params["game"]) == ("game", "done", game.pk)
+    again = organiser_client.get(f"/games/{game.pk}/print/role-cards.pdf")
+    assert again.content == first.content and PrintJob.objects.count() == 1

@@ -721,7 +721,12 @@ def print_deck(request: HttpRequest) -> HttpResponse:
 def _print_job(request: HttpRequest, key: str) -> PrintJob:
     if not re.fullmatch(r"[0-9a-f]{64}", key):
         raise Http404
-    return get_object_or_404(PrintJob, key=key)
+    job = get_object_or_404(PrintJob, key=key)
+    if job.kind == "game":  # it tells every role: the game's organiser's only, unseen by others
+        mine = Game.objects.filter(pk=job.params.get("game"), organiser_id=request.user.pk).exists()
+        if not (mine or request.user.is_superuser):
+            raise Http404
+    return job
 
 
 @login_required
@@ -729,7 +734,9 @@ def _print_job(request: HttpRequest, key: str) -> PrintJob:
 def print_job(request: HttpRequest, key: str) -> HttpResponse:
     """A large document being printed: its progress, updated in place, then the link."""
     job = _print_job(request, key)
-    return render(request, "games/print_job.html", {"job": job, "version": f"{job.status}:{job.done}"})
+    game = job.params.get("game") if job.kind == "game" else None
+    context = {"job": job, "version": f"{job.status}:{job.done}", "game": game}
+    return render(request, "games/print_job.html", context)
 
 
 @login_required
@@ -757,17 +764,12 @@ def game_role_cards(request: HttpRequest, pk: int) -> HttpResponse:
     _speak(request, game)  # the game's documents are in its players' language
     if game.status == Game.Status.DRAFT:
         return redirect("games:dashboard", pk=pk)
-    paper = request.GET.get("paper", "a4")
-    cards = printing.game_cards(game)
-    pdf = printing.role_cards_pdf(
-        cards,
-        ruleset=game.ruleset,
-        options=dict(game.options),
-        paper=paper if paper in printing.PAPERS else "a4",
-        backs=request.GET.get("backs") == "1",
-        title=game.name,
-    )
-    return _pdf(pdf, f"role-cards-game-{game.pk}.pdf")
+    # Kept by content, as a deck is: asked again, served from the job; a large game's
+    # cards are printed by a worker, their progress on the job's page.
+    job = printing.game_job(game, paper=_paper(request), backs=request.GET.get("backs") == "1")
+    if job.status == PrintJob.Status.DONE:
+        return _pdf(bytes(job.pdf), job.filename)
+    return redirect("games:print_job", key=job.key)
 
 
 def _paper(request: HttpRequest) -> str:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
 
 from werewolf import engine, printing
 from werewolf.engine.rulesets import RULESETS
@@ -22,7 +24,11 @@ class Command(BaseCommand):
         parser.add_argument("--ruleset", default="classic", choices=sorted(RULESETS))
         parser.add_argument("--players", type=int, required=True, help="How many players the deck is for.")
         parser.add_argument("--paper", default="a4", choices=sorted(printing.PAPERS))
-        parser.add_argument("--lang", default=None, help="The language of the cards (en, it); default: the site's.")
+        parser.add_argument(
+            "--lang",
+            default=None,
+            help="The language of the cards, one of settings.LANGUAGES (en, it); default: the site's.",
+        )
         parser.add_argument("--backs", action="store_true", help="Add a sheet of backs after each sheet of fronts.")
         parser.add_argument(
             "--set",
@@ -46,6 +52,8 @@ class Command(BaseCommand):
             if not sep:
                 raise CommandError(f"--set takes OPTION=VALUE, not {item!r}")
             options[name.strip()] = value.strip()
+        # Without --lang, the site's own language: never whatever the process last spoke.
+        language = _language(opts["lang"]) if opts["lang"] is not None else settings.LANGUAGE_CODE
         if opts["pack"] and not opts["ruleset"].startswith("lupusburg"):
             raise CommandError("--pack is Lupusburg's: use --ruleset lupusburg or lupusburg-goals.")
         try:
@@ -63,9 +71,19 @@ class Command(BaseCommand):
             options=options,
             paper=opts["paper"],
             backs=opts["backs"],
-            language=opts["lang"],
+            language=language,
         )
         Path(opts["output"]).write_bytes(pdf)
         self.stdout.write(
             f"{len(cards)} cards on {len(printing.sheets(cards, opts['backs']))} sheets: {opts['output']}"
         )
+
+
+def _language(asked: str) -> str:
+    """The language of settings.LANGUAGES that `asked` names ("it", "it-IT"...), or a
+    CommandError listing them: an unknown code would otherwise print in English unsaid."""
+    try:
+        return translation.get_supported_language_variant(asked.strip().lower())
+    except LookupError:
+        known = ", ".join(f"{code} ({name})" for code, name in settings.LANGUAGES)
+        raise CommandError(f"--lang {asked!r} is not a language of this site: use one of {known}.") from None
