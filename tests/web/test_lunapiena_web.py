@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
+from werewolf.engine.rulesets import get
 from werewolf.engine.rulesets.lunapiena import cast as deck_table
 from werewolf.games.models import Character, Game
 
@@ -166,3 +167,22 @@ def test_a_tabula_game_with_the_organisers_characters_keeps_every_secret(organis
     assert game.options["specials"] == ["medium", "doctor", "sherlock", "vigilante"]
     dealt = {event.data["role"] for event in game.events.filter(kind="role_dealt")}
     assert {"doctor", "sherlock", "vigilante"} <= dealt
+
+
+@pytest.mark.parametrize("card", get("lunapiena").cards, ids=lambda card: f"{card.kind}-{len(card.fields)}")
+def test_every_luna_piena_card_has_words_help_and_an_example(card) -> None:
+    """Each card a Luna Piena seat may be asked for is written out on its page and mail,
+    explained, and shown with an example (a card written as nothing was a bug)."""
+    from werewolf import engine
+
+    from .test_tabula_words import NAMES, words
+
+    slot = engine.Slot(card, tuple((1, 2) for _ in card.fields))
+    game = {"ruleset": "lunapiena", "options": {}}
+    assert words("includes/slot_help.html", slot=slot, game=game)
+    assert words("emails/card_example.txt", slot=slot, game=game).startswith(card.word)
+    more = tuple((field.name, (2,)) for field in card.fields[1:])
+    written = words("includes/card.html", order=engine.Order(card.kind, (1,), more), names=NAMES)
+    assert written.startswith(f"{card.word} Player01")
+    if more:
+        assert written == f"{card.word} Player01 ALSO Player02"

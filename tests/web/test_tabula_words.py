@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.template.loader import get_template
 
+from tests.engine.test_scenarios import options_of
 from werewolf import engine
 from werewolf.engine.rulesets import tabula
 from werewolf.engine.simulate import bot_orders
@@ -39,7 +40,7 @@ def scenario_events() -> list[tuple[str, int, engine.Event]]:
             continue
         deal = {key: scenario[key] for key in ("roles", "alpha") if key in scenario} or None
         players = scenario["players"]
-        state, events = engine.setup("tabula", scenario["options"], players, scenario["seed"], deal)
+        state, events = engine.setup("tabula", options_of(scenario), players, scenario["seed"], deal)
         for phase in scenario["phases"]:
             orders = {int(seat): engine.Order.from_json(order) for seat, order in phase["orders"].items()}
             state, more = engine.resolve(state, orders)

@@ -80,11 +80,15 @@ def character(role_id: str | None, game: Any) -> Any:
     includes/character_text.html puts in words. None elsewhere."""
     if not role_id or game is None:
         return None
-    own = getattr(engine.rulesets.get(game.ruleset), "characters", None)
+    ruleset = game.get("ruleset") if isinstance(game, dict) else getattr(game, "ruleset", None)
+    options = game.get("options", {}) if isinstance(game, dict) else getattr(game, "options", {})
+    if ruleset not in engine.rulesets.RULESETS:
+        return None
+    own = getattr(engine.rulesets.get(ruleset), "characters", None)
     if own is None:
         return None
     try:
-        return own(game.options).get(role_id)
+        return own(options).get(role_id)
     except (engine.SetupError, ValueError):
         return None
 
