@@ -519,6 +519,9 @@ class GameForm(forms.Form):
             (key, definition["name"]) for key, definition in self.own_characters.items()
         ]
         self.fields["tabula_characters"].choices = self.fields["lunapiena_characters"].choices
+        if not self.own_characters:  # nothing to tick: the Characters page comes first
+            del self.fields["tabula_characters"]
+            del self.fields["lunapiena_characters"]
         self.fields["tabula_specials"].choices = [
             (name, _("%(special)s (from %(least)s players)") % {"special": words, "least": tabula.SPECIALS[name][0]})
             for name, words in TABULA_SPECIALS.items()
