@@ -132,9 +132,11 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("WEREWOLF_DB_CONN_MAX_AGE", "0")),
-        # A kept connection is checked before each request uses it, so a database that
-        # restarted meanwhile costs a reconnect, not an error.
+        # Each thread keeps its connection for a minute (0: one per request): opening one
+        # cost more than a whole post (issue 10). A kept connection is checked before each
+        # request or task uses it, so a database that restarted meanwhile costs a
+        # reconnect, not an error.
+        conn_max_age=int(os.environ.get("WEREWOLF_DB_CONN_MAX_AGE", "60")),
         conn_health_checks=True,
     )
 }

@@ -128,6 +128,29 @@ def test_the_organiser_posts_as_the_moderator_and_hides_a_post(organiser, organi
     assert Post.objects.count() == 2  # the anonymous post above went to the login page
 
 
+def test_a_post_by_the_web_is_the_row_the_service_writes_and_only_by_a_live_link(organiser) -> None:
+    """The web's post is written by a plain INSERT (talk.post_as): the same row, field by
+    field, as talk.post's; a replaced or made-up link, or a missing CSRF token, posts nothing."""
+    from datetime import timedelta
+
+    game = started_game(organiser, "Rows")
+    player = game.players.get(seat=3)
+    url = seat_url(game, 3)
+    assert say(Client(), game, 3, "square", "By the web").status_code == 302
+    talk.post(game, 3, "square", "By the service", author=player)
+    web, service = Post.objects.order_by("pk")
+    same = [field.attname for field in Post._meta.concrete_fields if field.attname not in ("id", "text", "created_at")]
+    assert {name: getattr(web, name) for name in same} == {name: getattr(service, name) for name in same}
+    assert web.text == "By the web" and web.phase_id is not None
+    assert timedelta(0) <= service.created_at - web.created_at < timedelta(minutes=1)
+    forged = Client(enforce_csrf_checks=True).post(url + "talk/", {"channel": "square", "text": "No token"})
+    assert forged.status_code == 403
+    links.issue(player)  # a substitute's new link: the old one is replaced
+    assert Client().post(url + "talk/", {"channel": "square", "text": "Old link"}).status_code == 410
+    assert Client().post("/p/" + "a" * 32 + "/talk/", {"channel": "square", "text": "Made up"}).status_code == 404
+    assert Post.objects.count() == 2
+
+
 def test_talk_is_only_for_a_game_under_way(organiser) -> None:
     game = services.create_game(organiser, name="Draft", seats=[services.Seating(n) for n in "ABCDEFG"], options={})
     with pytest.raises(services.ServiceError) as refused:

@@ -6,6 +6,14 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # A seat's pages first: they are what a game asks most (a post, the poll for news),
+    # and Django tries the patterns in order. None of the others starts with "p/".
+    path("p/<str:token>/", views.seat, name="seat"),
+    path("p/<str:token>/version.json", views.seat_version, name="seat_version"),
+    path("p/<str:token>/talk/", views.seat_talk, name="seat_talk"),
+    path("p/<str:token>/talk/mail/", views.seat_talk_mail, name="seat_talk_mail"),
+    path("p/<str:token>/display/", views.seat_display, name="seat_display"),
+    path("p/<str:token>/role-card.pdf", views.seat_role_card, name="seat_role_card"),
     path("games/new/", views.create, name="create"),
     path("games/demo/", views.demo, name="demo"),
     path("games/<int:pk>/", views.dashboard, name="dashboard"),
@@ -29,12 +37,6 @@ urlpatterns = [
     path("print/<str:key>/", views.print_job, name="print_job"),
     path("print/<str:key>/version.json", views.print_job_version, name="print_job_version"),
     path("print/<str:key>/document.pdf", views.print_job_pdf, name="print_job_pdf"),
-    path("p/<str:token>/", views.seat, name="seat"),
-    path("p/<str:token>/version.json", views.seat_version, name="seat_version"),
-    path("p/<str:token>/talk/", views.seat_talk, name="seat_talk"),
-    path("p/<str:token>/talk/mail/", views.seat_talk_mail, name="seat_talk_mail"),
-    path("p/<str:token>/display/", views.seat_display, name="seat_display"),
-    path("p/<str:token>/role-card.pdf", views.seat_role_card, name="seat_role_card"),
     path("g/<str:key>/projector/", views.projector, name="projector"),
     path("join/<str:key>/", views.join, name="join"),
     path("join/confirm/<str:token>/", views.join_confirm, name="join_confirm"),

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -575,19 +575,24 @@ def _link_error(request: HttpRequest, problem: links.LinkError) -> HttpResponse:
 
 @require_POST
 def seat_talk(request: HttpRequest, token: str) -> HttpResponse:
-    """A seat posts in one of its channels; back to its page, at the talk."""
+    """A seat posts in one of its channels; back to its page, at the talk. A post taken
+    costs one read and one INSERT (`links.speaker_for`, `talk.post_as`); a refusal reads
+    the game as the seat's page does, to say why in the game's language."""
     try:
-        player = links.player_for(token)
+        speaker = links.speaker_for(token)
     except links.LinkError as problem:
         return _link_error(request, problem)
     back = reverse("games:seat", args=[token])
     try:
-        talk.post(
-            player.game, player.seat, request.POST.get("channel", ""), request.POST.get("text", ""), author=player
-        )
+        talk.post_as(speaker, request.POST.get("channel", ""), request.POST.get("text", ""))
     except services.ServiceError as refusal:
+        try:
+            player = links.player_for(token)
+        except links.LinkError as problem:  # replaced meanwhile
+            return _link_error(request, problem)
+        _speak(request, player.game)
         return _talk_refused(request, player.game, refusal, back, request.path)
-    return redirect(back + "#talk")
+    return HttpResponseRedirect(back + "#talk")  # redirect() would first try the URL as a view's name
 
 
 @require_POST
