@@ -17,14 +17,12 @@ from collections.abc import Callable, Sequence
 
 from .cards import Card, Field
 from .characters import (
+    ACTS,
     IMMUNE,
-    INSPECT,
     INSPECT_EXACT,
     KILL,
-    MARK,
     ONE_SHOT_KILL,
     PASS_TOKEN,
-    PROTECT,
     REVIVE,
     Block,
     Character,
@@ -38,16 +36,8 @@ READ = Card("read", "READ", (Field(),))
 SHOOT = Card("shoot", "SHOOT", (Field(),))
 RAISE = Card("raise", "RAISE", (Field(),))
 GIVE = Card("give", "GIVE", (Field(),))
-CARD_OF_BLOCK = {
-    INSPECT: "inquire",
-    INSPECT_EXACT: "read",
-    PROTECT: "protect",
-    KILL: "shoot",
-    ONE_SHOT_KILL: "shoot",
-    REVIVE: "raise",
-    MARK: "owl",
-    PASS_TOKEN: "give",
-}
+CARD_OF_BLOCK = ACTS
+"""The card each acting block writes."""
 
 Token = tuple[str, str, int, int]
 CharacterAt = Callable[[int], Character | None]

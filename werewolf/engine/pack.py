@@ -8,8 +8,10 @@ from collections.abc import Mapping, Sequence
 from random import Random
 
 from .errors import SetupError
+from .events import Audience, Event
 from .orders import Order
 from .random import clockwise_distance
+from .state import State
 
 
 def succession(wolves: Sequence[int], alpha: int | None, seats: int, rng: Random) -> tuple[int, ...]:
@@ -46,3 +48,31 @@ def victim(
     if prey is not None:
         return rng.choice(prey), "random", None
     return None, "no_lists", None
+
+
+def alpha(state: State) -> int | None:
+    """The living wolf first in the succession (`state.rules.pack`), if any."""
+    for seat in state.rules.pack:
+        if state.alive[seat]:
+            return int(seat)
+    return None
+
+
+def bury(state: State, deaths: Sequence[tuple[int, str]], events: list[Event]) -> State:
+    """Apply and announce the deaths of one moment, each by its cause (the card stays
+    hidden unless the game's `reveal_dead`); if the alpha was among them, the role
+    passes down the succession and the living wolves are told, once. For rulesets whose
+    state keeps `roles` and `pack` (Tabula, Luna Piena)."""
+    if not deaths:
+        return state
+    reveal = bool(state.options["reveal_dead"])
+    old_alpha = alpha(state)
+    roles = state.rules.roles
+    for seat, cause in deaths:
+        state = state.with_death(seat, reveal=reveal)
+        events.append(Event(cause, {"seat": seat, "role": roles[seat] if reveal else None}, Audience.public()))
+    new_alpha = alpha(state)
+    if old_alpha is not None and new_alpha is not None and new_alpha != old_alpha:
+        living_pack = [wolf for wolf in state.rules.pack if state.alive[wolf]]
+        events.append(Event("alpha_passed", {"alpha": new_alpha, "pack": living_pack}, Audience.of(*living_pack)))
+    return state

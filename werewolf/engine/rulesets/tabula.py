@@ -20,6 +20,7 @@ from random import Random
 from typing import Any, ClassVar, cast
 
 from .. import abilities, talk, tribunal
+from .. import pack as wolfpack
 from ..abilities import GIVE, RAISE, READ, SHOOT
 from ..cards import SLEEPER, Card, Field, Slot
 from ..characters import FRAIL, IMMUNE, INSPECT, KNOW_GROUP, SEANCE, Character, from_option
@@ -561,22 +562,8 @@ class Tabula:
         return dying
 
     def bury(self, state: State, deaths: Sequence[Death], events: list[Event]) -> State:
-        """Apply and announce the deaths of one moment (the card stays hidden unless
-        `reveal_dead`); if the alpha was among them, the role passes on down the
-        succession and the living wolves are told, once."""
-        if not deaths:
-            return state
-        reveal = bool(state.options["reveal_dead"])
-        old_alpha = _alpha(state)
-        roles = state.rules.roles
-        for seat, cause in deaths:
-            state = state.with_death(seat, reveal=reveal)
-            events.append(Event(cause, {"seat": seat, "role": roles[seat] if reveal else None}, Audience.public()))
-        alpha = _alpha(state)
-        if old_alpha is not None and alpha is not None and alpha != old_alpha:
-            living_pack = [wolf for wolf in state.rules.pack if state.alive[wolf]]
-            events.append(Event("alpha_passed", {"alpha": alpha, "pack": living_pack}, Audience.of(*living_pack)))
-        return state
+        """Apply and announce the deaths of one moment (engine/pack.py)."""
+        return wolfpack.bury(state, deaths, events)
 
     def judge(self, state: State, events: list[Event]) -> State:
         """End the game if a side has won (or the Werehamster, outliving it)."""
@@ -609,13 +596,6 @@ def slot_kind(state: State, seat: int) -> str | None:
     character = cast_of(state.options).characters.get(state.rules.roles[seat])
     act = character.act if character is not None else None
     return act.card if act is not None else None
-
-
-def _alpha(state: State) -> int | None:
-    for seat in state.rules.pack:
-        if state.alive[seat]:
-            return int(seat)
-    return None
 
 
 def _winner(state: State) -> str | None:

@@ -19,6 +19,7 @@ from random import Random
 from typing import Any, ClassVar
 
 from ... import abilities, talk, tribunal
+from ... import pack as wolfpack
 from ...abilities import GIVE, RAISE, READ, SHOOT
 from ...cards import SLEEPER, Card, Field, Slot
 from ...characters import (
@@ -416,21 +417,8 @@ class LunaPiena:
         return dying
 
     def bury(self, state: State, deaths: Sequence[Death], events: list[Event]) -> State:
-        """Apply and announce the deaths of one moment (the card stays hidden unless
-        `reveal_dead`); when the alpha dies the role passes down the succession."""
-        if not deaths:
-            return state
-        reveal = bool(state.options["reveal_dead"])
-        old_alpha = _alpha(state)
-        roles = state.rules.roles
-        for seat, cause in deaths:
-            state = state.with_death(seat, reveal=reveal)
-            events.append(Event(cause, {"seat": seat, "role": roles[seat] if reveal else None}, Audience.public()))
-        alpha = _alpha(state)
-        if old_alpha is not None and alpha is not None and alpha != old_alpha:
-            living_pack = [wolf for wolf in state.rules.pack if state.alive[wolf]]
-            events.append(Event("alpha_passed", {"alpha": alpha, "pack": living_pack}, Audience.of(*living_pack)))
-        return state
+        """Apply and announce the deaths of one moment (engine/pack.py)."""
+        return wolfpack.bury(state, deaths, events)
 
     def judge(self, state: State, events: list[Event]) -> State:
         winner = _winner(state)
@@ -452,13 +440,6 @@ def _groups(table: Cast, roles: Sequence[str]) -> dict[str, list[int]]:
 def _knows_pack(character: Character) -> bool:
     block = character.block(KNOW_GROUP)
     return block is not None and block.group == "pack"
-
-
-def _alpha(state: State) -> int | None:
-    for seat in state.rules.pack:
-        if state.alive[seat]:
-            return int(seat)
-    return None
 
 
 def _winner(state: State) -> str | None:
