@@ -417,7 +417,7 @@ def test_a_large_games_role_cards_print_in_a_worker_and_are_kept_by_content(
     assert len(renders) == 4  # sheet by sheet
     job.refresh_from_db()
     assert (job.status, job.done) == ("done", 4)
-    assert "Your deck is ready" in organiser_client.get(f"/print/{job.key}/").content.decode()
+    assert "The game's role cards are ready" in organiser_client.get(f"/print/{job.key}/").content.decode()
     pdf = organiser_client.get(f"/print/{job.key}/document.pdf")
     assert pdf["Content-Type"] == "application/pdf"
     pages = text_of(pdf.content)
