@@ -117,3 +117,34 @@ def test_a_mail_left_sending_by_a_dead_worker_is_never_resent_by_the_sweep(organ
     assert row.status == Status.SENT
     with pytest.raises(services.ServiceError):
         services.send_mail_again(game, row.pk)
+
+
+def test_mails_a_dead_sender_only_took_are_sent_once_by_the_sweep(organiser, smtp) -> None:  # noqa: F811
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    start(organiser, seats)
+    before = len(smtp.messages)
+    rows = list(Dispatch.objects.order_by("pk")[:3])
+    # As a sender killed after taking its batch, before it handed anything over.
+    Dispatch.objects.filter(pk__in=[row.pk for row in rows]).update(
+        status=Status.CLAIMED, claimed_by="dead", claimed_at=timezone.now() - timedelta(hours=1), sent_at=None
+    )
+    outbound.send_pending()
+    assert len(smtp.messages) == before + 3
+    assert set(Dispatch.objects.values_list("status", flat=True)) == {Status.SENT}
+    outbound.send_pending()
+    assert len(smtp.messages) == before + 3
+
+
+def test_a_batch_is_taken_in_one_statement_and_each_mail_costs_one(organiser, smtp) -> None:  # noqa: F811
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = start(organiser, seats)
+    Dispatch.objects.update(status=Status.PENDING, next_attempt_at=timezone.now())
+    due = list(Dispatch.objects.filter(player__game=game).values_list("pk", flat=True))
+    with CaptureQueriesContext(connection) as queries:
+        assert outbound.deliver(due) == len(due)
+    # The claim, the read of the rows taken, one statement per mail, the last one's record.
+    assert len(queries) == 2 + len(due) + 1
+    # A second sender given the same rows finds nothing to send.
+    with CaptureQueriesContext(connection) as queries:
+        assert outbound.deliver(due) == 0
+    assert len(queries) == 1

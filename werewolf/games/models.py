@@ -249,12 +249,15 @@ class Dispatch(models.Model):
     The row is committed, with the rendered message and a Message-ID made from `key`,
     before anything talks to the mail server; it is marked sent after the server took
     the message. `key` makes each mail once: a welcome per link, the results of a phase
-    per seat, an answer per inbound message. A failed send is retried with back-off and
-    never holds up another message; a row left `sending` by a worker that died is never
-    sent again by the sweep (it becomes `uncertain`, for the organiser to judge)."""
+    per seat, an answer per inbound message. A sender takes a batch of rows at once
+    (`claimed`: nothing sent yet, so a dead sender's are simply due again) and marks
+    each `sending` just before handing it over. A failed send is retried with back-off
+    and never holds up another message; a row left `sending` by a worker that died is
+    never sent again by the sweep (it becomes `uncertain`, for the organiser to judge)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting to be sent")
+        CLAIMED = "claimed", _("taken by a sender")
         SENDING = "sending", _("being sent")
         SENT = "sent", _("sent")
         RETRYING = "retrying", _("failed, will try again")
@@ -299,8 +302,11 @@ class Dispatch(models.Model):
         indexes = [
             # The sweep's one query: what is due to be sent (or stuck in `sending`).
             models.Index(fields=["status", "next_attempt_at"], name="dispatch_due"),
-            # ... and the rows a dead worker may have left `sending` (few, whatever was sent).
-            models.Index(fields=["claimed_at"], name="dispatch_sending", condition=models.Q(status="sending")),
+            # ... and the rows a dead worker may have left taken or `sending` (few, whatever
+            # was sent).
+            models.Index(
+                fields=["claimed_at"], name="dispatch_claimed", condition=models.Q(status__in=["claimed", "sending"])
+            ),
         ]
 
     def __str__(self) -> str:

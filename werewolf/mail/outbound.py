@@ -3,12 +3,14 @@ phase the events that player may know, and the answer to a mailed card.
 
 Each mail is a `Dispatch` row, rendered and committed before anything talks to the mail
 server (for phase results, in the very transaction that resolves the phase, so a lost
-task loses no mail). Sending claims rows (`sending`, committed), hands them to SMTP over
-one connection, and marks each `sent` as soon as the server has taken it. A failure is
-kept on its row and retried with back-off; it never stops another message. A row left
-`sending` by a worker that died is never sent again by the sweep: it becomes
+task loses no mail). Sending takes a batch of rows in one statement (`claimed`), hands
+them to SMTP over one connection, marking each `sending` just before it goes and `sent`
+once the server has taken it (the two marks of neighbouring mails share a statement). A
+failure is kept on its row and retried with back-off; it never stops another message. A
+row left `sending` by a worker that died is never sent again by the sweep: it becomes
 `uncertain`, and the organiser may send it again (with the same Message-ID, which lets
-mail clients drop a copy they already have). See docs/architecture.md, "Mail".
+mail clients drop a copy they already have); rows it had only taken are due again. See
+docs/architecture.md, "Mail".
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import close_old_connections
-from django.db.models import F
+from django.db import close_old_connections, connections
+from django.db.models import Case, F, TextField, Value, When
 from django.db.utils import DatabaseError, InterfaceError
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -201,12 +203,17 @@ def deliver(ids: Iterable[int]) -> int:
 
 
 def send_pending(now: Any = None) -> int:
-    """The beat's sweep: give up on rows a dead worker left `sending` (never resent), then
-    send what is due, a batch at a time. Two indexed statements when nothing is due."""
+    """The beat's sweep: give up on rows a dead worker left `sending` (never resent) and
+    put back the ones it had only taken, then send what is due, a batch at a time. Two
+    indexed statements when nothing is due."""
     now = now or timezone.now()
     stale = now - timedelta(seconds=settings.WEREWOLF_MAIL_STALE_SECONDS)
-    Dispatch.objects.filter(status=Status.SENDING, claimed_at__lt=stale).update(
-        status=Status.UNCERTAIN, last_error="worker_lost"
+    Dispatch.objects.filter(status__in=[Status.CLAIMED, Status.SENDING], claimed_at__lt=stale).update(
+        status=Case(When(status=Status.SENDING, then=Value(Status.UNCERTAIN)), default=Value(Status.PENDING)),
+        last_error=Case(
+            When(status=Status.SENDING, then=Value("worker_lost")), default=F("last_error"), output_field=TextField()
+        ),
+        claimed_by="",
     )
     sent = 0
     while True:
@@ -246,51 +253,142 @@ def send_again(dispatch: Dispatch) -> bool:
     )
 
 
-def _claim(pk: int) -> Dispatch | None:
-    """Make one due row ours (`sending`), committed before it goes to the mail server.
-    One row at a time: a worker that dies leaves at most the one message it was sending
-    in doubt, never the rest of its batch."""
-    now = timezone.now()
-    token = secrets.token_hex(8)
-    claimed = Dispatch.objects.filter(
-        pk=pk, status__in=[Status.PENDING, Status.RETRYING], next_attempt_at__lte=now
-    ).update(status=Status.SENDING, claimed_at=now, attempts=F("attempts") + 1, claimed_by=token)
-    if not claimed:
-        return None
-    return Dispatch.objects.filter(pk=pk, claimed_by=token).first()
-
-
 def _send(ids: list[int]) -> int:
     """Send the due rows among `ids` over one connection to the mail server, opened only
-    if there is something to send."""
+    if there is something to send.
+
+    The rows are taken in one statement (`claimed`: nothing has gone out, so a sender
+    that dies leaves them due again). Each is then marked `sending` just before it is
+    handed over, in the same statement that records the one before it as `sent`: one
+    commit a mail, and a sender that dies leaves at most the one message it was sending
+    in doubt, never the rest of its batch."""
+    token = secrets.token_hex(8)
+    rows = _claim(ids, token)
+    if not rows:
+        return 0
     connection = None
+    handed: tuple[Dispatch, str] | None = None  # taken by the server, not yet recorded
     sent = 0
+    left = len(rows)
     try:
-        for pk in ids:
-            row = _claim(pk)
-            if row is None:
+        for row in rows:
+            left -= 1
+            if not _advance(token, handed, row):
+                handed = None
                 continue
-            connection = connection or get_connection()
+            handed = None
             try:
+                if connection is None:
+                    connection = get_connection()
+                    connection.open()  # one connection for the batch (send() alone opens one each)
                 message = _message(row, connection)
                 if not message.send():
                     raise OSError("the mail backend took nothing")
             except Exception as failure:
                 _failed(row, failure)
-                _close_quietly(connection)  # a broken connection would fail the next one too
+                if connection is not None:  # a broken connection would fail the next one too
+                    _close_quietly(connection)
+                    connection = None
                 continue
-            _mark_sent(row, _provider_id(message))
+            handed = (row, _provider_id(message))
             logger.info(
                 "sent dispatch %s (%s)",
                 row.pk,
                 row.kind,
-                extra={"dispatch": row.pk, "kind": row.kind, "phase": row.phase_id, "attempt": row.attempts},
+                extra={"dispatch": row.pk, "kind": row.kind, "phase": row.phase_id, "attempt": row.attempts + 1},
             )
             sent += 1
     finally:
+        if handed is not None:
+            _advance(token, handed, None)
+        if left:  # stopped early: what was taken and not tried is due again
+            _release(token)
         if connection is not None:
             _close_quietly(connection)
     return sent
+
+
+def _table() -> str:
+    return Dispatch._meta.db_table
+
+
+def _claim(ids: list[int], token: str) -> list[Dispatch]:
+    """Take the due rows among `ids` for this sender, in one statement; the rows taken,
+    in order. Rows another sender holds, or that went out, are left alone."""
+    if not ids:
+        return []
+    database = connections[Dispatch.objects.db]
+    now = database.ops.adapt_datetimefield_value(timezone.now())
+    marks = ", ".join(["%s"] * len(ids))
+    with database.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_table()} SET status = %s, claimed_by = %s, claimed_at = %s"  # noqa: S608 - no input in the names
+            f" WHERE id IN ({marks}) AND status IN (%s, %s) AND next_attempt_at <= %s",
+            [Status.CLAIMED, token, now, *ids, Status.PENDING, Status.RETRYING, now],
+        )
+        if not cursor.rowcount:
+            return []
+    return list(Dispatch.objects.filter(claimed_by=token, status=Status.CLAIMED).order_by("pk"))
+
+
+def _advance(token: str, handed: tuple[Dispatch, str] | None, row: Dispatch | None) -> bool:
+    """In one statement: record `handed` (the mail the server took last) as sent, and
+    mark `row` (the next one) as being sent. Whether `row` is still ours to send.
+
+    A database that is restarting is waited for a little: until this commits, the mail
+    handed over says `sending` and would end `uncertain`."""
+    database = connections[Dispatch.objects.db]
+    ops = database.ops
+    now = ops.adapt_datetimefield_value(timezone.now())
+    done_id, provider_id = (handed[0].pk, handed[1]) if handed else (None, "")
+    next_id = row.pk if row is not None else None
+    table = _table()
+    sql = (
+        f"UPDATE {table} SET"  # noqa: S608 - no input in the names
+        " status = CASE WHEN id = %s THEN %s ELSE %s END,"
+        " attempts = CASE WHEN id = %s THEN attempts + 1 ELSE attempts END,"
+        " claimed_at = CASE WHEN id = %s THEN %s ELSE claimed_at END,"
+        " sent_at = CASE WHEN id = %s THEN %s ELSE sent_at END,"
+        " provider_id = CASE WHEN id = %s THEN %s ELSE provider_id END,"
+        " last_error = CASE WHEN id = %s THEN '' ELSE last_error END"
+        " WHERE claimed_by = %s AND ((id = %s AND status = %s) OR (id = %s AND status = %s))"
+    )
+    params = [
+        *(next_id, Status.SENDING, Status.SENT),
+        next_id,
+        *(next_id, now),
+        *(done_id, now),
+        *(done_id, provider_id),
+        done_id,
+        token,
+        *(next_id, Status.CLAIMED, done_id, Status.SENDING),
+    ]
+    expected = (handed is not None) + (row is not None)
+    for attempt in range(20):
+        try:
+            with database.cursor() as cursor:
+                cursor.execute(sql, params)
+                changed = cursor.rowcount
+            break
+        except (DatabaseError, InterfaceError):
+            logger.warning("could not record dispatch %s as sent (try %s)", done_id or next_id, attempt + 1)
+            close_old_connections()
+            time.sleep(min(0.5 * (attempt + 1), 3))
+    else:
+        logger.error("dispatch %s was sent but could not be recorded: it will show as uncertain", done_id)
+        raise DatabaseError("the outbox could not be written")
+    if changed == expected or row is None:
+        return row is not None
+    # Fewer rows than asked: find out whether the next one is still ours.
+    return Dispatch.objects.filter(pk=row.pk, claimed_by=token, status=Status.SENDING).exists()
+
+
+def _release(token: str) -> None:
+    """Put back the rows this sender took and never tried: due again, for anyone."""
+    try:
+        Dispatch.objects.filter(claimed_by=token, status=Status.CLAIMED).update(status=Status.PENDING, claimed_by="")
+    except Exception:  # the database is away: the sweep puts them back once they are stale
+        logger.exception("could not put back the mails taken by sender %s", token)
 
 
 def _provider_id(message: Any) -> str:
@@ -299,32 +397,16 @@ def _provider_id(message: Any) -> str:
     return "" if found is None else str(found)[:255]
 
 
-def _mark_sent(row: Dispatch, provider_id: str = "") -> None:
-    """Record that the server took the message. A database that is restarting is waited
-    for a little: until this commits, the row says `sending` and would end `uncertain`."""
-    for attempt in range(20):
-        try:
-            Dispatch.objects.filter(pk=row.pk, status=Status.SENDING).update(
-                status=Status.SENT, sent_at=timezone.now(), last_error="", provider_id=provider_id
-            )
-            return
-        except (DatabaseError, InterfaceError):
-            logger.warning("could not record dispatch %s as sent (try %s)", row.pk, attempt + 1)
-            close_old_connections()
-            time.sleep(min(0.5 * (attempt + 1), 3))
-    logger.error("dispatch %s was sent but could not be recorded: it will show as uncertain", row.pk)
-
-
 def _failed(row: Dispatch, failure: BaseException) -> None:
     logger.warning(
         "could not send dispatch %s (%s): %s",
         row.pk,
         row.key,
         failure,
-        extra={"dispatch": row.pk, "kind": row.kind, "phase": row.phase_id, "attempt": row.attempts},
+        extra={"dispatch": row.pk, "kind": row.kind, "phase": row.phase_id, "attempt": row.attempts + 1},
     )
     error = f"{type(failure).__name__}: {failure}"[:2000]
-    attempts = row.attempts  # counted when the row was claimed
+    attempts = row.attempts + 1  # counted in the database when the row was marked `sending`
     if attempts > len(RETRY_DELAYS):
         update: dict[str, Any] = {"status": Status.FAILED, "next_attempt_at": None}
     else:
