@@ -3,14 +3,15 @@
 the production WSGI server (gunicorn), against a trivial view (`/healthz`) on the same server
 in the same run (issue 11: the card POST at least half the trivial view's rate).
 
-    python benchmarks/web.py [--seconds 5] [--clients 8] [--workers 4] [--threads 4] [--games 4]
+    python benchmarks/web.py [--seconds 5] [--rounds 5] [--clients 8] [--workers 4] [--threads 4] [--games 4]
 
 It makes `--games` running twelve-player games in the configured database (SQLite under a
 temporary directory unless DATABASE_URL says otherwise; PostgreSQL is the one to measure),
 with early resolution off so that the night stays open, starts gunicorn on a free port, and
 lets `--clients` threads act as players (each with its own session and CSRF token, as a
-browser): hand in their card again and again, then read their seat page, then ask `/healthz`
-as hard, each for `--seconds`. The ratios are the figures to read.
+browser): hand in their card again and again, read their seat page, and ask `/healthz` as
+hard, each for `--seconds`, taking turns in `--rounds` slices so that a machine busy with
+other work weighs on all three alike. The ratios are the figures to read.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "werewolf.settings")
 os.environ.setdefault("WEREWOLF_VAR_DIR", tempfile.mkdtemp(prefix="werewolf-web-bench-"))
 os.environ.setdefault("WEREWOLF_INLINE_TASKS", "1")
 
-from benchmarks.talk import Client, Trivial, free_port, hammer  # noqa: E402
+from benchmarks.talk import Client, Crowd, Trivial, free_port  # noqa: E402
 
 
 def make_games(games: int) -> list[str]:
@@ -99,6 +100,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=5, help="turns each side takes, --seconds in all")
     args = parser.parse_args()
     seats = make_games(args.games)
     port = free_port()
@@ -113,16 +115,23 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.1)
-        hammer(port, 1.0, args.clients, Trivial())  # warm every path up
-        hammer(port, 1.0, args.clients, Card(seats))
-        cards = hammer(port, args.seconds, args.clients, Card(seats)) / args.seconds
-        pages = hammer(port, args.seconds, args.clients, Page(seats)) / args.seconds
-        trivial = hammer(port, args.seconds, args.clients, Trivial()) / args.seconds
+        crowds = {name: Crowd(port, args.clients, work) for name, work in
+                  (("cards", Card(seats)), ("pages", Page(seats)), ("trivial", Trivial()))}  # fmt: skip
+        for crowd in crowds.values():
+            crowd.hammer(1.0)  # warm every path up
+        # Turn about, so that all see the same machine: whatever else runs on it varies over
+        # a run, and one long window each would hand the difference to one side.
+        done = dict.fromkeys(crowds, 0)
+        for _ in range(args.rounds):
+            for name, crowd in crowds.items():
+                done[name] += crowd.hammer(args.seconds / args.rounds)
+        cards, pages, trivial = (done[name] / args.seconds for name in ("cards", "pages", "trivial"))
     finally:
         server.terminate()
         server.wait(timeout=30)
     database = "PostgreSQL" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
-    print(f"gunicorn {args.workers} workers x {args.threads} threads, {args.clients} clients, {database}")
+    shape = f"gunicorn {args.workers} workers x {args.threads} threads, {args.clients} clients, {args.rounds} rounds"
+    print(f"{shape}, {database}")
     print(f"card POST:       {cards:8.1f} /s   ratio {cards / trivial:5.2f}  (goal: at least 0.5)")
     print(f"seat page:       {pages:8.1f} /s   ratio {pages / trivial:5.2f}")
     print(f"trivial view:    {trivial:8.1f} /s")
