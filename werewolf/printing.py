@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -446,6 +446,12 @@ class RecordPhase:
 def record_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
     """After a game, the whole story phase by phase, every card revealed: the roles as
     dealt, then each phase's cards and events. None while the game is not over."""
+    context = record_context(game, paper=paper)
+    return None if context is None else render_pdf(record_html(context))
+
+
+def record_context(game: Any, *, paper: str = "a4") -> dict[str, Any] | None:
+    """What print/record.html shows of a game, or None while the game is not over."""
     from werewolf.games import selectors, services
     from werewolf.games.models import Game
 
@@ -465,7 +471,7 @@ def record_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
         (player.name, engine.roles_of(state, player.seat))
         for player in game.players.exclude(seat=None).order_by("seat")
     ]
-    context = {
+    return {
         "game": game,
         "viewer": engine.MODERATOR,
         "names": names,
@@ -473,8 +479,52 @@ def record_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
         "roles": roles,
         "outcome": selectors.outcome_event(game),
         "paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]},
+        "head": True,
+        "numbered": True,
     }
-    return render_pdf(render_to_string("print/record.html", context))
+
+
+def record_html(context: Mapping[str, Any]) -> str:
+    return render_to_string("print/record.html", dict(context))
+
+
+RECORD_PAGE_ROWS = 40
+"""About how many lines of the record (a player's role, a card, an event; a phase's
+heading counts three) fill a page."""
+RECORD_PART_ROWS = 3 * RECORD_PAGE_ROWS
+"""About how much of a large record a worker renders at a time (a part starts a page)."""
+
+
+def _record_rows(context: Mapping[str, Any]) -> list[int]:
+    """The record's rows: its head's, then each phase's (see RECORD_PAGE_ROWS)."""
+    head = 4 + len(context["roles"])
+    return [head] + [3 + len(group.cards) + len(group.events) for group in context["phases"]]
+
+
+def record_parts(context: Mapping[str, Any]) -> list[str]:
+    """A large record cut into parts of about RECORD_PART_ROWS rows, whole phases each:
+    the first with the title and the roles as dealt, none with page numbers (the worker
+    numbers the pages of the whole once it is joined, `_number_pages`). Each part is a
+    document of its own, in HTML."""
+    return [
+        record_html({**context, "phases": groups, "head": number == 0, "numbered": False})
+        for number, groups in enumerate(_record_part_groups(context))
+    ]
+
+
+def _record_part_groups(context: Mapping[str, Any]) -> list[list[RecordPhase]]:
+    """The record's phases in parts of about RECORD_PART_ROWS rows (the first part
+    counts the title and the roles), whole phases each, at least one a part."""
+    rows = _record_rows(context)
+    parts: list[list[RecordPhase]] = [[]]
+    filled = rows[0]
+    for group, size in zip(context["phases"], rows[1:], strict=True):
+        if parts[-1] and filled + size > RECORD_PART_ROWS:
+            parts.append([])
+            filled = 0
+        parts[-1].append(group)
+        filled += size
+    return parts
 
 
 # The moderator's script --------------------------------------------------------------
@@ -536,9 +586,15 @@ def script_pdf(game: Any, *, paper: str = "a4") -> bytes:
 
 # Large documents: rendered by a worker, a sheet at a time, kept by content hash ------
 
-LARGE = 3 * PER_SHEET
-"""A deck, or a game's role cards, of more cards than this renders in a worker, with its
-progress on a page."""
+LARGE_SHEETS = 3
+"""A document of more sheets than this (role cards, notecards; a record of more pages,
+about) renders in a worker, with its progress on a page."""
+LARGE = LARGE_SHEETS * PER_SHEET
+"""A deck, or a game's role cards, of more cards than this renders in a worker."""
+LARGE_NOTECARDS = LARGE_SHEETS * NOTECARDS_ACROSS * NOTECARDS_DOWN
+"""A phase's notecards, more of them than this render in a worker."""
+LARGE_RECORD = LARGE_SHEETS * RECORD_PAGE_ROWS
+"""A game's record of more rows than this (`_record_rows`) renders in a worker."""
 
 
 def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = False, pack: bool = False) -> Any:
@@ -555,7 +611,7 @@ def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = Fal
     }
     if pack:
         params["pack"] = True
-    return _job("deck", cards, params, f"{'pack' if pack else 'role-cards'}-{ruleset}-{players}.pdf")
+    return _cards_job("deck", cards, params, f"{'pack' if pack else 'role-cards'}-{ruleset}-{players}.pdf")
 
 
 def game_job(game: Any, *, paper: str = "a4", backs: bool = False) -> Any:
@@ -575,19 +631,69 @@ def game_job(game: Any, *, paper: str = "a4", backs: bool = False) -> Any:
         "backs": backs,
         "language": translation.get_language(),
     }
-    return _job("game", cards, params, f"role-cards-game-{game.pk}.pdf")
+    return _cards_job("game", cards, params, f"role-cards-game-{game.pk}.pdf", scope=game.pk)
 
 
-def _job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], filename: str) -> Any:
-    """Find or make the job of `cards` printed as `params` say (see `_job_cards`)."""
-    import hashlib
+def notecards_job(game: Any, *, paper: str = "a4", with_links: bool = False) -> Any:
+    """The print job of the open phase's notecards, for the game's organiser (with links,
+    each card opens its player's seat): kept by content (the same phase, names, paper and
+    links give the same job; the next phase, a new one); more than LARGE_NOTECARDS are
+    rendered by a worker, a sheet at a time. None when no phase is open.
 
-    from django.db import IntegrityError, transaction
-    from django.utils import timezone
+    The job keeps each sheet's HTML as made now: the worker prints what was hashed,
+    whatever the game does meanwhile."""
+    phase, cards, verbs = notecards(game, with_links=with_links)
+    if phase is None:
+        return None
+    html = notecards_html(game, phase, cards, verbs, paper=paper)
+    per_sheet = NOTECARDS_ACROSS * NOTECARDS_DOWN
+    sheets = [cards[start : start + per_sheet] for start in range(0, len(cards), per_sheet)]
+    params: dict[str, Any] = {
+        "game": game.pk,
+        "phase": phase.pk,
+        "paper": paper,
+        "links": with_links,
+        "language": translation.get_language(),
+    }
 
-    from werewolf.games.models import PrintJob
-    from werewolf.games.queue import after_commit
+    def parts() -> list[str]:
+        return [notecards_html(game, phase, sheet, verbs, paper=paper) for sheet in sheets]
 
+    return _job(
+        "notecards",
+        html,
+        params,
+        f"notecards-game-{game.pk}.pdf",
+        total=max(len(sheets), 1),
+        large=len(cards) > LARGE_NOTECARDS,
+        parts=parts,
+        scope=game.pk,
+    )
+
+
+def record_job(game: Any, *, paper: str = "a4") -> Any:
+    """The print job of a game's record, once the game is over (None before): kept by
+    content, for its organiser only (it reveals every card); a record of more than
+    LARGE_RECORD rows is rendered by a worker in parts (`record_parts`), its pages
+    numbered once joined."""
+    context = record_context(game, paper=paper)
+    if context is None:
+        return None
+    params = {"game": game.pk, "paper": paper, "language": translation.get_language(), "numbered": True}
+    return _job(
+        "record",
+        record_html(context),
+        params,
+        f"record-game-{game.pk}.pdf",
+        total=len(_record_part_groups(context)),
+        large=sum(_record_rows(context)) > LARGE_RECORD,
+        parts=functools.partial(record_parts, context),
+        scope=game.pk,
+    )
+
+
+def _cards_job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], filename: str, scope: Any = "") -> Any:
+    """Find or make the job of role `cards` printed as `params` say (see `_job_cards`)."""
     html = role_cards_html(
         cards,
         ruleset=params["ruleset"],
@@ -597,12 +703,40 @@ def _job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], filename:
         language=params["language"],
         title=params.get("title", ""),
     )
-    key = hashlib.sha256(html.encode()).hexdigest()
+    return _job(kind, html, params, filename, total=len(_chunks(cards)), large=len(cards) > LARGE, scope=scope)
+
+
+def _job(
+    kind: str,
+    html: str,
+    params: dict[str, Any],
+    filename: str,
+    *,
+    total: int,
+    large: bool,
+    parts: Callable[[], list[str]] | None = None,
+    scope: Any = "",
+) -> Any:
+    """Find or make the job of the document `html`, kept by its hash: a job already made
+    (and not failed) is returned as it is; a small document is rendered now; a large one
+    is queued for a worker (`run_job`), with `total` steps to count: the documents
+    `parts` returns (kept in the job), or else the role cards' sheets (`_job_cards`).
+    `scope`: a game's own documents are hashed with the game, so that two games alike to
+    the letter never share a job (each job's pages are its game's organiser's)."""
+    import hashlib
+
+    from django.db import IntegrityError, transaction
+    from django.utils import timezone
+
+    from werewolf.games.models import PrintJob
+    from werewolf.games.queue import after_commit
+
+    content = f"{kind} {scope}\n{html}" if scope != "" else html
+    key = hashlib.sha256(content.encode()).hexdigest()
     found = PrintJob.objects.filter(key=key).first()
     if found is not None and found.status != PrintJob.Status.FAILED:
         return found
-    chunks = len(_chunks(cards))
-    if len(cards) <= LARGE:
+    if not large:
         pdf = render_pdf(html)
         job, _ = PrintJob.objects.update_or_create(
             key=key,
@@ -610,8 +744,8 @@ def _job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], filename:
                 "kind": kind,
                 "params": params,
                 "status": PrintJob.Status.DONE,
-                "done": chunks,
-                "total": chunks,
+                "done": total,
+                "total": total,
                 "pdf": pdf,
                 "filename": filename,
                 "error": "",
@@ -619,6 +753,8 @@ def _job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], filename:
             },
         )
         return job
+    if parts is not None:
+        params = {**params, "parts": parts()}
     try:
         with transaction.atomic():
             job, _ = PrintJob.objects.update_or_create(
@@ -628,7 +764,7 @@ def _job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], filename:
                     "params": params,
                     "status": PrintJob.Status.QUEUED,
                     "done": 0,
-                    "total": chunks,
+                    "total": total,
                     "filename": filename,
                     "error": "",
                 },
@@ -652,10 +788,43 @@ def _chunks(cards: Sequence[RoleCard]) -> list[Sequence[RoleCard]]:
     return [cards[start : start + PER_SHEET] for start in range(0, len(cards), PER_SHEET)] or [cards]
 
 
+def _job_steps(params: dict[str, Any]) -> Iterator[Callable[[], bytes]]:
+    """A queued job's renders, one a step of its progress: each kept part's (notecards,
+    a record), or each sheet of role cards."""
+    if "parts" in params:
+        for part in params["parts"]:
+            yield functools.partial(render_pdf, part)
+        return
+    for chunk in _chunks(_job_cards(params)):
+        yield functools.partial(
+            role_cards_pdf,
+            chunk,
+            ruleset=params["ruleset"],
+            options=params.get("options"),
+            paper=params["paper"],
+            backs=params["backs"],
+            language=params.get("language"),
+            title=params.get("title", ""),
+        )
+
+
+def _number_pages(writer: Any, paper: str) -> None:
+    """Number the joined pages "n / N" where print/record.html numbers its own: one
+    document of as many pages, bearing the numbers alone, laid over them."""
+    import io
+
+    from pypdf import PdfReader
+
+    context = {"paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]}, "pages": range(len(writer.pages))}
+    numbers = PdfReader(io.BytesIO(render_pdf(render_to_string("print/page_numbers.html", context))))
+    for page, number in zip(writer.pages, numbers.pages, strict=True):
+        page.merge_page(number)
+
+
 def run_job(job_id: int) -> bool:
-    """Render a queued job sheet by sheet, counting its progress, then join the sheets
-    into one PDF. Safe to run twice: a job already done, or taken by another worker, is
-    left alone."""
+    """Render a queued job part by part (a sheet of cards, a sheet of notecards, a part
+    of a record), counting its progress, then join the parts into one PDF. Safe to run
+    twice: a job already done, or taken by another worker, is left alone."""
     import io
 
     from django.utils import timezone
@@ -671,26 +840,20 @@ def run_job(job_id: int) -> bool:
     job = PrintJob.objects.get(pk=job_id)
     params = job.params
     try:
-        cards = _job_cards(params)
         writer = PdfWriter()
-        for number, chunk in enumerate(_chunks(cards), start=1):
-            pdf = role_cards_pdf(
-                chunk,
-                ruleset=params["ruleset"],
-                options=params.get("options"),
-                paper=params["paper"],
-                backs=params["backs"],
-                language=params.get("language"),
-                title=params.get("title", ""),
-            )
-            writer.append(io.BytesIO(pdf))
+        for number, step in enumerate(_job_steps(params), start=1):
+            writer.append(io.BytesIO(step()))
             PrintJob.objects.filter(pk=job_id).update(done=number)
+        if params.get("numbered"):
+            _number_pages(writer, params["paper"])
         out = io.BytesIO()
         writer.write(out)
     except Exception as failure:
         error = f"{type(failure).__name__}: {failure}"
         PrintJob.objects.filter(pk=job_id).update(status=PrintJob.Status.FAILED, error=error)
         raise
-    done = {"status": PrintJob.Status.DONE, "pdf": out.getvalue(), "finished_at": timezone.now()}
+    # Done: the parts' HTML has served its turn, and need not be kept beside the PDF.
+    kept = {name: value for name, value in params.items() if name != "parts"}
+    done = {"status": PrintJob.Status.DONE, "pdf": out.getvalue(), "finished_at": timezone.now(), "params": kept}
     PrintJob.objects.filter(pk=job_id).update(**done)
     return True

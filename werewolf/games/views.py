@@ -727,7 +727,9 @@ def _print_job(request: HttpRequest, key: str) -> PrintJob:
     if not re.fullmatch(r"[0-9a-f]{64}", key):
         raise Http404
     job = get_object_or_404(PrintJob, key=key)
-    if job.kind == "game":  # it tells every role: the game's organiser's only, unseen by others
+    if job.kind != "deck":
+        # A game's document (role cards, notecards with their seat links, the record)
+        # tells what its players may not know: the game's organiser's only, unseen by others.
         mine = Game.objects.filter(pk=job.params.get("game"), organiser_id=request.user.pk).exists()
         if not (mine or request.user.is_superuser):
             raise Http404
@@ -739,7 +741,7 @@ def _print_job(request: HttpRequest, key: str) -> PrintJob:
 def print_job(request: HttpRequest, key: str) -> HttpResponse:
     """A large document being printed: its progress, updated in place, then the link."""
     job = _print_job(request, key)
-    game = job.params.get("game") if job.kind == "game" else None
+    game = job.params.get("game") if job.kind != "deck" else None
     context = {"job": job, "version": f"{job.status}:{job.done}", "game": game}
     return render(request, "games/print_job.html", context)
 
@@ -791,8 +793,19 @@ def game_notecards(request: HttpRequest, pk: int) -> HttpResponse:
     _speak(request, game)  # the game's documents are in its players' language
     if game.current_phase() is None:
         return redirect("games:dashboard", pk=pk)
-    pdf = printing.notecards_pdf(game, paper=_paper(request), with_links=request.GET.get("links") == "1")
-    return _pdf(pdf, f"notecards-game-{game.pk}.pdf")
+    # Kept by content, as role cards are: a large table's are printed by a worker.
+    job = printing.notecards_job(game, paper=_paper(request), with_links=request.GET.get("links") == "1")
+    return _job_response(job, pk)
+
+
+def _job_response(job: PrintJob | None, pk: int) -> HttpResponse:
+    """A game's document: the PDF when it is ready, else the job's page with its progress
+    (or the dashboard, if there is no such document now)."""
+    if job is None:
+        return redirect("games:dashboard", pk=pk)
+    if job.status == PrintJob.Status.DONE:
+        return _pdf(bytes(job.pdf), job.filename)
+    return redirect("games:print_job", key=job.key)
 
 
 @login_required
@@ -836,10 +849,8 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     """After the game: the whole story, every card revealed."""
     game = _organised(request, pk)
     _speak(request, game)  # the game's documents are in its players' language
-    pdf = printing.record_pdf(game, paper=_paper(request))
-    if pdf is None:
-        return redirect("games:dashboard", pk=pk)
-    return _pdf(pdf, f"record-game-{game.pk}.pdf")
+    # Only once the game is over (no job before); a long game's by a worker.
+    return _job_response(printing.record_job(game, paper=_paper(request)), pk)
 
 
 @require_http_methods(["GET"])
