@@ -4,7 +4,8 @@ Cards are poker size (63 x 88 mm), nine to a sheet (A4 or Letter) with cut guide
 crop marks; the optional backs follow each sheet of fronts, placed mirrored (each row
 read right to left) so that a long-edge duplex print puts every back behind its front.
 Each card shows the role's name, side and ability in the templates' words, and an emblem
-drawn for this project (templates/print/emblem.svg). Nothing is fetched while
+drawn for this project (templates/print/emblem.svg). WeasyPrint renders each distinct
+face once, and the sheets are laid out from the faces (`_tile`). Nothing is fetched while
 rendering: the documents are self-contained, and the URL fetcher refuses everything.
 """
 
@@ -52,21 +53,11 @@ class RoleCard:
 
 @dataclass(frozen=True)
 class Sheet:
-    """A sheet of cards (None where a sheet's last row has no card), fronts or backs."""
+    """A sheet of cards in reading order (None where a slot has no card: after the last
+    card, or before it in a mirrored row of backs), fronts or backs."""
 
     cards: tuple[RoleCard | None, ...]
     backs: bool = False
-
-    @property
-    def rows(self) -> list[tuple[RoleCard | None, ...]]:
-        return [self.cards[row * ACROSS : (row + 1) * ACROSS] for row in range(DOWN)]
-
-    @property
-    def slots(self) -> tuple[RoleCard | None, ...]:
-        """The cards in reading order up to the last one: a None before it is a gap
-        (a mirrored row of backs), those after it are left out."""
-        last = max((index for index, card in enumerate(self.cards) if card), default=-1)
-        return self.cards[: last + 1]
 
 
 def deck_cards(ruleset: str, players: int, options: dict[str, Any] | None = None) -> list[RoleCard]:
@@ -136,12 +127,12 @@ def role_cards_pdf(
     language: str | None = None,
     title: str = "",
 ) -> bytes:
-    """The cards as a PDF, in `language` (the active one if None)."""
-    return render_pdf(
-        role_cards_html(
-            cards, ruleset=ruleset, options=options, paper=paper, backs=backs, language=language, title=title
-        )
+    """The cards as a PDF, in `language` (the active one if None): each distinct face
+    rendered once (`role_cards_html`), then laid out on the sheets (`_tile`)."""
+    html = role_cards_html(
+        cards, ruleset=ruleset, options=options, paper=paper, backs=backs, language=language, title=title
     )
+    return _tile(render_pdf(html), cards, backs=backs, paper=paper)
 
 
 def role_cards_html(
@@ -154,27 +145,86 @@ def role_cards_html(
     language: str | None = None,
     title: str = "",
 ) -> str:
-    """The document `role_cards_pdf` renders."""
+    """The document `role_cards_pdf` renders: a sheet with the crop marks alone, then
+    each distinct face of `cards` once (in the order of their first card), a page each
+    the size of a card, then (with `backs`) the back."""
     width, height = PAPERS[paper]
     card_width, card_height = CARD
-    margin_x, margin_y = (width - ACROSS * card_width) / 2, (height - DOWN * card_height) / 2
     roles = {card.role for card in cards if card.kind == "role"} | {"back"}
     context = {
-        "sheets": sheets(cards, backs),
+        "faces": list(dict.fromkeys(cards)),
+        "backs": backs,
         # Each emblem, and the sheet's crop marks, drawn once as an image the renderer
-        # keeps: a sheet then costs its text, not its drawings.
+        # keeps.
         "emblems": {role: _emblem_url(role) for role in sorted(roles)},
         "crop_marks": _crop_marks_url(paper),
         "paper": {"width": width, "height": height},
         "card": {"width": card_width, "height": card_height},
-        "margin": {"x": margin_x, "y": margin_y},
-        # A row holds three cards and not a fourth, whatever the rounding of millimetres.
-        "grid_width": ACROSS * card_width + 1,
         "game": _GameWords(ruleset, options or {}),
         "title": title,
     }
     with translation.override(language or translation.get_language()):
         return render_to_string("print/role_cards.html", context)
+
+
+def _layout(cards: Sequence[RoleCard], backs: bool) -> str:
+    """Where each face of `role_cards_html` goes, sheet by sheet (what the HTML alone does
+    not say: the cards' order, and how many of each)."""
+    faces = {card: number for number, card in enumerate(dict.fromkeys(cards))}
+    return " ".join(
+        ",".join("-" if card is None else "b" if sheet.backs else str(faces[card]) for card in sheet.cards)
+        for sheet in sheets(cards, backs)
+    )
+
+
+_POINTS = 72 / 25.4
+"""PDF points a millimetre."""
+
+
+def _tile(faces_pdf: bytes, cards: Sequence[RoleCard], *, backs: bool, paper: str) -> bytes:
+    """The sheets of `cards` (`sheets`) made from the faces rendered by `role_cards_html`:
+    each sheet draws the crop marks' page, then each card's face moved to its place. The
+    pages of a WeasyPrint document share one set of resources (fonts, images), so a face
+    is its content stream alone: drawn where it goes, between q and Q, nothing is parsed
+    or renamed, and the fonts stay embedded once."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    reader = PdfReader(io.BytesIO(faces_pdf))
+    resources = {page.raw_get("/Resources").indirect_reference for page in reader.pages}
+    if len(resources) != 1 or None in resources:  # WeasyPrint shares them; never otherwise
+        raise ValueError("the faces do not share their resources")
+    streams = [page.get_contents().get_data() for page in reader.pages]  # type: ignore[union-attr]
+    crops, faces, back = streams[0], streams[1:], streams[-1]
+    number = {card: index for index, card in enumerate(dict.fromkeys(cards))}
+    width, height = PAPERS[paper]
+    margin_x, margin_y = (width - ACROSS * CARD[0]) / 2, (height - DOWN * CARD[1]) / 2
+    writer = PdfWriter()
+    first = writer.add_page(reader.pages[0])
+    shared = first.raw_get("/Resources")
+    for index, sheet in enumerate(sheets(cards, backs)):
+        page = first if index == 0 else writer.add_blank_page(width * _POINTS, height * _POINTS)
+        parts = [b"q\n", crops, b"\nQ\n"]
+        for slot, card in enumerate(sheet.cards):
+            if card is None:
+                continue
+            row, column = divmod(slot, ACROSS)
+            x = (margin_x + column * CARD[0]) * _POINTS
+            y = (height - margin_y - (row + 1) * CARD[1]) * _POINTS
+            face = back if sheet.backs else faces[number[card]]
+            parts += [f"q 1 0 0 1 {x:.3f} {y:.3f} cm\n".encode(), face, b"\nQ\n"]
+        stream = DecodedStreamObject()
+        stream.set_data(b"".join(parts))
+        page[NameObject("/Resources")] = shared
+        page[NameObject("/Contents")] = writer._add_object(stream)
+        page.compress_content_streams()
+    if reader.metadata and reader.metadata.title:
+        writer.add_metadata({"/Title": reader.metadata.title})
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def _svg_url(svg: str) -> str:
@@ -703,7 +753,16 @@ def _cards_job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], fil
         language=params["language"],
         title=params.get("title", ""),
     )
-    return _job(kind, html, params, filename, total=len(_chunks(cards)), large=len(cards) > LARGE, scope=scope)
+    return _job(
+        kind,
+        f"{html}\n<!-- {_layout(cards, params['backs'])} -->",
+        params,
+        filename,
+        total=len(_chunks(cards)),
+        large=len(cards) > LARGE,
+        render=lambda: _tile(render_pdf(html), cards, backs=params["backs"], paper=params["paper"]),
+        scope=scope,
+    )
 
 
 def _job(
@@ -715,12 +774,14 @@ def _job(
     total: int,
     large: bool,
     parts: Callable[[], list[str]] | None = None,
+    render: Callable[[], bytes] | None = None,
     scope: Any = "",
 ) -> Any:
     """Find or make the job of the document `html`, kept by its hash: a job already made
     (and not failed) is returned as it is; a small document is rendered now; a large one
     is queued for a worker (`run_job`), with `total` steps to count: the documents
     `parts` returns (kept in the job), or else the role cards' sheets (`_job_cards`).
+    `render`: how a small one is rendered, if not `html` as it is.
     `scope`: a game's own documents are hashed with the game, so that two games alike to
     the letter never share a job (each job's pages are its game's organiser's)."""
     import hashlib
@@ -737,7 +798,7 @@ def _job(
     if found is not None and found.status != PrintJob.Status.FAILED:
         return found
     if not large:
-        pdf = render_pdf(html)
+        pdf = render() if render is not None else render_pdf(html)
         job, _ = PrintJob.objects.update_or_create(
             key=key,
             defaults={

@@ -450,3 +450,16 @@ def test_a_small_games_role_cards_are_printed_at_once_and_kept(organiser, organi
     assert (job.kind, job.status, job.params["game"]) == ("game", "done", game.pk)
     again = organiser_client.get(f"/games/{game.pk}/print/role-cards.pdf")
     assert again.content == first.content and PrintJob.objects.count() == 1
+
+
+def test_each_face_is_rendered_once_and_the_sheets_are_laid_out_from_the_faces() -> None:
+    """WeasyPrint renders each distinct face once (Tabula's 24 cards are 10 faces, and
+    one back); every sheet draws the faces where they go, and shares their fonts."""
+    deck = printing.deck_cards("tabula", 24)
+    html = printing.role_cards_html(deck, ruleset="tabula", backs=True)
+    assert html.count('<div class="card') == len(set(deck)) + 1 == 11
+    reader = PdfReader(io.BytesIO(printing.role_cards_pdf(deck, ruleset="tabula", backs=True)))
+    pages = [page.extract_text() for page in reader.pages]
+    assert [cards_on(page) for page in pages] == [9, 0, 9, 0, 6, 0]
+    assert [page.count("Werewolf") for page in pages[1::2]] == [9, 9, 6]  # the backs
+    assert len({page.raw_get("/Resources").indirect_reference for page in reader.pages}) == 1
