@@ -102,7 +102,7 @@ def main() -> None:
     cards = [Notecard(seat, f"Player {seat + 1}") for seat in range(24)]
 
     def notecards_pdf() -> bytes:
-        return printing.render_pdf(printing.notecards_html(Game, Phase, cards, verbs))
+        return printing.notecards_document_pdf(printing.notecards_html(Game, Phase, cards, verbs))
 
     for label, run in (("24-card deck with backs", deck_pdf), ("24 notecards", notecards_pdf)):
         pdf = run()  # once, untimed: templates compiled, fonts found

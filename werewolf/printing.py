@@ -183,42 +183,55 @@ _POINTS = 72 / 25.4
 
 def _tile(faces_pdf: bytes, cards: Sequence[RoleCard], *, backs: bool, paper: str) -> bytes:
     """The sheets of `cards` (`sheets`) made from the faces rendered by `role_cards_html`:
-    each sheet draws the crop marks' page, then each card's face moved to its place. The
-    pages of a WeasyPrint document share one set of resources (fonts, images), so a face
-    is its content stream alone: drawn where it goes, between q and Q, nothing is parsed
-    or renamed, and the fonts stay embedded once."""
+    each sheet draws the crop marks' page, then each card's face moved to its place."""
     import io
 
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import DecodedStreamObject, NameObject
+    from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(faces_pdf))
-    resources = {page.raw_get("/Resources").indirect_reference for page in reader.pages}
-    if len(resources) != 1 or None in resources:  # WeasyPrint shares them; never otherwise
-        raise ValueError("the faces do not share their resources")
-    streams = [page.get_contents().get_data() for page in reader.pages]  # type: ignore[union-attr]
-    crops, faces, back = streams[0], streams[1:], streams[-1]
-    number = {card: index for index, card in enumerate(dict.fromkeys(cards))}
+    number = {card: index for index, card in enumerate(dict.fromkeys(cards), start=1)}
+    back = len(reader.pages) - 1
     width, height = PAPERS[paper]
     margin_x, margin_y = (width - ACROSS * CARD[0]) / 2, (height - DOWN * CARD[1]) / 2
-    writer = PdfWriter()
-    first = writer.add_page(reader.pages[0])
-    shared = first.raw_get("/Resources")
-    for index, sheet in enumerate(sheets(cards, backs)):
-        page = first if index == 0 else writer.add_blank_page(width * _POINTS, height * _POINTS)
-        parts = [b"q\n", crops, b"\nQ\n"]
+    layout = []
+    for sheet in sheets(cards, backs):
+        placed = [(0, 0.0, 0.0)]
         for slot, card in enumerate(sheet.cards):
-            if card is None:
-                continue
-            row, column = divmod(slot, ACROSS)
-            x = (margin_x + column * CARD[0]) * _POINTS
-            y = (height - margin_y - (row + 1) * CARD[1]) * _POINTS
-            face = back if sheet.backs else faces[number[card]]
-            parts += [f"q 1 0 0 1 {x:.3f} {y:.3f} cm\n".encode(), face, b"\nQ\n"]
+            if card is not None:
+                row, column = divmod(slot, ACROSS)
+                x = (margin_x + column * CARD[0]) * _POINTS
+                y = (height - margin_y - (row + 1) * CARD[1]) * _POINTS
+                placed.append((back if sheet.backs else number[card], x, y))
+        layout.append(placed)
+    return _compose(reader, layout, width, height)
+
+
+def _compose(reader: Any, layout: Sequence[Sequence[tuple[int, float, float]]], width: float, height: float) -> bytes:
+    """A PDF of sheets `width` x `height` millimetres, each drawing pages of `reader`
+    (a WeasyPrint document) moved by (x, y) points: a sheet of `layout` lists them as
+    (page, x, y). The pages of a WeasyPrint document share one set of resources (fonts,
+    images), so a page is its content stream alone: drawn where it goes, between q and Q,
+    nothing is parsed or renamed, and the fonts stay embedded once."""
+    import io
+
+    from pypdf import PdfWriter
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    resources = {page.raw_get("/Resources").indirect_reference for page in reader.pages}
+    if len(resources) != 1 or None in resources:  # WeasyPrint shares them; never otherwise
+        raise ValueError("the pages do not share their resources")
+    streams = [page.get_contents().get_data() for page in reader.pages]
+    writer = PdfWriter()
+    shared = reader.pages[0]["/Resources"].clone(writer)  # the fonts and images, once
+    for placed in layout:
+        page = writer.add_blank_page(width * _POINTS, height * _POINTS)
+        parts = []
+        for number, x, y in placed:
+            parts += [f"q 1 0 0 1 {x:.3f} {y:.3f} cm\n".encode(), streams[number], b"\nQ\n"]
         stream = DecodedStreamObject()
         stream.set_data(b"".join(parts))
-        page[NameObject("/Resources")] = shared
-        page[NameObject("/Contents")] = writer._add_object(stream)
+        page[NameObject("/Resources")] = shared.indirect_reference or shared
+        page.replace_contents(stream)
         page.compress_content_streams()
     if reader.metadata and reader.metadata.title:
         writer.add_metadata({"/Title": reader.metadata.title})
@@ -267,11 +280,17 @@ def _crop_marks(width: float, height: float, margin_x: float, margin_y: float) -
 
 def render_pdf(html: str) -> bytes:
     """A self-contained HTML document as PDF bytes."""
+    pdf: bytes = render_document(html).write_pdf()
+    return pdf
+
+
+def render_document(html: str) -> Any:
+    """A self-contained HTML document laid out by WeasyPrint (its pages, and where each
+    element with an id is on them: `anchors`), to write as PDF."""
     import weasyprint
 
     document = weasyprint.HTML(string=html, url_fetcher=_refuser(), base_url="about:blank")
-    pdf: bytes = document.write_pdf(font_config=_font_config())
-    return pdf
+    return document.render(font_config=_font_config())
 
 
 _fonts = threading.local()
@@ -360,27 +379,53 @@ LINE_PITCH, LINE_WIDTH = 9.3, 0.3
 def notecards_pdf(game: Any, *, paper: str = "a4", with_links: bool = False) -> bytes:
     """The open phase's notecards, four to a sheet, with cut guides."""
     phase, cards, verbs = notecards(game, with_links=with_links)
-    return render_pdf(notecards_html(game, phase, cards, verbs, paper=paper))
+    return notecards_document_pdf(notecards_html(game, phase, cards, verbs, paper=paper), paper=paper)
 
 
 def notecards_html(game: Any, phase: Any, cards: Sequence[Notecard], verbs: Sequence[Any], *, paper: str = "a4") -> str:
-    """The document `notecards_pdf` renders."""
+    """The document `notecards_document_pdf` renders: each notecard on a page the size of
+    a card, with what is its own, and the words and lines alike on every card laid out
+    once, on a last page of their own."""
     width, height = PAPERS[paper]
-    per_sheet = NOTECARDS_ACROSS * NOTECARDS_DOWN
     card_width = width / NOTECARDS_ACROSS
     context = {
         "game": game,
         "phase": phase,
-        "sheets": [cards[start : start + per_sheet] for start in range(0, len(cards), per_sheet)],
+        "cards": cards,
         "verbs": verbs,
         "names": [card.name for card in cards],
-        "paper": {"width": width, "height": height},
         "card": {"width": card_width, "height": height / NOTECARDS_DOWN},
-        # Two cards a row and not a third, whatever the rounding of millimetres.
-        "grid_width": width + 1,
         "lines": _lines(card_width - 2 * (NOTECARD_PADDING + NOTECARD_BORDER)),
     }
     return render_to_string("print/notecards.html", context)
+
+
+def notecards_document_pdf(html: str, *, paper: str = "a4") -> bytes:
+    """`notecards_html` rendered, then laid out four cards a sheet: each card's page,
+    and the shared words drawn where the card's marker (words-N) says."""
+    import io
+
+    from pypdf import PdfReader
+
+    document = render_document(html)
+    pdf: bytes = document.write_pdf()
+    reader = PdfReader(io.BytesIO(pdf))
+    cards = reader.pages[:-1]
+    words = document.pages[-1].anchors["words"]
+    width, height = PAPERS[paper]
+    card_width, card_height = width / NOTECARDS_ACROSS, height / NOTECARDS_DOWN
+    per_sheet = NOTECARDS_ACROSS * NOTECARDS_DOWN
+    layout = []
+    for start in range(0, len(cards), per_sheet):
+        sheet = []
+        for slot, number in enumerate(range(start, min(start + per_sheet, len(cards)))):
+            row, column = divmod(slot, NOTECARDS_ACROSS)
+            x, y = column * card_width * _POINTS, (height - (row + 1) * card_height) * _POINTS
+            mark = document.pages[number].anchors[f"words-{number}"]
+            sheet.append((number, x, y))
+            sheet.append((len(cards), x + (mark[0] - words[0]) * 0.75, y - (mark[1] - words[1]) * 0.75))
+        layout.append(sheet)
+    return _compose(reader, layout, width, height)
 
 
 @functools.lru_cache
@@ -699,6 +744,7 @@ def notecards_job(game: Any, *, paper: str = "a4", with_links: bool = False) -> 
     per_sheet = NOTECARDS_ACROSS * NOTECARDS_DOWN
     sheets = [cards[start : start + per_sheet] for start in range(0, len(cards), per_sheet)]
     params: dict[str, Any] = {
+        "kind": "notecards",  # rendered as notecards_document_pdf does
         "game": game.pk,
         "phase": phase.pk,
         "paper": paper,
@@ -717,6 +763,7 @@ def notecards_job(game: Any, *, paper: str = "a4", with_links: bool = False) -> 
         total=max(len(sheets), 1),
         large=len(cards) > LARGE_NOTECARDS,
         parts=parts,
+        render=lambda: notecards_document_pdf(html, paper=paper),
         scope=game.pk,
     )
 
@@ -854,7 +901,10 @@ def _job_steps(params: dict[str, Any]) -> Iterator[Callable[[], bytes]]:
     a record), or each sheet of role cards."""
     if "parts" in params:
         for part in params["parts"]:
-            yield functools.partial(render_pdf, part)
+            if params.get("kind") == "notecards":
+                yield functools.partial(notecards_document_pdf, part, paper=params["paper"])
+            else:
+                yield functools.partial(render_pdf, part)
         return
     for chunk in _chunks(_job_cards(params)):
         yield functools.partial(

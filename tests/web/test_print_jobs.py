@@ -9,6 +9,7 @@ import io
 import re
 from html import unescape
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -36,15 +37,15 @@ def fonts_embedded(pdf: bytes) -> bool:
 
 
 def counting_renders(monkeypatch) -> list[tuple[int, ...]]:
-    """Each render_pdf call from now on, with the progress every job had recorded then."""
+    """Each WeasyPrint render from now on, with the progress every job had recorded then."""
     seen: list[tuple[int, ...]] = []
-    real = printing.render_pdf
+    real = printing.render_document
 
-    def counted(html: str) -> bytes:
+    def counted(html: str) -> Any:
         seen.append(tuple(PrintJob.objects.order_by("pk").values_list("done", flat=True)))
         return real(html)
 
-    monkeypatch.setattr(printing, "render_pdf", counted)
+    monkeypatch.setattr(printing, "render_document", counted)
     return seen
 
 
@@ -98,6 +99,10 @@ def test_a_big_tables_notecards_print_in_a_worker_for_its_organiser_only(
     everything = "\n".join(pages)
     names = list(game.players.order_by("seat").values_list("name", flat=True))
     assert "Zoë Città" in names and all(name in everything for name in names)
+    for text in pages:  # each card's name, then the words laid out once and drawn on each
+        order = [line for line in text.splitlines() if line in names or line.startswith("Write one of:")]
+        assert len(order) == 8 and all(line in names for line in order[::2]), order
+        assert all(line.startswith("Write one of:") for line in order[1::2]), order
     assert "Night 1" in everything and "KILL" in everything and "INQUIRE" in everything
     assert not any(get_role_title(role) in everything for role in ("seer", "wolf"))  # alike, whatever the role
     assert fonts_embedded(pdf.content) and len(render(pdf.content, tmp_path)) == 6
