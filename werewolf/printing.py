@@ -231,8 +231,7 @@ def _compose(reader: Any, layout: Sequence[Sequence[tuple[int, float, float]]], 
         stream = DecodedStreamObject()
         stream.set_data(b"".join(parts))
         page[NameObject("/Resources")] = shared.indirect_reference or shared
-        page.replace_contents(stream)
-        page.compress_content_streams()
+        page.replace_contents(stream.flate_encode())  # compressed as is: nothing parsed
     if reader.metadata and reader.metadata.title:
         writer.add_metadata({"/Title": reader.metadata.title})
     out = io.BytesIO()
