@@ -203,7 +203,7 @@ def _tile(faces_pdf: bytes, cards: Sequence[RoleCard], *, backs: bool, paper: st
                 y = (height - margin_y - (row + 1) * CARD[1]) * _POINTS
                 placed.append((back if sheet.backs else number[card], x, y))
         layout.append(placed)
-    return _compose(reader, layout, width, height)
+    return _compose(reader, layout or [[(0, 0.0, 0.0)]], width, height)  # no card: a bare sheet
 
 
 def _compose(reader: Any, layout: Sequence[Sequence[tuple[int, float, float]]], width: float, height: float) -> bytes:
@@ -424,7 +424,7 @@ def notecards_document_pdf(html: str, *, paper: str = "a4") -> bytes:
             sheet.append((number, x, y))
             sheet.append((len(cards), x + (mark[0] - words[0]) * 0.75, y - (mark[1] - words[1]) * 0.75))
         layout.append(sheet)
-    return _compose(reader, layout, width, height)
+    return _compose(reader, layout or [[]], width, height)  # no card: a blank sheet
 
 
 @functools.lru_cache
