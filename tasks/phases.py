@@ -5,16 +5,22 @@ from __future__ import annotations
 from celery import shared_task
 
 from werewolf.games import services
+from werewolf.games.queue import run_here
+
+# The worker that resolves a phase hands its mails to SMTP itself, right after the commit.
+MAIL = "tasks.mail.deliver"
 
 
 @shared_task(name="tasks.phases.resolve_due_phase")
 def resolve_due_phase(phase_id: int) -> bool:
-    return services.resolve_if_due(phase_id)
+    with run_here(MAIL):
+        return services.resolve_if_due(phase_id)
 
 
 @shared_task(name="tasks.phases.resolve_ready_phase")
 def resolve_ready_phase(phase_id: int) -> bool:
-    return services.resolve_if_ready(phase_id)
+    with run_here(MAIL):
+        return services.resolve_if_ready(phase_id)
 
 
 @shared_task(name="tasks.phases.sweep_due_phases")

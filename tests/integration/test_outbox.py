@@ -148,3 +148,26 @@ def test_a_batch_is_taken_in_one_statement_and_each_mail_costs_one(organiser, sm
     with CaptureQueriesContext(connection) as queries:
         assert outbound.deliver(due) == 0
     assert len(queries) == 1
+
+
+def test_the_worker_that_resolves_a_phase_hands_its_mails_to_smtp_itself(organiser, smtp, settings, monkeypatch):  # noqa: F811
+    from tasks import phases
+    from werewolf.celery import app
+    from werewolf.games.models import Phase
+
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = start(organiser, seats)
+    before = len(smtp.messages)
+    settings.WEREWOLF_INLINE_TASKS = False  # as a worker: what a commit enqueues goes to the broker
+    enqueued: list[str] = []
+    monkeypatch.setattr(app, "send_task", lambda name, *args, **kwargs: enqueued.append(name))
+    phase = game.current_phase()
+    Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert phases.resolve_due_phase.run(phase.pk)
+    # Not queued behind a storm's other phases: sent by this worker, right after the commit.
+    assert "tasks.mail.deliver" not in enqueued
+    assert len(smtp.messages) == before + len(seats)
+    assert Dispatch.objects.filter(phase=phase, status=Status.SENT).count() == len(seats)
+    # Elsewhere (a card handed in on the web that ends the step) the mails are a task's.
+    services.resolve_now(game)
+    assert "tasks.mail.deliver" in enqueued

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
 from typing import Any
 
@@ -18,12 +21,28 @@ from django.db import transaction
 logger = logging.getLogger(__name__)
 
 
+_here: ContextVar[frozenset[str]] = ContextVar("werewolf_tasks_run_here", default=frozenset())
+
+
+@contextmanager
+def run_here(*tasks: str) -> Iterator[None]:
+    """Within the block, the named tasks that a commit would enqueue run in this process
+    at that commit instead. A worker that resolves a phase sends the phase's mails
+    itself, at once, rather than queueing them behind every other phase of a deadline
+    storm; if it dies first, the mail sweep sends them, as it would a lost task."""
+    token = _here.set(_here.get() | frozenset(tasks))
+    try:
+        yield
+    finally:
+        _here.reset(token)
+
+
 def after_commit(task: str, *args: Any, eta: datetime | None = None) -> None:
     transaction.on_commit(lambda: _send(task, args, eta), robust=True)
 
 
 def _send(task: str, args: tuple[Any, ...], eta: datetime | None) -> None:
-    if getattr(settings, "WEREWOLF_INLINE_TASKS", False):
+    if getattr(settings, "WEREWOLF_INLINE_TASKS", False) or (eta is None and task in _here.get()):
         if eta is None:
             module, name = task.rsplit(".", 1)
             getattr(importlib.import_module(module), name).run(*args)

@@ -34,7 +34,8 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import close_old_connections, connections
 from django.db.models import Case, F, TextField, Value, When
 from django.db.utils import DatabaseError, InterfaceError
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template, render_to_string
 from django.utils import timezone, translation
 
 from werewolf import engine
@@ -539,6 +540,9 @@ def _render(
 
 
 def _rendered(player: Player, template: str, context: dict[str, Any], headers: dict[str, str] | None) -> dict[str, Any]:
+    if context.get("next_phase") is not None and "next_phase_text" not in context:
+        # What the open phase asks: said in the text and the HTML alike, written once.
+        context = {**context, "next_phase_text": _plain("emails/next_phase.txt", context)}
     subject = " ".join(render_to_string(f"emails/{template}_subject.txt", context).split())
     extra = dict(headers or {})
     if context.get("reply_to"):
@@ -556,6 +560,11 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
             {"filename": "deadline.ics", "content": calendar(player, following, context), "mimetype": "text/calendar"}
         ]
     return rendered
+
+
+def _plain(template: str, context: dict[str, Any]) -> str:
+    """A template rendered as plain text (no HTML escaping), for a mail to say as it is."""
+    return str(get_template(template).template.render(Context(context, autoescape=False)))
 
 
 CALENDAR_MAILS = ("welcome", "phase")
@@ -598,6 +607,8 @@ def _ical_text(value: str) -> str:
 
 def _ical_fold(line: str) -> str:
     """A content line folded at 75 octets, never inside a character (RFC 5545, 3.1)."""
+    if len(line) <= 18 or len(line.encode("utf-8")) <= 75:  # (a character is at most 4 octets)
+        return line
     parts: list[str] = []
     current, size = "", 0
     for char in line:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from types import SimpleNamespace
 from typing import Any
 
 from django import template
@@ -128,10 +130,26 @@ def poll_milliseconds() -> int:
     return round(settings.WEREWOLF_POLL_SECONDS * 1000)
 
 
-@register.simple_tag
-def phase_name(phase: Any) -> str:
-    """A phase's name ("Night 2", "Day 1"), to use inside a sentence."""
-    return get_template("includes/phase_name.html").render({"phase": phase}).strip()
+@register.simple_tag(takes_context=True)
+def phase_name(context: template.Context, phase: Any) -> str:
+    """A phase's name ("Night 2", "Day 1"), to use inside a sentence or as a heading.
+
+    The words come from includes/phase_name.html, rendered once per language and phase
+    shape: a phase's name is public, and a mail or page names a phase several times."""
+    shape = tuple(getattr(phase, name, None) for name in _PHASE_NAME_READS)
+    text = _phase_name(translation.get_language(), context.autoescape, *shape)
+    return mark_safe(text) if context.autoescape else text
+
+
+_PHASE_NAME_READS = ("kind", "number", "stage", "step")
+"""All that includes/phase_name.html reads of its phase (keep the two in step)."""
+
+
+@lru_cache(maxsize=2048)
+def _phase_name(language: str | None, autoescape: bool, *shape: Any) -> str:
+    phase = SimpleNamespace(**dict(zip(_PHASE_NAME_READS, shape, strict=True)))
+    compiled = get_template("includes/phase_name.html").template
+    return str(compiled.render(template.Context({"phase": phase}, autoescape=autoescape))).strip()
 
 
 @register.simple_tag(takes_context=True)
