@@ -45,3 +45,13 @@ def test_no_phase_is_the_setup() -> None:
     tag = Template("{% load werewolf %}{% phase_name phase %}")
     with translation.override("en"):
         assert tag.render(Context({"phase": None})) == "Setup"
+
+
+def test_a_mails_lines_in_html_escape_everything_and_link_the_seat() -> None:
+    from werewolf.games.templatetags.werewolf import with_link
+
+    url = "https://werewolf.example/s/abc?x=1&y=2"
+    html = with_link(f"Ann <b> & Bo's card:\nhand it in: {url}\nend", url)
+    assert "<b>" not in html and "&lt;b&gt; &amp; Bo&#x27;s" in html
+    assert '<a href="https://werewolf.example/s/abc?x=1&amp;y=2">https://werewolf.example/s/abc?x=1&amp;y=2</a>' in html
+    assert with_link("plain <text>", url, autoescape=False) == "plain <text>"

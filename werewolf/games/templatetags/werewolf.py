@@ -11,6 +11,7 @@ from django import template
 from django.conf import settings
 from django.template.loader import get_template, select_template
 from django.utils import translation
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from werewolf import engine
@@ -122,6 +123,19 @@ def written(order: engine.Order, names: Sequence[str], ruleset: str | None) -> t
         other = other or (refers != "seat" and bool(values))
         words.append((word, ", ".join(labels[value] if 0 <= value < len(labels) else "?" for value in values)))
     return words, other
+
+
+@register.filter(needs_autoescape=True)
+def with_link(text: str, url: str, autoescape: bool = True) -> str:
+    """Plain text as HTML, its one known link (the seat's own) made a link: what urlize
+    would make of a mail's lines, at the cost of an escape and a replace."""
+    if not autoescape:
+        return text
+    escaped = escape(text)
+    if url:
+        shown = escape(url)
+        escaped = escaped.replace(shown, f'<a href="{shown}">{shown}</a>')
+    return mark_safe(escaped)
 
 
 @register.simple_tag
