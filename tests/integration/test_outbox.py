@@ -171,3 +171,18 @@ def test_the_worker_that_resolves_a_phase_hands_its_mails_to_smtp_itself(organis
     # Elsewhere (a card handed in on the web that ends the step) the mails are a task's.
     services.resolve_now(game)
     assert "tasks.mail.deliver" in enqueued
+
+
+def test_rows_a_dead_sender_only_took_are_due_again_within_minutes_and_never_sent_twice(organiser, smtp) -> None:  # noqa: F811
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    start(organiser, seats)
+    before = len(smtp.messages)
+    rows = [row.pk for row in Dispatch.objects.order_by("pk")[:3]]
+    taken = timezone.now() - outbound.CLAIM_STALE - timedelta(seconds=1)
+    Dispatch.objects.filter(pk__in=rows).update(status=Status.CLAIMED, claimed_by="slow", claimed_at=taken)
+    outbound.send_pending()
+    assert len(smtp.messages) == before + 3
+    # The slow sender wakes up: its rows are not its own any more, so it sends nothing.
+    assert outbound._advance("slow", None, Dispatch.objects.get(pk=rows[0])) is False
+    assert len(smtp.messages) == before + 3
+    assert set(Dispatch.objects.filter(pk__in=rows).values_list("status", flat=True)) == {Status.SENT}

@@ -32,7 +32,7 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import close_old_connections, connections
-from django.db.models import Case, F, TextField, Value, When
+from django.db.models import Case, F, Q, TextField, Value, When
 from django.db.utils import DatabaseError, InterfaceError
 from django.template import Context
 from django.template.loader import get_template, render_to_string
@@ -62,6 +62,9 @@ RETRY_DELAYS = (
 
 BATCH = 200
 """How many due rows one sweep claims at a time."""
+
+CLAIM_STALE = timedelta(minutes=2)
+"""How long rows a sender took and has not tried stay its own, if it stops (dies)."""
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -209,7 +212,13 @@ def send_pending(now: Any = None) -> int:
     indexed statements when nothing is due."""
     now = now or timezone.now()
     stale = now - timedelta(seconds=settings.WEREWOLF_MAIL_STALE_SECONDS)
-    Dispatch.objects.filter(status__in=[Status.CLAIMED, Status.SENDING], claimed_at__lt=stale).update(
+    # Nothing of a row only taken has gone out, and a sender marks a row `sending` only
+    # while it still holds it (its token): a taken row can be handed to another sender
+    # far sooner than a row in doubt is given up, and never goes out twice.
+    taken_stale = now - min(CLAIM_STALE, timedelta(seconds=settings.WEREWOLF_MAIL_STALE_SECONDS))
+    Dispatch.objects.filter(
+        Q(status=Status.SENDING, claimed_at__lt=stale) | Q(status=Status.CLAIMED, claimed_at__lt=taken_stale)
+    ).update(
         status=Case(When(status=Status.SENDING, then=Value(Status.UNCERTAIN)), default=Value(Status.PENDING)),
         last_error=Case(
             When(status=Status.SENDING, then=Value("worker_lost")), default=F("last_error"), output_field=TextField()
