@@ -140,6 +140,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, with a health check that costs no round trip and statements a
+    # busy request runs every time prepared once per connection (werewolf/database).
+    DATABASES["default"]["ENGINE"] = "werewolf.database"
+    if not _env_bool("WEREWOLF_DB_PREPARED", True):  # behind a pooler that loses them
+        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE transactions take the write lock up front, so two resolvers queue up
     # instead of failing with "database is locked"; WAL lets readers go on meanwhile.

@@ -129,7 +129,7 @@ def test_the_organiser_posts_as_the_moderator_and_hides_a_post(organiser, organi
 
 
 def test_a_post_by_the_web_is_the_row_the_service_writes_and_only_by_a_live_link(organiser) -> None:
-    """The web's post is written by a plain INSERT (talk.post_as): the same row, field by
+    """The web's post is written by a plain INSERT (talk.post_by_link): the same row, field by
     field, as talk.post's; a replaced or made-up link, or a missing CSRF token, posts nothing."""
     from datetime import timedelta
 
@@ -149,6 +149,42 @@ def test_a_post_by_the_web_is_the_row_the_service_writes_and_only_by_a_live_link
     assert Client().post(url + "talk/", {"channel": "square", "text": "Old link"}).status_code == 410
     assert Client().post("/p/" + "a" * 32 + "/talk/", {"channel": "square", "text": "Made up"}).status_code == 404
     assert Post.objects.count() == 2
+
+
+def test_a_links_next_post_is_one_statement_and_never_outlives_what_it_checked(organiser) -> None:
+    """A link that posted lately posts again with one statement (talk.post_by_link), the
+    same row; once its game has moved on (the seat died) or the link was replaced, the
+    post reads afresh and is refused as the database says now."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = started_game(organiser, "Again")
+    seer = seat_roles(game).index("seer")
+    client = Client()
+    mine = seat_url(game, seer) + "talk/"
+    assert client.post(mine, {"channel": "square", "text": "First"}).status_code == 302
+    with CaptureQueriesContext(connection) as captured:
+        assert client.post(mine, {"channel": "square", "text": "Second"}).status_code == 302
+    assert len(captured.captured_queries) == 1, [query["sql"] for query in captured.captured_queries]
+    first, second = Post.objects.order_by("pk")
+    same = [field.attname for field in Post._meta.concrete_fields if field.attname not in ("id", "text", "created_at")]
+    assert {name: getattr(first, name) for name in same} == {name: getattr(second, name) for name in same}
+    assert second.text == "Second"
+
+    # The night resolves: the seer is killed. What the link's last read found is stale.
+    services.submit_order(game, pack_of(game)[0], engine.Order("kill", (seer,)))
+    services.resolve_now(Game.objects.get(pk=game.pk))
+    refused = say(client, game, seer, "square", "It was Brio!")
+    assert refused.status_code == 400 and "The dead may not speak here" in unescape(refused.content.decode())
+    assert say(client, game, seer, "ghosts", "Hello?").status_code == 302
+
+    # Replaced: the old link posts nothing, even right after a post of its own.
+    talker = next(seat for seat in range(7) if seat != seer and Game.objects.get(pk=game.pk).engine_state.alive[seat])
+    url = seat_url(game, talker)
+    assert client.post(url + "talk/", {"channel": "square", "text": "Before"}).status_code == 302
+    links.issue(game.players.get(seat=talker))
+    assert client.post(url + "talk/", {"channel": "square", "text": "After"}).status_code == 410
+    assert list(Post.objects.order_by("pk").values_list("text", flat=True)) == ["First", "Second", "Hello?", "Before"]
 
 
 def test_talk_is_only_for_a_game_under_way(organiser) -> None:

@@ -576,23 +576,21 @@ def _link_error(request: HttpRequest, problem: links.LinkError) -> HttpResponse:
 @require_POST
 def seat_talk(request: HttpRequest, token: str) -> HttpResponse:
     """A seat posts in one of its channels; back to its page, at the talk. A post taken
-    costs one read and one INSERT (`links.speaker_for`, `talk.post_as`); a refusal reads
-    the game as the seat's page does, to say why in the game's language."""
+    costs one statement, or one read and one INSERT (`talk.post_by_link`); a refusal
+    reads the game as the seat's page does, to say why in the game's language."""
     try:
-        speaker = links.speaker_for(token)
+        talk.post_by_link(token, request.POST.get("channel", ""), request.POST.get("text", ""))
     except links.LinkError as problem:
         return _link_error(request, problem)
-    back = reverse("games:seat", args=[token])
-    try:
-        talk.post_as(speaker, request.POST.get("channel", ""), request.POST.get("text", ""))
     except services.ServiceError as refusal:
         try:
             player = links.player_for(token)
         except links.LinkError as problem:  # replaced meanwhile
             return _link_error(request, problem)
         _speak(request, player.game)
-        return _talk_refused(request, player.game, refusal, back, request.path)
-    return HttpResponseRedirect(back + "#talk")  # redirect() would first try the URL as a view's name
+        return _talk_refused(request, player.game, refusal, reverse("games:seat", args=[token]), request.path)
+    # Not redirect(), which would first try the URL as a view's name.
+    return HttpResponseRedirect(reverse("games:seat", args=[token]) + "#talk")
 
 
 @require_POST
