@@ -186,3 +186,22 @@ def test_rows_a_dead_sender_only_took_are_due_again_within_minutes_and_never_sen
     assert outbound._advance("slow", None, Dispatch.objects.get(pk=rows[0])) is False
     assert len(smtp.messages) == before + 3
     assert set(Dispatch.objects.filter(pk__in=rows).values_list("status", flat=True)) == {Status.SENT}
+
+
+def test_each_mail_has_boundaries_of_its_own_and_reads_back_whole(organiser, smtp) -> None:  # noqa: F811
+    import re
+
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = start(organiser, seats)
+    services.resolve_now(game)
+    boundaries = []
+    for message in smtp.messages:
+        for part in message.walk():
+            if part.is_multipart():
+                boundary = part.get_boundary()
+                assert re.fullmatch(r"=_[0-9a-f]{32}", boundary)
+                boundaries.append(boundary)
+        kinds = [part.get_content_type() for part in message.walk() if not part.is_multipart()]
+        assert kinds == ["text/plain", "text/html", "text/calendar"]
+        assert message.get_body(("plain",)).get_content().strip()
+    assert len(set(boundaries)) == len(boundaries) == 2 * len(smtp.messages)
