@@ -55,3 +55,20 @@ def test_a_mails_lines_in_html_escape_everything_and_link_the_seat() -> None:
     assert "<b>" not in html and "&lt;b&gt; &amp; Bo&#x27;s" in html
     assert '<a href="https://werewolf.example/s/abc?x=1&amp;y=2">https://werewolf.example/s/abc?x=1&amp;y=2</a>' in html
     assert with_link("plain <text>", url, autoescape=False) == "plain <text>"
+
+
+def test_an_event_worded_once_for_a_mails_text_and_html_reads_as_worded_twice() -> None:
+    from werewolf import engine
+
+    event = engine.Event("killed", {"seat": 1, "role": "villager"}, engine.Audience.public())
+    names = ["Ann", "Bo <O'Hara> & co"]
+    text = Template("{% load werewolf %}{% autoescape off %}{% event_text event %}{% endautoescape %}")
+    html = Template("{% load werewolf %}{% event_text event %}")
+    with translation.override("en"):
+        for template in (text, html):
+            alone = template.render(Context({"event": event, "names": names, "viewer": 0}))
+            memo: dict = {}
+            worded = template.render(Context({"event": event, "names": names, "viewer": 0, "event_words": memo}))
+            assert memo and "Bo" in alone
+            assert worded.replace("&#x27;", "'") == alone.replace("&#x27;", "'")
+    assert "<O'Hara>" in text.render(Context({"event": event, "names": names, "viewer": 0, "event_words": {}}))

@@ -553,6 +553,9 @@ def recipient(name: str, email: str) -> str:
 
 def _render_phase(player: Player, phase: Phase, events: list[Any], shared: Shared | None = None) -> dict[str, Any]:
     context = _context(player, phase=phase, events=[e for e in events if e.visible_to(player.seat)], shared=shared)
+    # The events this reader sees, worded once for the text and the HTML (the
+    # `event_text` tag; only for this mail: keyed by the events it holds).
+    context["event_words"] = {}
     return _render(player, "phase", context)
 
 

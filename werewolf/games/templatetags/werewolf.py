@@ -176,7 +176,15 @@ def event_text(context: template.Context, event: Any) -> str:
         names = context.get("names", ())
     game = context.get("game")
     ruleset = getattr(game, "ruleset", None) or context.get("ruleset")
-    return render_event(event, names, context.get("viewer"), autoescape=context.autoescape, ruleset=ruleset)
+    memo = context.get("event_words")
+    if memo is None:
+        return render_event(event, names, context.get("viewer"), autoescape=context.autoescape, ruleset=ruleset)
+    # One reader's mail says each event in its text and its HTML: worded once, as plain
+    # text (event templates hold no markup), and escaped for the HTML.
+    text = memo.get(id(event))
+    if text is None:
+        text = memo[id(event)] = render_event(event, names, context.get("viewer"), autoescape=False, ruleset=ruleset)
+    return escape(text) if context.autoescape else text
 
 
 @register.simple_tag(takes_context=True)
