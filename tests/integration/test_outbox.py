@@ -205,3 +205,23 @@ def test_each_mail_has_boundaries_of_its_own_and_reads_back_whole(organiser, smt
         assert kinds == ["text/plain", "text/html", "text/calendar"]
         assert message.get_body(("plain",)).get_content().strip()
     assert len(set(boundaries)) == len(boundaries) == 2 * len(smtp.messages)
+
+
+def test_with_the_broker_down_the_sweep_resolves_and_mails_itself(organiser, smtp, settings, monkeypatch) -> None:  # noqa: F811
+    from tasks import phases
+    from werewolf.celery import app
+    from werewolf.games.models import Phase
+
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = start(organiser, seats)
+    before = len(smtp.messages)
+    settings.WEREWOLF_INLINE_TASKS = False
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("the broker is down")
+
+    monkeypatch.setattr(app, "send_task", refuse)
+    Phase.objects.filter(game=game).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert phases.sweep_due_phases.run() == 1
+    assert len(smtp.messages) == before + len(seats)  # not left for the mail sweep
+    assert not Dispatch.objects.exclude(status=Status.SENT).exists()
