@@ -15,6 +15,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.choices import BaseChoiceIterator
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
@@ -736,6 +737,22 @@ class GameForm(forms.Form):
         return values
 
 
+class Options(BaseChoiceIterator):
+    """A select's choices as (value, label) pairs of strings already: Django's fields and
+    widgets take such an iterator as it is, where they would check every pair of a list
+    again, twice (the field and its widget), for every select of every card form (a
+    wolf's ranked card has ten): most of what building the form cost."""
+
+    def __init__(self, pairs: list[tuple[str, str]]) -> None:
+        self.pairs = pairs
+
+    def __iter__(self) -> Any:
+        return iter(self.pairs)
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+
 class SeatField(forms.TypedChoiceField):
     """A choice of seat. Any seat number passes the form; the engine judges whether the
     seat may be named, so a forged choice gets the engine's precise refusal."""
@@ -808,7 +825,7 @@ class NotecardForm(PhaseCarrier):
             if not choices and field.optional:
                 continue  # a field this seat cannot use now (another edition's)
             labels = choice_labels(field.refers, names)
-            options = [("", empty)] + [(str(choice), labels[choice]) for choice in choices]
+            options = Options([("", empty)] + [(str(choice), labels[choice]) for choice in choices])
             selects = select_names(field, len(choices))
             for number, name in enumerate(selects, start=1):
                 label = card_word(
