@@ -38,7 +38,21 @@ class PreparedCursor(base.ServerBindingCursor):  # type: ignore[misc, name-defin
         return super().execute(query, params, prepare=prepare, binary=binary)
 
 
+class DatabaseOperations(base.DatabaseOperations):  # type: ignore[misc, name-defined]
+    def last_executed_query(self, cursor: Any, sql: str, params: Any) -> str | None:
+        """The statement as run, for the debug log and the tests' query counts: a
+        prepared one's with its parameters written in, as Django's client-side ones."""
+        if isinstance(cursor, PreparedCursor):
+            try:
+                return str(self.compose_sql(sql, params))
+            except psycopg.Error:
+                return sql
+        return super().last_executed_query(cursor, sql, params)  # type: ignore[no-any-return]
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    ops_class = DatabaseOperations
+
     def get_connection_params(self) -> dict[str, Any]:
         params: dict[str, Any] = super().get_connection_params()
         if "prepare_threshold" not in self.settings_dict["OPTIONS"]:

@@ -506,15 +506,19 @@ def acts(phase: Phase) -> list[tuple[int, engine.Order]]:
 
 
 def _early_trigger(game: Game, state: engine.State, phase: Phase) -> str | None:
+    return early_trigger(game.early_resolution, state, phase)
+
+
+def early_trigger(early_resolution: bool, state: engine.State, phase: Phase) -> str | None:
     """Whether the phase's cards already end it: a step whose stage may be decided by its
     cards (a classic day's majority), or every card in with early resolution on. The
     cards are read only where either could be so."""
-    if not game.early_resolution and not engine.phase(state).stage.decisive:
+    if not early_resolution and not engine.phase(state).stage.decisive:
         return None
     orders = current_orders(phase)
     if engine.decisive(state, orders):
         return Phase.Resolution.MAJORITY
-    if game.early_resolution and engine.all_in(state, orders):
+    if early_resolution and engine.all_in(state, orders):
         return Phase.Resolution.ALL_IN
     return None
 

@@ -22,7 +22,7 @@ from werewolf import engine, printing
 from werewolf.mail import grammar
 from werewolf.mail.grammar import CardError, read_card
 
-from . import links, selectors, services, talk, validators
+from . import cards, links, selectors, services, talk, validators
 from .forms import (
     AssignRolesForm,
     DemoForm,
@@ -443,6 +443,12 @@ def _public_url(game: Game) -> str:
 @require_http_methods(["GET", "POST"])
 def seat(request: HttpRequest, token: str) -> HttpResponse:
     """A player's page. GET never changes anything: mail scanners open links too."""
+    if request.method == "POST":
+        # A card that goes in costs two statements on PostgreSQL (`cards.hand_in`); any
+        # other goes the way below, which says why it is refused.
+        handed_in = cards.hand_in(token, request.POST)
+        if handed_in is not None:
+            return redirect(f"{request.path}?handed={handed_in.index}")
     try:
         player = links.player_for(token)
     except links.LinkError as problem:
