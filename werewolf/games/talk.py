@@ -144,6 +144,7 @@ def _insert_if_unchanged_sql(vendor: str) -> str:
     columns = ", ".join(quote(Post._meta.get_field(name).column) for name in _INSERTED)
     # PostgreSQL types the parameters of a SELECT list only when told.
     text, stamp = ("%s::text", "%s::timestamptz") if vendor == "postgresql" else ("%s", "%s")
+    same = "IS NOT DISTINCT FROM" if vendor == "postgresql" else "IS"  # equal, NULL too (SQLite before 3.39)
     return f"""
     INSERT INTO {quote(Post._meta.db_table)} ({columns})
     SELECT game.id, {text}, player.seat, player.name, {text}, {text},
@@ -154,8 +155,8 @@ def _insert_if_unchanged_sql(vendor: str) -> str:
       JOIN {Player._meta.db_table} player ON player.id = link.player_id
       JOIN {Game._meta.db_table} game ON game.id = player.game_id
      WHERE link.token_hash = %s AND link.revoked_at IS NULL AND player.id = %s
-       AND player.seat IS NOT DISTINCT FROM %s AND game.status = %s
-       AND {links.state_sql(vendor)} IS NOT DISTINCT FROM {text}
+       AND player.seat {same} %s AND game.status = %s
+       AND {links.state_sql(vendor)} {same} {text}
 """
 
 
