@@ -109,3 +109,57 @@ def test_a_card_whose_phase_moved_on_meanwhile_is_never_written(organiser, monke
     assert not Order.objects.filter(seat=wolf).exists()
     night.refresh_from_db()
     assert night.status == Phase.Status.RESOLVED
+
+
+def test_cards_racing_the_resolution_are_each_taken_once_and_counted_or_refused(organiser, monkeypatch) -> None:
+    """Wolves hand their card in again and again from several threads while the phase
+    resolves: every card answered as taken is one row, and the resolution read every
+    row the night has (none went in after it read the cards); the rest were refused."""
+    import threading
+    import time
+
+    from django.db import connections
+
+    game = night_without_early_resolution(organiser, "Rush")
+    night = game.current_phase()
+    wolves = pack_of(game)
+    victims = [seat for seat in range(7) if seat not in wolves]
+    forms = [kill_form(game, wolf, victim) for wolf in wolves for victim in victims[:2]]
+    seen: list[set[int]] = []
+    current_orders = services.current_orders
+
+    def reading(phase):  # what the resolution reads, under its lock
+        seen.append(set(phase.orders.filter(act=None).values_list("pk", flat=True)))
+        return current_orders(phase)
+
+    monkeypatch.setattr(services, "current_orders", reading)
+    answers: list[int] = []
+    start = threading.Barrier(len(forms) + 1)
+
+    def hand_in_again_and_again(url: str, data: dict[str, str]) -> None:
+        client = Client()
+        try:
+            start.wait()
+            for _ in range(15):
+                answers.append(client.post(url, data).status_code)
+        finally:
+            connections.close_all()
+
+    def resolve() -> None:
+        try:
+            start.wait()
+            time.sleep(0.05)
+            services.resolve_now(Game.objects.get(pk=game.pk))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=hand_in_again_and_again, args=form) for form in forms]
+    threads.append(threading.Thread(target=resolve))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    rows = set(Order.objects.filter(phase=night).values_list("pk", flat=True))
+    assert len(seen) == 1 and rows == seen[0], (len(rows), seen)
+    assert answers.count(302) == len(rows) and set(answers) <= {302, 400}
+    assert 0 < len(rows) < len(answers)  # some went in before, some were refused after
