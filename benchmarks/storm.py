@@ -9,7 +9,8 @@ It uses the configured database and broker (DATABASE_URL, CELERY_BROKER_URL; SQL
 the SQLite broker under a temporary directory when unset). It prints, for the project and
 the bare loop: the time until every phase is resolved, until every mail is handed to
 SMTP (and mails per second), the mail lag p50 / p99 from the deadline, and the CPU spent
-(workers' user + system time; the loop's process time). The ratios are the figures to
+(workers' user + system time; the loop's own thread's time: the loopback SMTP server
+runs in this process, and its work is counted on neither side). The ratios are the figures to
 compare (issue 11: all within 60 s of the deadline, p99 under 30 s, CPU within 3x).
 """
 
@@ -185,7 +186,7 @@ def bare(args: argparse.Namespace, port: int) -> dict[str, float]:
             cursor.execute("INSERT INTO bare_phase VALUES (%s, 'open')", [number])
     times: list[float] = []
     start = time.time()
-    cpu = time.process_time()
+    cpu = time.thread_time()  # the loop's own: the SMTP server's thread is not the loop's work
     smtp = smtplib.SMTP("127.0.0.1", port)
     for number in range(args.games):
         with connection.cursor() as cursor:
@@ -208,7 +209,7 @@ def bare(args: argparse.Namespace, port: int) -> dict[str, float]:
         "queued": len(times),
         "p50": percentile(times, 0.5),
         "p99": percentile(times, 0.99),
-        "cpu": time.process_time() - cpu,
+        "cpu": time.thread_time() - cpu,
     }
 
 
