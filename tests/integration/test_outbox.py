@@ -205,6 +205,11 @@ def test_each_mail_has_boundaries_of_its_own_and_reads_back_whole(organiser, smt
         assert kinds == ["text/plain", "text/html", "text/calendar"]
         assert message.get_body(("plain",)).get_content().strip()
     assert len(set(boundaries)) == len(boundaries) == 2 * len(smtp.messages)
+    # The results ask for the next card with the seat's link, a link in the HTML, escaped once.
+    results = smtp.messages[-1]
+    html = results.get_body(("html",)).get_content()
+    link = next(line.split()[-1] for line in results.get_body(("plain",)).get_content().splitlines() if "/p/" in line)
+    assert f'<a href="{link}">{link}</a>' in html and "&amp;amp;" not in html and "<br>" in html
 
 
 def test_with_the_broker_down_the_sweep_resolves_and_mails_itself(organiser, smtp, settings, monkeypatch) -> None:  # noqa: F811
