@@ -27,7 +27,7 @@ from datetime import UTC, timedelta
 from email.headerregistry import Address
 from email.policy import Compat32
 from email.utils import parseaddr
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from django.conf import settings
@@ -560,12 +560,18 @@ def message_id_for(key: str) -> str:
 def message_id_domain() -> str:
     """The right-hand side of our Message-IDs: the sender's domain, unless that is a
     local name (the default moderator@localhost), then the site's own host name."""
+    return _message_id_domain(settings.DEFAULT_FROM_EMAIL, settings.SITE_URL)
+
+
+@lru_cache(maxsize=8)
+def _message_id_domain(from_email: str, site_url: str) -> str:
+    """(Worked out once per pair of settings, not twice a mail.)"""
     from urllib.parse import urlsplit
 
-    sender = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].rpartition("@")[2].lower()
+    sender = parseaddr(from_email)[1].rpartition("@")[2].lower()
     if sender and "." in sender and sender != "localhost":
         return sender
-    site = (urlsplit(settings.SITE_URL).hostname or "").lower()
+    site = (urlsplit(site_url).hostname or "").lower()
     if site and "." in site and not site.replace(".", "").isdigit():
         return site
     return sender or "werewolf.invalid"
