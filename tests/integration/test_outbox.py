@@ -230,3 +230,33 @@ def test_with_the_broker_down_the_sweep_resolves_and_mails_itself(organiser, smt
     assert phases.sweep_due_phases.run() == 1
     assert len(smtp.messages) == before + len(seats)  # not left for the mail sweep
     assert not Dispatch.objects.exclude(status=Status.SENT).exists()
+
+
+def test_a_database_lost_mid_batch_leaves_one_mail_in_doubt_and_the_rest_due(organiser, smtp, monkeypatch) -> None:  # noqa: F811
+    from django.db.utils import DatabaseError
+
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    start(organiser, seats)
+    Dispatch.objects.update(status=Status.PENDING, next_attempt_at=timezone.now())
+    before = len(smtp.messages)
+    real, calls = outbound._advance, []
+
+    def advance(*args):
+        calls.append(args)
+        if len(calls) == 3:  # the third mark: the database stays away past every retry
+            raise DatabaseError("the outbox could not be written")
+        return real(*args)
+
+    monkeypatch.setattr(outbound, "_advance", advance)
+    with pytest.raises(DatabaseError):
+        outbound.deliver(list(Dispatch.objects.order_by("pk").values_list("pk", flat=True)))
+    assert len(calls) == 3  # not tried again on the way out
+    statuses = list(Dispatch.objects.order_by("pk").values_list("status", flat=True))
+    assert statuses[:2] == [Status.SENT, Status.SENDING]
+    assert set(statuses[2:]) == {Status.PENDING}  # put back at once, for any sender
+    assert len(smtp.messages) == before + 2
+    monkeypatch.setattr(outbound, "_advance", real)
+    outbound.send_pending()
+    # The one in doubt (the server has it: its "sent" was never written) is not resent.
+    assert len(smtp.messages) == before + len(statuses)
+    assert Dispatch.objects.filter(status=Status.SENDING).count() == 1

@@ -3,6 +3,8 @@
 Tasks are named, not imported, so services never import the task modules. With
 `WEREWOLF_INLINE_TASKS` (used by the web tests, which drive deadlines themselves) a
 task runs in-process at commit instead, and a task with an ETA is left to the sweeper.
+Within `run_here`, the tasks it names run in-process at commit too (a worker that
+resolves a phase sends the phase's mails itself).
 """
 
 from __future__ import annotations

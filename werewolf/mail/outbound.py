@@ -284,10 +284,11 @@ def _send(ids: list[int]) -> int:
     try:
         for row in rows:
             left -= 1
-            if not _advance(token, handed, row):
-                handed = None
+            # (Taken off before it is recorded: if the database is gone for good, that
+            # mail stays `sending`, to end `uncertain`, and is not tried again below.)
+            last, handed = handed, None
+            if not _advance(token, last, row):
                 continue
-            handed = None
             try:
                 if connection is None:
                     connection = get_connection()
@@ -310,12 +311,14 @@ def _send(ids: list[int]) -> int:
             )
             sent += 1
     finally:
-        if handed is not None:
-            _advance(token, handed, None)
-        if left:  # stopped early: what was taken and not tried is due again
-            _release(token)
-        if connection is not None:
-            _close_quietly(connection)
+        try:
+            if handed is not None:
+                _advance(token, handed, None)
+        finally:
+            if left:  # stopped early: what was taken and not tried is due again
+                _release(token)
+            if connection is not None:
+                _close_quietly(connection)
     return sent
 
 
@@ -668,7 +671,7 @@ def _ical_text(value: str) -> str:
 
 def _ical_fold(line: str) -> str:
     """A content line folded at 75 octets, never inside a character (RFC 5545, 3.1)."""
-    if len(line) <= 18 or len(line.encode("utf-8")) <= 75:  # (a character is at most 4 octets)
+    if len(line.encode("utf-8")) <= 75:
         return line
     parts: list[str] = []
     current, size = "", 0
