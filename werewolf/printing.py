@@ -132,7 +132,7 @@ def role_cards_pdf(
     html = role_cards_html(
         cards, ruleset=ruleset, options=options, paper=paper, backs=backs, language=language, title=title
     )
-    return _tile(render_pdf(html), cards, backs=backs, paper=paper)
+    return _tile(render_document(html), cards, backs=backs, paper=paper)
 
 
 def role_cards_html(
@@ -145,21 +145,21 @@ def role_cards_html(
     language: str | None = None,
     title: str = "",
 ) -> str:
-    """The document `role_cards_pdf` renders: a sheet with the crop marks alone, then
-    each distinct face of `cards` once (in the order of their first card), a page each
-    the size of a card, then (with `backs`) the back."""
+    """The document `role_cards_pdf` renders: each distinct face of `cards` once (in the
+    order of their first card), then (with `backs`) the back, one under the other down
+    pages a card wide (`_faces_height`)."""
     width, height = PAPERS[paper]
     card_width, card_height = CARD
     roles = {card.role for card in cards if card.kind == "role"} | {"back"}
+    faces = list(dict.fromkeys(cards))
     context = {
-        "faces": list(dict.fromkeys(cards)),
+        "faces": faces,
         "backs": backs,
-        # Each emblem, and the sheet's crop marks, drawn once as an image the renderer
-        # keeps.
+        # Each emblem drawn once as an image the renderer keeps.
         "emblems": {role: _emblem_url(role) for role in sorted(roles)},
-        "crop_marks": _crop_marks_url(paper),
         "paper": {"width": width, "height": height},
         "card": {"width": card_width, "height": card_height},
+        "faces_height": _faces_height(card_height, len(faces) + backs),
         "game": _GameWords(ruleset, options or {}),
         "title": title,
     }
@@ -179,64 +179,161 @@ def _layout(cards: Sequence[RoleCard], backs: bool) -> str:
 
 _POINTS = 72 / 25.4
 """PDF points a millimetre."""
+_PX = 0.75
+"""PDF points a CSS pixel."""
+FACES_PAGE = 2000.0
+"""How tall a page of faces may be, in millimetres: a document of faces (role cards,
+notecards) stacks them one under the other down pages this tall at most, so that a deck
+costs WeasyPrint a page or two, not one a face (much of its cost goes by the page), and
+every coordinate stays well inside what any PDF reader takes."""
 
 
-def _tile(faces_pdf: bytes, cards: Sequence[RoleCard], *, backs: bool, paper: str) -> bytes:
+def _faces_height(face_height: float, count: int) -> float:
+    """The height of a document's pages of `count` faces `face_height` millimetres tall:
+    as many as FACES_PAGE holds (at least one), and a millimetre to spare."""
+    per_page = max(1, int(FACES_PAGE // face_height))
+    return face_height * min(max(count, 1), per_page) + 1
+
+
+def _tile(document: Any, cards: Sequence[RoleCard], *, backs: bool, paper: str) -> bytes:
     """The sheets of `cards` (`sheets`) made from the faces rendered by `role_cards_html`:
-    each sheet draws the crop marks' page, then each card's face moved to its place."""
-    import io
-
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(faces_pdf))
-    number = {card: index for index, card in enumerate(dict.fromkeys(cards), start=1)}
-    back = len(reader.pages) - 1
+    each sheet draws its crop marks, then each card's face where it goes."""
+    number = {card: index for index, card in enumerate(dict.fromkeys(cards))}
+    back = len(number)
     width, height = PAPERS[paper]
     margin_x, margin_y = (width - ACROSS * CARD[0]) / 2, (height - DOWN * CARD[1]) / 2
     layout = []
     for sheet in sheets(cards, backs):
-        placed = [(0, 0.0, 0.0)]
+        placed = []
         for slot, card in enumerate(sheet.cards):
             if card is not None:
                 row, column = divmod(slot, ACROSS)
-                x = (margin_x + column * CARD[0]) * _POINTS
-                y = (height - margin_y - (row + 1) * CARD[1]) * _POINTS
+                x, y = (margin_x + column * CARD[0]) * _POINTS, (margin_y + row * CARD[1]) * _POINTS
                 placed.append((back if sheet.backs else number[card], x, y))
         layout.append(placed)
-    return _compose(reader, layout or [[(0, 0.0, 0.0)]], width, height)  # no card: a bare sheet
+    marks = _crop_marks(width, height, margin_x, margin_y)
+    return _compose(document, _faces(document), layout or [[]], width, height, marks)  # no card: a bare sheet
 
 
-def _compose(reader: Any, layout: Sequence[Sequence[tuple[int, float, float]]], width: float, height: float) -> bytes:
-    """A PDF of sheets `width` x `height` millimetres, each drawing pages of `reader`
-    (a WeasyPrint document) moved by (x, y) points: a sheet of `layout` lists them as
-    (page, x, y). The pages of a WeasyPrint document share one set of resources (fonts,
-    images), so a page is its content stream alone: drawn where it goes, between q and Q,
-    nothing is parsed or renamed, and the fonts stay embedded once."""
-    import io
+@dataclass(frozen=True)
+class _Face:
+    """One face of a document of faces: a WeasyPrint page that draws this face alone,
+    where it is on its page of faces, and that place (its border box, CSS pixels from
+    the page's top left; the page's height)."""
 
-    from pypdf import PdfWriter
-    from pypdf.generic import DecodedStreamObject, NameObject
+    page: Any
+    left: float
+    top: float
+    width: float
+    height: float
+    page_height: float
 
-    resources = {page.raw_get("/Resources").indirect_reference for page in reader.pages}
-    if len(resources) != 1 or None in resources:  # WeasyPrint shares them; never otherwise
-        raise ValueError("the pages do not share their resources")
-    streams = [page.get_contents().get_data() for page in reader.pages]
-    writer = PdfWriter()
-    shared = reader.pages[0]["/Resources"].clone(writer)  # the fonts and images, once
-    for placed in layout:
-        page = writer.add_blank_page(width * _POINTS, height * _POINTS)
-        parts = []
-        for number, x, y in placed:
-            parts += [f"q 1 0 0 1 {x:.3f} {y:.3f} cm\n".encode(), streams[number], b"\nQ\n"]
-        stream = DecodedStreamObject()
-        stream.set_data(b"".join(parts))
-        page[NameObject("/Resources")] = shared.indirect_reference or shared
-        page.replace_contents(stream.flate_encode())  # compressed as is: nothing parsed
-    if reader.metadata and reader.metadata.title:
-        writer.add_metadata({"/Title": reader.metadata.title})
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+
+def _faces(document: Any) -> list[_Face]:
+    """The faces of a laid-out `document`: every child of its body, in order, each made
+    a page of its own from the page it is on (the same boxes, laid out once; nothing
+    else of the page). Drawn as pages of their own, each face is a content stream of its
+    own in the PDF, which `_compose` draws wherever it goes."""
+    from weasyprint.document import Page
+
+    faces = []
+    for page in document.pages:
+        page_box = page._page_box
+        root = page_box.children[0]
+        (body,) = root.children
+        for face in body.children:
+            alone = page_box.copy_with_children([root.copy_with_children([body.copy_with_children([face])])])
+            faces.append(
+                _Face(
+                    Page(alone),
+                    face.border_box_x(),
+                    face.border_box_y(),
+                    face.border_width(),
+                    face.border_height(),
+                    page.height,
+                )
+            )
+    return faces
+
+
+def _compose(
+    document: Any,
+    faces: Sequence[_Face],
+    layout: Sequence[Sequence[tuple[int, float, float]]],
+    width: float,
+    height: float,
+    marks: bytes = b"",
+) -> bytes:
+    """A PDF of sheets `width` x `height` millimetres drawing the `faces` of `document`:
+    a sheet of `layout` lists them as (face, x, y), the face's top left x and y points
+    from the sheet's top left; `marks`, drawing operators of the sheet's own (the crop
+    marks), are drawn first on each. WeasyPrint writes each face's page; then, before
+    the PDF is written out, each page's content becomes a form the sheets draw (`Do`)
+    with the resources (fonts, images) every face shares, embedded once, and the sheets
+    take the pages' place."""
+    import pydyf
+
+    sheet_width, sheet_height = width * _POINTS, height * _POINTS
+
+    def finish(_document: Any, pdf: Any) -> None:
+        pages = [pdf.objects[number] for number in pdf.pages["Kids"][::3]]
+        shared = pages[0]["Resources"]  # one resources dictionary, every page's
+        forms = pydyf.Dictionary()
+        for number, face in enumerate(faces):
+            stream = pdf.objects[int(pages[number]["Contents"].split()[0])]
+            top = face.page_height * _PX
+            stream.extra.update(
+                {
+                    "Type": "/XObject",
+                    "Subtype": "/Form",
+                    "BBox": pydyf.Array(
+                        [
+                            face.left * _PX,
+                            top - (face.top + face.height) * _PX,
+                            (face.left + face.width) * _PX,
+                            top - face.top * _PX,
+                        ]
+                    ),
+                    "Resources": shared,
+                }
+            )
+            forms[f"Face{number}"] = stream.reference
+        for page in pages:  # no longer pages: left empty, and out of the page tree
+            page.clear()
+        for name in ("Outlines", "PageMode"):  # headings and ids pointed into the pages
+            pdf.catalog.pop(name, None)
+        if "Names" in pdf.catalog:
+            pdf.catalog["Names"].pop("Dests", None)
+            if not pdf.catalog["Names"]:
+                del pdf.catalog["Names"]
+        fonts = pdf.objects[int(shared.split()[0])]["Font"]
+        resources = pydyf.Dictionary({"Font": fonts, "XObject": forms})
+        pdf.add_object(resources)
+        pdf.pages["Kids"] = pydyf.Array()
+        pdf.pages["Count"] = 0
+        for placed in layout:
+            parts = [marks]
+            for number, x, y in placed:
+                face = faces[number]
+                dx = x - face.left * _PX
+                dy = sheet_height - y - (face.page_height - face.top) * _PX
+                parts.append(f"q 1 0 0 1 {dx:.3f} {dy:.3f} cm /Face{number} Do Q\n".encode())
+            content = pydyf.Stream([b"".join(parts)], compress=True)
+            pdf.add_object(content)
+            sheet = pydyf.Dictionary(
+                {
+                    "Type": "/Page",
+                    "Parent": pdf.pages.reference,
+                    "MediaBox": pydyf.Array([0, 0, sheet_width, sheet_height]),
+                    "Contents": content.reference,
+                    "Resources": resources.reference,
+                }
+            )
+            pdf.add_page(sheet)
+
+    drawn = [face.page for face in faces] or document.pages[:1]  # no face: a blank page, for its resources
+    pdf: bytes = document.copy(drawn).write_pdf(finisher=finish)
+    return pdf
 
 
 def _svg_url(svg: str) -> str:
@@ -254,15 +351,9 @@ def _emblem_url(role: str) -> str:
 
 
 @functools.lru_cache
-def _crop_marks_url(paper: str) -> str:
-    width, height = PAPERS[paper]
-    margin_x, margin_y = (width - ACROSS * CARD[0]) / 2, (height - DOWN * CARD[1]) / 2
-    return _svg_url(_crop_marks(width, height, margin_x, margin_y))
-
-
-def _crop_marks(width: float, height: float, margin_x: float, margin_y: float) -> str:
-    """The sheet's crop marks as one SVG (millimetres): a short line in each margin on
-    every cut line, all of them one path (one thing to draw a sheet)."""
+def _crop_marks(width: float, height: float, margin_x: float, margin_y: float) -> bytes:
+    """The sheet's crop marks as PDF drawing operators (points, from the bottom left): a
+    short line 0.2 mm thick in each margin on every cut line, all of them one path."""
     lines = []
     for column in range(ACROSS + 1):
         x = margin_x + column * CARD[0]
@@ -270,11 +361,11 @@ def _crop_marks(width: float, height: float, margin_x: float, margin_y: float) -
     for row in range(DOWN + 1):
         y = margin_y + row * CARD[1]
         lines += [(margin_x - 7, y, margin_x - 2, y), (width - margin_x + 2, y, width - margin_x + 7, y)]
-    path = " ".join(f"M{a:.2f} {b:.2f}L{c:.2f} {d:.2f}" for a, b, c, d in lines)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height}mm" '
-        f'viewBox="0 0 {width} {height}"><path d="{path}" stroke="#000" stroke-width="0.2" fill="none"/></svg>'
+    path = " ".join(
+        f"{a * _POINTS:.2f} {(height - b) * _POINTS:.2f} m {c * _POINTS:.2f} {(height - d) * _POINTS:.2f} l"
+        for a, b, c, d in lines
     )
+    return f"q 0 G {0.2 * _POINTS:.3f} w {path} S Q\n".encode()
 
 
 def render_pdf(html: str) -> bytes:
@@ -382,35 +473,30 @@ def notecards_pdf(game: Any, *, paper: str = "a4", with_links: bool = False) -> 
 
 
 def notecards_html(game: Any, phase: Any, cards: Sequence[Notecard], verbs: Sequence[Any], *, paper: str = "a4") -> str:
-    """The document `notecards_document_pdf` renders: each notecard on a page the size of
-    a card, with what is its own, and the words and lines alike on every card laid out
-    once, on a last page of their own."""
+    """The document `notecards_document_pdf` renders: each notecard the size of a card,
+    with what is its own, one under the other down pages a card wide (`_faces_height`),
+    then the words and lines alike on every card, laid out once."""
     width, height = PAPERS[paper]
-    card_width = width / NOTECARDS_ACROSS
+    card_width, card_height = width / NOTECARDS_ACROSS, height / NOTECARDS_DOWN
     context = {
         "game": game,
         "phase": phase,
         "cards": cards,
         "verbs": verbs,
         "names": [card.name for card in cards],
-        "card": {"width": card_width, "height": height / NOTECARDS_DOWN},
+        "card": {"width": card_width, "height": card_height},
+        "faces_height": _faces_height(card_height, len(cards) + 1),  # and the words
         "lines": _lines(card_width - 2 * (NOTECARD_PADDING + NOTECARD_BORDER)),
     }
     return render_to_string("print/notecards.html", context)
 
 
 def notecards_document_pdf(html: str, *, paper: str = "a4") -> bytes:
-    """`notecards_html` rendered, then laid out four cards a sheet: each card's page,
-    and the shared words drawn where the card's marker (words-N) says."""
-    import io
-
-    from pypdf import PdfReader
-
+    """`notecards_html` rendered, then laid out four cards a sheet: each card, and the
+    shared words drawn where the card's marker (words-N) says."""
     document = render_document(html)
-    pdf: bytes = document.write_pdf()
-    reader = PdfReader(io.BytesIO(pdf))
-    cards = reader.pages[:-1]
-    words = document.pages[-1].anchors["words"]
+    faces = _faces(document)
+    cards = faces[:-1]  # and the words, last
     width, height = PAPERS[paper]
     card_width, card_height = width / NOTECARDS_ACROSS, height / NOTECARDS_DOWN
     per_sheet = NOTECARDS_ACROSS * NOTECARDS_DOWN
@@ -419,12 +505,13 @@ def notecards_document_pdf(html: str, *, paper: str = "a4") -> bytes:
         sheet = []
         for slot, number in enumerate(range(start, min(start + per_sheet, len(cards)))):
             row, column = divmod(slot, NOTECARDS_ACROSS)
-            x, y = column * card_width * _POINTS, (height - (row + 1) * card_height) * _POINTS
-            mark = document.pages[number].anchors[f"words-{number}"]
+            x, y = column * card_width * _POINTS, row * card_height * _POINTS
+            card = cards[number]
+            mark_x, mark_y = card.page.anchors[f"words-{number}"][:2]
             sheet.append((number, x, y))
-            sheet.append((len(cards), x + (mark[0] - words[0]) * 0.75, y - (mark[1] - words[1]) * 0.75))
+            sheet.append((len(cards), x + (mark_x - card.left) * _PX, y + (mark_y - card.top) * _PX))
         layout.append(sheet)
-    return _compose(reader, layout or [[]], width, height)  # no card: a blank sheet
+    return _compose(document, faces, layout or [[]], width, height)  # no card: a blank sheet
 
 
 @functools.lru_cache
@@ -806,7 +893,7 @@ def _cards_job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], fil
         filename,
         total=len(_chunks(cards)),
         large=len(cards) > LARGE,
-        render=lambda: _tile(render_pdf(html), cards, backs=params["backs"], paper=params["paper"]),
+        render=lambda: _tile(render_document(html), cards, backs=params["backs"], paper=params["paper"]),
         scope=scope,
     )
 

@@ -406,13 +406,13 @@ def test_a_large_games_role_cards_print_in_a_worker_and_are_kept_by_content(
     for path in ("", "version.json", "document.pdf"):
         assert other.get(f"/print/{job.key}/{path}").status_code == 404
     renders = []
-    real_render = printing.render_pdf
+    real_render = printing.render_document  # every WeasyPrint render goes through it
 
-    def counted(html: str) -> bytes:
+    def counted(html: str) -> object:
         renders.append(html)
         return real_render(html)
 
-    monkeypatch.setattr(printing, "render_pdf", counted)
+    monkeypatch.setattr(printing, "render_document", counted)
     assert printing.run_job(job.pk) and not printing.run_job(job.pk)  # once
     assert len(renders) == 4  # sheet by sheet
     job.refresh_from_db()
@@ -463,3 +463,84 @@ def test_each_face_is_rendered_once_and_the_sheets_are_laid_out_from_the_faces()
     assert [cards_on(page) for page in pages] == [9, 0, 9, 0, 6, 0]
     assert [page.count("Werewolf") for page in pages[1::2]] == [9, 9, 6]  # the backs
     assert len({page.raw_get("/Resources").indirect_reference for page in reader.pages}) == 1
+
+
+def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goes(tmp_path: Path) -> None:
+    """The faces are laid out one under the other down tall pages (a deck's dozen faces on
+    one, not a page each), and each is drawn on the sheets as a form: thirty cards naming
+    their players (thirty faces, more than a page of faces holds) come back each in its
+    slot, in order, with the crop marks on every sheet; no card at all is a bare sheet of
+    crop marks."""
+    from PIL import Image
+
+    deck = printing.deck_cards("tabula", 24)
+    document = printing.render_document(printing.role_cards_html(deck, ruleset="tabula", backs=True))
+    assert len(document.pages) == 1 and len(printing._faces(document)) == 11
+    cards = [printing.RoleCard("seer" if seat % 5 else "wolf", "village", name) for seat, name in enumerate(BIG_TABLE)]
+    html = printing.role_cards_html(cards, ruleset="classic", backs=True)
+    document = printing.render_document(html)
+    assert len(document.pages) == 2 and len(printing._faces(document)) == 31  # and the back
+    pdf = printing.role_cards_pdf(cards, ruleset="classic", backs=True)
+    reader = PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) == 8 and not reader.outline  # four sheets of fronts, each with its backs
+    for sheet, page in enumerate(reader.pages[::2]):
+        text = page.extract_text()
+        names = BIG_TABLE[sheet * 9 : sheet * 9 + 9]
+        found = sorted(names, key=text.index)
+        assert found == names and cards_on(text) == len(names), (sheet, text)
+        assert all("/Font" in face["/Resources"] for face in page["/Resources"]["/XObject"].values())
+    assert [page.extract_text().count("Werewolf") for page in reader.pages[1::2]] == [9, 9, 9, 3]
+    images = render(pdf, tmp_path / "big", dpi=DPI)
+    margin_x, margin_y = (210 - 3 * 63) / 2, (297 - 3 * 88) / 2
+    last, back = Image.open(images[6]), Image.open(images[7])  # three cards: the first row
+    assert [card_at(last, margin_x, margin_y, 0, column) for column in range(3)] == [True] * 3
+    assert not any(card_at(last, margin_x, margin_y, 1, column) for column in range(3))
+    assert [card_at(back, margin_x, margin_y, 0, column) for column in range(3)] == [True] * 3
+    for image in (last, back):
+        assert inked(image, margin_x - 0.6, margin_y - 6.5, margin_x + 0.8, margin_y - 2.5)  # a crop mark
+    (bare,) = PdfReader(io.BytesIO(printing.role_cards_pdf([], ruleset="classic", backs=True))).pages
+    assert bare.extract_text().strip() == ""
+    (sheet,) = render(printing.role_cards_pdf([], ruleset="classic"), tmp_path / "bare", dpi=DPI)
+    assert inked(Image.open(sheet), margin_x - 0.6, margin_y - 6.5, margin_x + 0.8, margin_y - 2.5)
+    assert not card_at(Image.open(sheet), margin_x, margin_y, 0, 0)
+
+
+def test_notecards_draw_the_words_laid_out_once_in_the_same_place_on_every_card(organiser, tmp_path: Path) -> None:
+    """A table's notecards and their shared words are laid out down one page, then drawn
+    four to a sheet: on every card the words and the lines to write on are in the same
+    place, below the card's own name; no card at all is one blank sheet."""
+    from PIL import Image
+
+    game = started_game(organiser, "Same place", players=9)
+    phase, cards, verbs = printing.notecards(game)
+    html = printing.notecards_html(game, phase, cards, verbs)
+    document = printing.render_document(html)
+    assert len(document.pages) == 1 and len(printing._faces(document)) == 10  # nine cards, the words
+    pdf = printing.notecards_document_pdf(html)
+    pages = text_of(pdf)
+    assert [page.count("Write one of:") for page in pages] == [4, 4, 1]
+    images = [Image.open(path).convert("L") for path in render(pdf, tmp_path, dpi=DPI)]
+
+    def marks(image, row: int, column: int) -> tuple[int, list[int]]:
+        """Where a card's words start and its lines to write on are, px from the card's
+        top: the first inked row below its name, and the first row of each dark line."""
+        left, top = column * 105 * DPI / 25.4, row * 148.5 * DPI / 25.4
+        card = image.crop((int(left) + 40, int(top) + 112, int(left) + 360, int(top) + 550))
+        inked = [y for y in range(card.height) if card.crop((0, y, card.width, y + 1)).getextrema()[0] < 240]
+        runs: list[list[int]] = []
+        for y in inked:
+            if runs and runs[-1][-1] == y - 1:
+                runs[-1].append(y)
+            else:
+                runs.append([y])
+        return runs[0][0], [run[0] for run in runs if len(run) <= 3]  # text is taller than a line
+
+    words, lines = marks(images[0], 0, 0)
+    assert len(lines) == printing.NOTECARD_LINES and words < lines[0]
+    for image, slots in zip(images, (4, 4, 1), strict=True):
+        for slot in range(slots):
+            found_words, found_lines = marks(image, *divmod(slot, 2))
+            assert abs(found_words - words) <= 1 and len(found_lines) == len(lines), (slot, found_lines, lines)
+            assert all(abs(a - b) <= 1 for a, b in zip(found_lines, lines, strict=True)), (slot, found_lines, lines)
+    (blank,) = text_of(printing.notecards_document_pdf(printing.notecards_html(game, phase, [], verbs)))
+    assert blank.strip() == ""
