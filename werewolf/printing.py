@@ -147,19 +147,18 @@ def role_cards_html(
 ) -> str:
     """The document `role_cards_pdf` renders: each distinct face of `cards` once (in the
     order of their first card), then (with `backs`) the back, one under the other down
-    pages a card wide (`_faces_height`)."""
+    pages a card wide and FACES_PAGE tall."""
     width, height = PAPERS[paper]
     card_width, card_height = CARD
     roles = {card.role for card in cards if card.kind == "role"} | {"back"}
-    faces = list(dict.fromkeys(cards))
     context = {
-        "faces": faces,
+        "faces": list(dict.fromkeys(cards)),
         "backs": backs,
         # Each emblem drawn once as an image the renderer keeps.
         "emblems": {role: _emblem_url(role) for role in sorted(roles)},
         "paper": {"width": width, "height": height},
         "card": {"width": card_width, "height": card_height},
-        "faces_height": _faces_height(card_height, len(faces) + backs),
+        "faces_height": FACES_PAGE,
         "game": _GameWords(ruleset, options or {}),
         "title": title,
     }
@@ -186,13 +185,6 @@ FACES_PAGE = 2000.0
 notecards) stacks them one under the other down pages this tall at most, so that a deck
 costs WeasyPrint a page or two, not one a face (much of its cost goes by the page), and
 every coordinate stays well inside what any PDF reader takes."""
-
-
-def _faces_height(face_height: float, count: int) -> float:
-    """The height of a document's pages of `count` faces `face_height` millimetres tall:
-    as many as FACES_PAGE holds (at least one), and a millimetre to spare."""
-    per_page = max(1, int(FACES_PAGE // face_height))
-    return face_height * min(max(count, 1), per_page) + 1
 
 
 def _tile(document: Any, cards: Sequence[RoleCard], *, backs: bool, paper: str) -> bytes:
@@ -226,7 +218,16 @@ class _Face:
     top: float
     width: float
     height: float
+    page_width: float
     page_height: float
+    name: str = ""
+    """The face's id in the document, if it has one."""
+
+    def at(self, anchor: str) -> tuple[float, float]:
+        """Where the element `anchor` (an id) of this face is, CSS pixels from the face's
+        top left."""
+        x, y = self.page.anchors[anchor][:2]
+        return x - self.left, y - self.top
 
 
 def _faces(document: Any) -> list[_Face]:
@@ -250,7 +251,9 @@ def _faces(document: Any) -> list[_Face]:
                     face.border_box_y(),
                     face.border_width(),
                     face.border_height(),
+                    page.width,
                     page.height,
+                    face.element.get("id", "") if face.element is not None else "",
                 )
             )
     return faces
@@ -281,19 +284,13 @@ def _compose(
         forms = pydyf.Dictionary()
         for number, face in enumerate(faces):
             stream = pdf.objects[int(pages[number]["Contents"].split()[0])]
-            top = face.page_height * _PX
             stream.extra.update(
                 {
                     "Type": "/XObject",
                     "Subtype": "/Form",
-                    "BBox": pydyf.Array(
-                        [
-                            face.left * _PX,
-                            top - (face.top + face.height) * _PX,
-                            (face.left + face.width) * _PX,
-                            top - face.top * _PX,
-                        ]
-                    ),
+                    # Its whole page: nothing else of the page is drawn, and what flows
+                    # out of the face (a long name) shows, as it would on a page.
+                    "BBox": pydyf.Array([0, 0, face.page_width * _PX, face.page_height * _PX]),
                     "Resources": shared,
                 }
             )
@@ -473,43 +470,58 @@ def notecards_pdf(game: Any, *, paper: str = "a4", with_links: bool = False) -> 
 
 
 def notecards_html(game: Any, phase: Any, cards: Sequence[Notecard], verbs: Sequence[Any], *, paper: str = "a4") -> str:
-    """The document `notecards_document_pdf` renders: each notecard the size of a card,
-    with what is its own, one under the other down pages a card wide (`_faces_height`),
-    then the words and lines alike on every card, laid out once."""
+    """The document `notecards_document_pdf` renders: what every notecard shares laid
+    out once (the card with the game and the phase, once for the cards with a QR code
+    and once for those without; the words and the lines to write on), and what is each
+    card's own (the name, the code), one under the other down pages a card wide."""
     width, height = PAPERS[paper]
     card_width, card_height = width / NOTECARDS_ACROSS, height / NOTECARDS_DOWN
     context = {
         "game": game,
         "phase": phase,
         "cards": cards,
+        "frames": sorted({bool(card.link) for card in cards}),
         "verbs": verbs,
         "names": [card.name for card in cards],
         "card": {"width": card_width, "height": card_height},
-        "faces_height": _faces_height(card_height, len(cards) + 1),  # and the words
+        "faces_height": FACES_PAGE,
         "lines": _lines(card_width - 2 * (NOTECARD_PADDING + NOTECARD_BORDER)),
     }
     return render_to_string("print/notecards.html", context)
 
 
 def notecards_document_pdf(html: str, *, paper: str = "a4") -> bytes:
-    """`notecards_html` rendered, then laid out four cards a sheet: each card, and the
-    shared words drawn where the card's marker (words-N) says."""
+    """`notecards_html` rendered, then drawn four cards a sheet: each card is its frame
+    (plain, or linked with room for the code), the player's name where the frame's name
+    mark is, the code where the frame's linked-qr mark is, and the words below the name,
+    or where the frame's words mark is if that is lower (a linked card's head has a
+    least height)."""
     document = render_document(html)
     faces = _faces(document)
-    cards = faces[:-1]  # and the words, last
+    named = {face.name: number for number, face in enumerate(faces)}
+    count = sum(1 for name in named if name.startswith("name-"))
     width, height = PAPERS[paper]
     card_width, card_height = width / NOTECARDS_ACROSS, height / NOTECARDS_DOWN
     per_sheet = NOTECARDS_ACROSS * NOTECARDS_DOWN
+    words = named["words"]
     layout = []
-    for start in range(0, len(cards), per_sheet):
+    for start in range(0, count, per_sheet):
         sheet = []
-        for slot, number in enumerate(range(start, min(start + per_sheet, len(cards)))):
+        for slot, number in enumerate(range(start, min(start + per_sheet, count))):
             row, column = divmod(slot, NOTECARDS_ACROSS)
             x, y = column * card_width * _POINTS, row * card_height * _POINTS
-            card = cards[number]
-            mark_x, mark_y = card.page.anchors[f"words-{number}"][:2]
-            sheet.append((number, x, y))
-            sheet.append((len(cards), x + (mark_x - card.left) * _PX, y + (mark_y - card.top) * _PX))
+            code = named.get(f"qr-{number}")
+            key = "plain" if code is None else "linked"
+            frame, own = faces[named[key]], named[f"name-{number}"]
+            name_x, name_y = frame.at(f"{key}-name")
+            words_x, words_y = frame.at(f"{key}-words")
+            sheet.append((named[key], x, y))
+            sheet.append((own, x + name_x * _PX, y + name_y * _PX))
+            if code is not None:  # over the name, as a positioned box is on the card
+                code_x, code_y = frame.at("linked-qr")
+                sheet.append((code, x + code_x * _PX, y + code_y * _PX))
+            below = max(words_y, name_y + faces[own].height)
+            sheet.append((words, x + words_x * _PX, y + below * _PX))
         layout.append(sheet)
     return _compose(document, faces, layout or [[]], width, height)  # no card: a blank sheet
 

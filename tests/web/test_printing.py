@@ -515,7 +515,7 @@ def test_notecards_draw_the_words_laid_out_once_in_the_same_place_on_every_card(
     phase, cards, verbs = printing.notecards(game)
     html = printing.notecards_html(game, phase, cards, verbs)
     document = printing.render_document(html)
-    assert len(document.pages) == 1 and len(printing._faces(document)) == 10  # nine cards, the words
+    assert len(document.pages) == 1 and len(printing._faces(document)) == 11  # the card, nine names, the words
     pdf = printing.notecards_document_pdf(html)
     pages = text_of(pdf)
     assert [page.count("Write one of:") for page in pages] == [4, 4, 1]
@@ -544,3 +544,36 @@ def test_notecards_draw_the_words_laid_out_once_in_the_same_place_on_every_card(
             assert all(abs(a - b) <= 1 for a, b in zip(found_lines, lines, strict=True)), (slot, found_lines, lines)
     (blank,) = text_of(printing.notecards_document_pdf(printing.notecards_html(game, phase, [], verbs)))
     assert blank.strip() == ""
+
+
+def test_notecards_with_and_without_a_code_on_one_sheet(organiser, tmp_path: Path) -> None:
+    """Cards with a QR code (a narrower head, the code, the line under it) and without,
+    side by side: each drawn from its own frame, the code only where it belongs, and the
+    words below a long name however many lines it takes."""
+    from dataclasses import replace
+
+    from PIL import Image
+
+    game = started_game(organiser, "Mixed table", players=9)
+    phase, cards, verbs = printing.notecards(game, with_links=True)
+    cards[2] = replace(cards[2], name="Maximiliana Anastasia Bartholomew-Featherstonehaugh")
+    cards = [card if card.seat % 2 == 0 else replace(card, link="") for card in cards][:4]
+    html = printing.notecards_html(game, phase, cards, verbs)
+    assert html.count('class="notecard') == 2  # one frame each
+    pdf = printing.notecards_document_pdf(html)
+    (text,) = text_of(pdf)
+    assert text.count("Or scan the code") == 2 and text.count("Write one of:") == 4
+    image = Image.open(render(pdf, tmp_path, dpi=DPI)[0]).convert("L")
+    for slot, card in enumerate(cards):
+        row, column = divmod(slot, 2)
+        left, top = column * 105, row * 148.5
+        assert inked(image, left + 105 - 40, top + 17, left + 105 - 20, top + 28) == bool(card.link), slot
+    first_line = {}  # the first line to write on: a row inked all across, mm from the card's top
+    for slot in range(4):
+        row, column = divmod(slot, 2)
+        left, top = (int(v * DPI / 25.4) for v in (column * 105 + 12, row * 148.5))
+        card = image.crop((left, top, left + int(50 * DPI / 25.4), top + int(148 * DPI / 25.4)))
+        full = (y for y in range(card.height) if card.crop((0, y, card.width, y + 1)).getextrema()[1] < 240)
+        first_line[slot] = next(full) * 25.4 / DPI
+    assert first_line[2] > first_line[0] + 10  # the long name's lines push the words down
+    assert abs(first_line[1] - first_line[3]) < 0.5 and first_line[1] < first_line[0]  # no code: higher
