@@ -32,6 +32,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
+from django.core.mail.message import sanitize_address
 from django.db import close_old_connections, connections
 from django.db.models import Case, F, Q, TextField, Value, When
 from django.db.utils import DatabaseError, InterfaceError
@@ -44,7 +46,7 @@ from werewolf.engine import rulesets
 from werewolf.games import links, selectors
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player
 
-from . import grammar
+from . import grammar, mime
 
 logger = logging.getLogger(__name__)
 
@@ -294,7 +296,7 @@ def _send(ids: list[int]) -> int:
                     connection = get_connection()
                     connection.open()  # one connection for the batch (send() alone opens one each)
                 message = _message(row, connection)
-                if not message.send():
+                if not _hand_over(message):
                     raise OSError("the mail backend took nothing")
             except Exception as failure:
                 _failed(row, failure)
@@ -474,6 +476,49 @@ def _message(row: Dispatch, connection: Any) -> EmailMultiAlternatives:
     return message
 
 
+def _hand_over(message: _Mail) -> bool:
+    """Give the mail to the backend. To Django's SMTP backend, on its open connection, as
+    bytes written by `mime` (what Django would write, without its tree of objects); to
+    any other backend (a provider's API, the console, the tests' outbox), as the mail."""
+    backend = message.connection
+    smtp = getattr(backend, "connection", None)
+    if smtp is None or not isinstance(backend, SMTPBackend) or type(backend)._send is not SMTPBackend._send:
+        return bool(message.send())
+    try:
+        data = mime.as_bytes(message, _boundary, WIRE.fold_binary)
+    except mime.Unsupported:
+        return bool(message.send())
+    recipients = message.recipients()
+    if not recipients:
+        return False
+    smtp.sendmail(_envelope(message.from_email), [_envelope(to) for to in recipients], data)
+    return True
+
+
+def _envelope(address: str) -> str:
+    """An address as Django's SMTP backend gives it to the server (`sanitize_address`):
+    a bare address of plain ASCII words (a return path made for one mail) is that
+    address; any other (a seat's, mailed every phase) is worked out once per worker."""
+    return address if _BARE_ADDRESS.fullmatch(address) else _sanitized(address)
+
+
+@lru_cache(maxsize=4096)
+def _sanitized(address: str) -> str:
+    return str(sanitize_address(address, "utf-8"))
+
+
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_LABEL = r"[A-Za-z0-9-]{1,63}"
+_BARE_ADDRESS = re.compile(rf"{_ATOM}(?:\.{_ATOM})*@{_LABEL}(?:\.{_LABEL})*")
+"""A bare address that `sanitize_address` gives back as it is (tests/mail/test_mime.py)."""
+
+
+def _boundary() -> str:
+    """A multipart boundary: "=_" and 128 random bits. No quoted-printable or base64 body
+    can hold it, and a text body only by a chance of one in 2^128."""
+    return f"=_{secrets.token_hex(16)}"
+
+
 class _Mail(EmailMultiAlternatives):
     """A mail whose MIME boundaries are chosen when it is built. Left to the standard
     library, each boundary is checked against the mail's text by a regular expression
@@ -486,7 +531,7 @@ class _Mail(EmailMultiAlternatives):
         built = super().message()
         for part in built.walk():
             if part.is_multipart() and part.get_boundary() is None:
-                part.set_boundary(f"=_{secrets.token_hex(16)}")
+                part.set_boundary(_boundary())
         built.policy = HEADERS  # (the generator writes every part by the top's policy)
         return built
 
@@ -514,6 +559,8 @@ _PLAIN_HEADER = re.compile(r"[!-~]+(?: [!-~]+)*")
 """Printable ASCII words with single spaces between them: nothing compat32 would fold."""
 
 HEADERS = _Headers()
+WIRE = HEADERS.clone(linesep="\r\n")
+"""The policy as the SMTP backend writes a mail (`as_bytes(linesep="\r\n")`)."""
 
 
 # Building the rows -----------------------------------------------------------------
