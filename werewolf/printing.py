@@ -373,26 +373,73 @@ def render_pdf(html: str) -> bytes:
 
 def render_document(html: str) -> Any:
     """A self-contained HTML document laid out by WeasyPrint (its pages, and where each
-    element with an id is on them: `anchors`), to write as PDF."""
+    element with an id is on them: `anchors`), to write as PDF. What does not change
+    from one document to the next is kept by this thread (`_kept`): the fonts found, the
+    document's stylesheet parsed (its one <style>, given to WeasyPrint parsed), and the
+    images it shows (the emblems, the lines to write on)."""
     import weasyprint
 
+    kept = _kept()
+    before, style, rest = html.partition("<style>")
+    css, end, after = rest.partition("</style>")
+    stylesheets = []
+    if style and end and "<body" not in before:
+        html = before + after
+        stylesheets = [_stylesheet(css)]
+    if len(kept.images) > KEPT_IMAGES:  # between documents: never one's images mid-render
+        kept.images.clear()
     document = weasyprint.HTML(string=html, url_fetcher=_refuser(), base_url="about:blank")
-    return document.render(font_config=_font_config())
+    return document.render(font_config=kept.fonts, stylesheets=stylesheets, cache=kept.images)
 
 
-_fonts = threading.local()
+KEPT_IMAGES = 64
+"""Images a thread keeps from one document to the next, at most (emblems and the lines
+to write on: a few dozen)."""
+KEPT_STYLESHEETS = 32
+"""Parsed stylesheets a thread keeps (one a template, paper and size)."""
 
 
-def _font_config() -> Any:
-    """This thread's fontconfig set-up, kept from one document to the next (fonts found
-    and measured once, not again for every document). Safe to keep because no document
-    declares an @font-face, which would stay in it."""
-    config = getattr(_fonts, "config", None)
-    if config is None:
+@dataclass
+class _Kept:
+    fonts: Any
+    images: dict[str, Any]
+    stylesheets: dict[str, Any]
+
+
+_threads = threading.local()
+
+
+def _kept() -> _Kept:
+    """What this thread keeps from one document to the next: its fontconfig set-up
+    (fonts found and measured once; safe to keep because no document declares an
+    @font-face, which would stay in it), the images WeasyPrint loaded, by URL (its image
+    cache, documented to be shared between documents; an image keeps the layout of the
+    document that first showed it, so the cache is bounded), and the stylesheets parsed.
+    A thread's own: WeasyPrint draws an SVG image through the image's own state."""
+    kept = getattr(_threads, "kept", None)
+    if kept is None:
         from weasyprint.text.fonts import FontConfiguration
 
-        config = _fonts.config = FontConfiguration()
-    return config
+        kept = _threads.kept = _Kept(FontConfiguration(), {}, {})
+    return kept
+
+
+def _stylesheet(css: str) -> Any:
+    """`css` parsed once a thread. Given to WeasyPrint as a user stylesheet, not the
+    document's own: it still wins over the browser's defaults, and loses to a style
+    attribute, as the document's own did (no print template has !important but over a
+    QR code's own size)."""
+    import weasyprint
+
+    kept = _kept()
+    sheet = kept.stylesheets.get(css)
+    if sheet is None:
+        if len(kept.stylesheets) >= KEPT_STYLESHEETS:
+            kept.stylesheets.clear()
+        sheet = kept.stylesheets[css] = weasyprint.CSS(
+            string=css, font_config=kept.fonts, url_fetcher=_refuser(), base_url="about:blank"
+        )
+    return sheet
 
 
 def _refuser() -> Any:

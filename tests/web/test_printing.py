@@ -577,3 +577,42 @@ def test_notecards_with_and_without_a_code_on_one_sheet(organiser, tmp_path: Pat
         first_line[slot] = next(full) * 25.4 / DPI
     assert first_line[2] > first_line[0] + 10  # the long name's lines push the words down
     assert abs(first_line[1] - first_line[3]) < 0.5 and first_line[1] < first_line[0]  # no code: higher
+
+
+def test_what_a_thread_keeps_between_documents_changes_nothing_on_paper(organiser, tmp_path: Path) -> None:
+    """A thread keeps the fonts, each template's stylesheet parsed and the images shown
+    (printing._kept): the documents look, pixel for pixel, as WeasyPrint as it comes
+    renders the same HTML (a style attribute still wins, a QR code keeps its size, and an
+    emblem drawn from the kept image is the same)."""
+    import weasyprint
+    from PIL import Image, ImageChops
+
+    game = started_game(organiser, "Kept Zoë città", players=9, start="day")
+    phase, cards, verbs = printing.notecards(game, with_links=True)
+    pack = printing.pack_cards("lupusburg-goals", 6)
+    seen: list[str] = []
+    real = printing.render_document
+
+    def spy(html: str) -> object:
+        seen.append(html)
+        return real(html)
+
+    printing._kept().stylesheets.clear()
+    printing._kept().images.clear()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(printing, "render_document", spy)
+        printing.tally_pdf(game)  # a style attribute
+        printing.notecards_document_pdf(printing.notecards_html(game, phase, cards, verbs))  # codes
+        for _ in range(2):  # the second one from what the first kept
+            printing.role_cards_pdf(pack, ruleset="lupusburg-goals", backs=True)
+    assert len(seen) == 4 and seen[2] == seen[3]
+    kept = printing._kept()
+    assert kept.images and len(kept.stylesheets) == 3
+    for number, html in enumerate(seen):
+        plain = weasyprint.HTML(string=html, url_fetcher=printing._refuser(), base_url="about:blank").write_pdf()
+        ours = real(html).write_pdf()
+        before, after = render(plain, tmp_path / f"plain-{number}"), render(ours, tmp_path / f"kept-{number}")
+        assert len(before) == len(after)
+        for one, other in zip(before, after, strict=True):
+            difference = ImageChops.difference(Image.open(one).convert("L"), Image.open(other).convert("L"))
+            assert difference.getbbox() is None, (number, one.name)
