@@ -234,7 +234,9 @@ def _faces(document: Any) -> list[_Face]:
     """The faces of a laid-out `document`: every child of its body, in order, each made
     a page of its own from the page it is on (the same boxes, laid out once; nothing
     else of the page). Drawn as pages of their own, each face is a content stream of its
-    own in the PDF, which `_compose` draws wherever it goes."""
+    own in the PDF, which `_compose` draws wherever it goes. This leans on WeasyPrint's
+    laid-out boxes (`Page._page_box`, `copy_with_children`), not its documented API:
+    the print tests read every composed sheet back, and render it."""
     from weasyprint.document import Page
 
     faces = []
@@ -243,6 +245,8 @@ def _faces(document: Any) -> list[_Face]:
         root = page_box.children[0]
         (body,) = root.children
         for face in body.children:
+            if face.element is body.element:  # an anonymous box: loose text in the body
+                raise ValueError("every child of the body of a document of faces is a face")
             alone = page_box.copy_with_children([root.copy_with_children([body.copy_with_children([face])])])
             faces.append(
                 _Face(
@@ -253,7 +257,7 @@ def _faces(document: Any) -> list[_Face]:
                     face.border_height(),
                     page.width,
                     page.height,
-                    face.element.get("id", "") if face.element is not None else "",
+                    face.element.get("id", ""),
                 )
             )
     return faces

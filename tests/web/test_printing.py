@@ -498,6 +498,8 @@ def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goe
     assert [card_at(back, margin_x, margin_y, 0, column) for column in range(3)] == [True] * 3
     for image in (last, back):
         assert inked(image, margin_x - 0.6, margin_y - 6.5, margin_x + 0.8, margin_y - 2.5)  # a crop mark
+    with pytest.raises(ValueError):  # every child of the body is a face, no loose text
+        printing._faces(printing.render_document("<body><div>A face</div>Loose words</body>"))
     (bare,) = PdfReader(io.BytesIO(printing.role_cards_pdf([], ruleset="classic", backs=True))).pages
     assert bare.extract_text().strip() == ""
     (sheet,) = render(printing.role_cards_pdf([], ruleset="classic"), tmp_path / "bare", dpi=DPI)
