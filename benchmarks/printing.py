@@ -9,9 +9,11 @@ within 1.5x).
 Each figure is the best of --repeat runs, the document and its twins taken in turns, in
 wall-clock and in CPU seconds (the CPU figure is the steadier one on a shared machine).
 The bare twin is WeasyPrint as it comes (`HTML(string).write_pdf()`, nothing shared
-between documents), so that it stays the same yardstick whatever `printing.render_pdf`
-learns. A second twin, "same words", renders the document's own text (as pypdf reads it
-back) as plain paragraphs on as many pages: how much of the cost is the words themselves.
+between documents), so that it stays the same yardstick whatever
+`printing.render_document` learns (it keeps a thread's fonts, stylesheets and images:
+the document's untimed first run warms them, as a worker's first document does). A
+second twin, "same words", renders the document's own text (as pypdf reads it back) as
+plain paragraphs on as many pages: how much of the cost is the words themselves.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ def main() -> None:
         return printing.notecards_document_pdf(printing.notecards_html(Game, Phase, cards, verbs))
 
     for label, run in (("24-card deck with backs", deck_pdf), ("24 notecards", notecards_pdf)):
-        pdf = run()  # once, untimed: templates compiled, fonts found
+        pdf = run()  # once, untimed: templates compiled, what a thread keeps warmed
         reader = PdfReader(BytesIO(pdf))
         pages, texts = len(reader.pages), [page.extract_text() for page in reader.pages]
         twins: dict[str, Callable[[], bytes]] = {
