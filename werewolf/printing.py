@@ -417,9 +417,9 @@ def _kept() -> _Kept:
     """What this thread keeps from one document to the next: its fontconfig set-up
     (fonts found and measured once; safe to keep because no document declares an
     @font-face, which would stay in it), the images WeasyPrint loaded, by URL (its image
-    cache, documented to be shared between documents; an image keeps the layout of the
-    document that first showed it, so the cache is bounded), and the stylesheets parsed.
-    A thread's own: WeasyPrint draws an SVG image through the image's own state."""
+    cache, documented to be shared between documents; bounded all the same, though the
+    print templates show a few dozen at most), and the stylesheets parsed. A thread's
+    own: WeasyPrint draws an SVG image through the image's own state."""
     kept = getattr(_threads, "kept", None)
     if kept is None:
         from weasyprint.text.fonts import FontConfiguration
