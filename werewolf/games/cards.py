@@ -4,8 +4,9 @@ The seat page's POST read the link, the game, its open phase and the seats' name
 handed the card in through `services.submit_order`: ten statements (a transaction, the
 game's row locked and read again, the phase again, the acts counted), most of the time
 spent building the ORM's queries. Here a card that goes in costs one read
-(`_read_sql`: the link, its seat, the game's state as text, the open phase and the
-names) and one INSERT that takes the game's lock itself and writes the card only if
+(`_read_sql`: the link, its seat, the game's state as text and the open phase), its
+values read as the card form reads them but without building it (`forms.posted_card`,
+which took most of the request's time), and one INSERT that takes the game's lock itself and writes the card only if
 the game's status and state are still those the card was checked against, the phase is
 still open and its deadline not passed (`_insert_sql`). The lock makes it wait for a
 resolution under way, as `submit_order` would; the state it then finds is the new one,
@@ -33,7 +34,7 @@ from django.utils import timezone
 from werewolf import engine
 
 from . import links, services, talk
-from .forms import NotecardForm
+from .forms import posted_card
 from .models import Game, Order, Phase, Player, SeatLink
 
 
@@ -55,17 +56,18 @@ def hand_in(token: str, data: QueryDict) -> Handed | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    revoked, seat, game, status, text, early, phase, index, names = row
+    revoked, seat, game, status, text, early, phase, index = row
     if revoked or status != Game.Status.RUNNING or phase is None or seat is None or text is None:
         return None
     state = talk._state(text)
-    slot = engine.phase(state).asks(seat)
+    spec = engine.phase(state)
+    slot = spec.asks(seat)
     if slot is None or slot.card.instant:
         return None
-    form = NotecardForm(data, slot=slot, names=list(names), seat=seat, submit="hand_in")
-    if not form.is_valid() or form.cleaned_data.get("phase") != phase:
+    posted = posted_card(slot, data)  # the card form's values, read as the form reads them
+    if posted is None or posted[0] != phase:
         return None
-    card = engine.validate(state, seat, form.order())
+    card = engine.validate(state, seat, posted[1])
     if isinstance(card, engine.OrderError):
         return None
     values = [seat, json.dumps(card.to_json()), Order.Source.WEB, timezone.now(), game, status, text, phase]
@@ -73,9 +75,10 @@ def hand_in(token: str, data: QueryDict) -> Handed | None:
         cursor.execute(_insert_sql(), values)
         if cursor.rowcount != 1:
             return None
-    trigger = services.early_trigger(early, state, Phase(pk=phase))
-    if trigger:
-        services.resolve_phase(phase, trigger)
+    if early or spec.stage.decisive:  # else `early_trigger` reads nothing and says None
+        trigger = services.early_trigger(early, state, Phase(pk=phase))
+        if trigger:
+            services.resolve_phase(phase, trigger)
     return Handed(phase, index)
 
 
@@ -83,9 +86,7 @@ def hand_in(token: str, data: QueryDict) -> Handed | None:
 def _read_sql() -> str:
     return f"""
     SELECT link.revoked_at IS NOT NULL, player.seat, game.id, game.status, game.state::text,
-           game.early_resolution, phase.id, phase."index",
-           ARRAY(SELECT seated.name FROM {Player._meta.db_table} seated
-                  WHERE seated.game_id = game.id AND seated.seat IS NOT NULL ORDER BY seated.seat)
+           game.early_resolution, phase.id, phase."index"
       FROM {SeatLink._meta.db_table} link
       JOIN {Player._meta.db_table} player ON player.id = link.player_id
       JOIN {Game._meta.db_table} game ON game.id = player.game_id

@@ -820,13 +820,10 @@ class NotecardForm(PhaseCarrier):
             self.stale_message = _("This form is out of date: reload the page and enter the card again.")
         card = slot.card
         empty = card_word("none", kind=card.kind, abstain=card.may_be_empty)
-        self.selects: list[tuple[engine.Field, list[str]]] = []
-        for field, choices in slot.pairs():
-            if not choices and field.optional:
-                continue  # a field this seat cannot use now (another edition's)
+        self.selects = card_selects(slot)
+        for (field, selects), choices in zip(self.selects, _usable_choices(slot), strict=True):
             labels = choice_labels(field.refers, names)
             options = Options([("", empty)] + [(str(choice), labels[choice]) for choice in choices])
-            selects = select_names(field, len(choices))
             for number, name in enumerate(selects, start=1):
                 label = card_word(
                     "field",
@@ -836,7 +833,6 @@ class NotecardForm(PhaseCarrier):
                     ranked=field.ranked,
                 )
                 self.fields[name] = SeatField(label=label, required=False, choices=options)
-            self.selects.append((field, selects))
         self.helper = _helper(card_word(submit))
 
     def refused(self, message_id: str) -> None:
@@ -858,19 +854,67 @@ class NotecardForm(PhaseCarrier):
         return initial
 
     def order(self) -> engine.Order:
-        """The card the form's selects write: the fields filled in, in order (a ranked
-        list closes up its gaps); a card left empty is SLEEP, where the card may be."""
-        data = self.cleaned_data
-        card = self.slot.card
-        written = [
-            (field.name, tuple(data[name] for name in selects if data.get(name) is not None))
-            for field, selects in self.selects
-        ]
-        if not any(values for _, values in written):
-            return engine.Order(engine.SLEEP.kind) if card.blank else engine.Order(card.kind)
-        targets = next((values for name, values in written if name == engine.TARGETS), ())
-        more = tuple((name, values) for name, values in written if name != engine.TARGETS and values)
-        return engine.Order(card.kind, targets, more)
+        """The card the form's selects write (`written_card`)."""
+        return written_card(self.slot.card, self.selects, self.cleaned_data)
+
+
+def _usable_choices(slot: engine.Slot) -> list[tuple[int, ...]]:
+    return [choices for field, choices in slot.pairs() if choices or not field.optional]
+
+
+Selects = tuple[tuple[engine.Field, tuple[str, ...]], ...]
+"""A card form's selects, by field: the field, and its selects' names."""
+
+
+@lru_cache(maxsize=1024)
+def card_selects(slot: engine.Slot) -> Selects:
+    """The selects of a seat's card form, by field: each field the seat can use now (not
+    an optional one without choices: another edition's), with its selects' names. The
+    same for the same slot, so kept."""
+    return tuple(
+        (field, tuple(select_names(field, len(choices))))
+        for field, choices in slot.pairs()
+        if choices or not field.optional
+    )
+
+
+def written_card(card: engine.Card, selects: Selects, values: Any) -> engine.Order:
+    """The card a card form's selects write, from their values (a seat number, or None
+    for a select left empty): the fields filled in, in order (a ranked list closes up its
+    gaps); a card left empty is SLEEP, where the card may be."""
+    written = [
+        (field.name, tuple(values[name] for name in names if values.get(name) is not None)) for field, names in selects
+    ]
+    if not any(taken for _, taken in written):
+        return engine.Order(engine.SLEEP.kind) if card.blank else engine.Order(card.kind)
+    targets = next((taken for name, taken in written if name == engine.TARGETS), ())
+    more = tuple((name, taken) for name, taken in written if name != engine.TARGETS and taken)
+    return engine.Order(card.kind, targets, more)
+
+
+def posted_card(slot: engine.Slot, data: Any) -> tuple[int, engine.Order] | None:
+    """The phase and the card a seat's card form posts (`data`, the POST), read without
+    building the form, when the form would take every value as it is: the phase a
+    number, each select empty or a number (which seat it may name is the engine's to
+    judge, as with the form). None for anything else, which the form itself then reads
+    and refuses as it says (`NotecardForm`): this reading never refuses anything, and
+    what it takes it reads as the form does (tests/web/test_card_form_reading.py)."""
+    phase = validators.ascii_number(data.get("phase", "").strip())
+    if phase is None:
+        return None
+    selects = card_selects(slot)
+    values: dict[str, int | None] = {}
+    for _field, names in selects:
+        for name in names:
+            value = data.get(name, "")
+            if value == "":
+                values[name] = None
+                continue
+            number = validators.ascii_number(value)
+            if number is None:
+                return None
+            values[name] = number
+    return phase, written_card(slot.card, selects, values)
 
 
 def choice_labels(refers: str, names: list[str]) -> list[str]:

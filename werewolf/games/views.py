@@ -448,7 +448,8 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
         # other goes the way below, which says why it is refused.
         handed_in = cards.hand_in(token, request.POST)
         if handed_in is not None:
-            return redirect(f"{request.path}?handed={handed_in.index}")
+            # Not redirect(), which would first try the path as a view's name.
+            return HttpResponseRedirect(f"{request.path}?handed={handed_in.index}")
     try:
         player = links.player_for(token)
     except links.LinkError as problem:
@@ -595,8 +596,9 @@ def seat_talk(request: HttpRequest, token: str) -> HttpResponse:
             return _link_error(request, problem)
         _speak(request, player.game)
         return _talk_refused(request, player.game, refusal, reverse("games:seat", args=[token]), request.path)
-    # Not redirect(), which would first try the URL as a view's name.
-    return HttpResponseRedirect(reverse("games:seat", args=[token]) + "#talk")
+    # The seat's page is this path less its "talk/" (games/urls.py): no reverse() to
+    # build it again, and not redirect(), which would first try it as a view's name.
+    return HttpResponseRedirect(request.path.removesuffix("talk/") + "#talk")
 
 
 @require_POST
