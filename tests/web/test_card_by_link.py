@@ -1,7 +1,8 @@
-"""A card handed in by a seat's link on PostgreSQL costs two statements
-(werewolf/games/cards.py): the row and the answer are those of the usual way, a card that
-ends the phase still ends it, and a card whose phase moved on between the read and the
-write is never written, but refused as the usual way refuses it."""
+"""A card handed in by a seat's link on PostgreSQL costs two statements, and the link's
+next one statement (werewolf/games/cards.py): the row and the answer are those of the
+usual way, a card that ends the phase still ends it, and a card whose phase moved on
+between the read and the write, or since the link's last card, is never written, but
+refused as the usual way refuses it."""
 
 from __future__ import annotations
 
@@ -64,6 +65,112 @@ def test_a_card_by_link_is_two_statements_and_the_row_the_service_writes(organis
     same = [field.attname for field in Order._meta.concrete_fields if field.attname not in ("id", "submitted_at")]
     assert {name: getattr(web, name) for name in same} == {name: getattr(service, name) for name in same}
     assert services.current_orders(phase)[wolf] == engine.Order("kill", (victim,))
+
+
+def statements(run) -> tuple[object, list[str]]:
+    with CaptureQueriesContext(connection) as captured:
+        answer = run()
+    return answer, [query["sql"] for query in captured.captured_queries]
+
+
+def test_a_links_next_card_is_one_statement_and_the_same_row(organiser) -> None:
+    game = night_without_early_resolution(organiser, "Again")
+    wolf, victim = pack_of(game)[0], seat_roles(game).index("seer")
+    url, data = kill_form(game, wolf, victim)
+    client = Client()
+    assert client.post(url, data).status_code == 302
+    other = next(seat for seat in range(7) if seat not in pack_of(game) and seat != victim)
+    _, again = kill_form(game, wolf, other)
+    response, sent = statements(lambda: client.post(url, again))
+    assert response.status_code == 302 and response["Location"] == f"{url}?handed=0"
+    assert len(sent) == 1 and "INSERT" in sent[0], sent
+    first, second = Order.objects.filter(seat=wolf).order_by("pk")
+    same = [field.attname for field in Order._meta.concrete_fields if field.attname not in ("id", "submitted_at")]
+    assert {name: getattr(first, name) for name in same if name != "payload"} == {
+        name: getattr(second, name) for name in same if name != "payload"
+    }
+    assert services.current_orders(game.current_phase())[wolf] == engine.Order("kill", (other,))
+    # Another client, the same link: the same one statement (the link's read is the process's).
+    response, sent = statements(lambda: Client().post(url, data))
+    assert response.status_code == 302 and len(sent) == 1
+    assert services.current_orders(game.current_phase())[wolf] == engine.Order("kill", (victim,))
+
+
+def test_a_links_next_card_after_the_phase_moved_on_is_refused_or_taken_as_the_database_says(organiser) -> None:
+    game = night_without_early_resolution(organiser, "Moved")
+    wolf, victim = pack_of(game)[0], seat_roles(game).index("seer")
+    url, night_card = kill_form(game, wolf, victim)
+    client = Client()
+    assert client.post(url, night_card).status_code == 302
+    services.resolve_now(Game.objects.get(pk=game.pk))  # the night ends: the day opens
+    game = Game.objects.get(pk=game.pk)
+    day = game.current_phase()
+    refused = client.post(url, night_card)  # the night's form, again
+    assert refused.status_code == 400
+    assert not Order.objects.filter(phase=day).exists()
+    # The day's card goes in: the write found the game changed and read it afresh in the
+    # same round trip; the second statement writes.
+    if wolf in engine.phase(game.engine_state).slots:
+        slot = engine.phase(game.engine_state).asks(wolf)
+        target = next(choice for choice in slot.choices if choice != wolf)
+        data = {k: str(v) for k, v in NotecardForm.initial_for(day.pk, engine.Order("vote", (target,)), slot).items()}
+        response, sent = statements(lambda: client.post(url, data))
+        assert response.status_code == 302, response.content.decode()[:2000]
+        assert len(sent) == 1 or (len(sent) == 2 and sent[0].lstrip().startswith("WITH")), sent
+        assert services.current_orders(day)[wolf] == engine.Order("vote", (target,))
+
+
+def test_a_links_next_card_that_ends_the_phase_ends_it_as_the_game_is_set_now(organiser) -> None:
+    """The link's read remembered early resolution off; the organiser turned it on since,
+    and every other card is in: the link's next card, one statement, ends the night."""
+    game = night_without_early_resolution(organiser, "Ends")
+    night = game.current_phase()
+    state = game.engine_state
+    wolf, victim = pack_of(game)[0], seat_roles(game).index("seer")
+    url, data = kill_form(game, wolf, victim)
+    client = Client()
+    assert client.post(url, data).status_code == 302
+    for seat in sorted(engine.phase(state).slots):
+        if seat != wolf:
+            slot = engine.phase(state).asks(seat)
+            card = engine.Order("kill", (victim,)) if seat in pack_of(game) else engine.Order(slot.kind)
+            if slot.card.fields and seat not in pack_of(game):
+                card = engine.Order(engine.SLEEP.kind) if slot.card.blank else card
+            services.submit_order(game, seat, card, phase_id=night.pk)
+    night.refresh_from_db()
+    assert night.status == Phase.Status.OPEN
+    Game.objects.filter(pk=game.pk).update(early_resolution=True)
+    response, sent = statements(lambda: client.post(url, data))
+    assert response.status_code == 302 and sent[0].lstrip().startswith("WITH"), sent
+    night.refresh_from_db()
+    assert night.status == Phase.Status.RESOLVED and night.resolution == Phase.Resolution.ALL_IN
+
+
+def test_a_replaced_links_next_card_is_never_written(organiser) -> None:
+    game = night_without_early_resolution(organiser, "Replaced")
+    wolf, victim = pack_of(game)[0], seat_roles(game).index("seer")
+    url, data = kill_form(game, wolf, victim)
+    client = Client()
+    assert client.post(url, data).status_code == 302
+    links.issue(game.players.get(seat=wolf))  # a substitute's new link: the old one is replaced
+    assert client.post(url, data).status_code == 410
+    assert Order.objects.filter(seat=wolf).count() == 1
+
+
+def test_a_links_next_card_after_the_deadline_is_refused(organiser) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game = night_without_early_resolution(organiser, "Late")
+    wolf, victim = pack_of(game)[0], seat_roles(game).index("seer")
+    url, data = kill_form(game, wolf, victim)
+    client = Client()
+    assert client.post(url, data).status_code == 302
+    Phase.objects.filter(pk=game.current_phase().pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    response = client.post(url, data)
+    assert response.status_code == 400
+    assert Order.objects.filter(seat=wolf).count() == 1
 
 
 def test_the_card_that_ends_the_phase_ends_it(organiser, taken) -> None:
