@@ -387,7 +387,7 @@ def render_document(html: str) -> Any:
     before, style, rest = html.partition("<style>")
     css, end, after = rest.partition("</style>")
     stylesheets = []
-    if style and end and "<body" not in before:
+    if style and end and "<body" not in before and "<style" not in after:  # its one stylesheet
         html = before + after
         stylesheets = [_stylesheet(css)]
     if len(kept.images) > KEPT_IMAGES:  # between documents: never one's images mid-render

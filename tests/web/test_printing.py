@@ -610,6 +610,9 @@ def test_what_a_thread_keeps_between_documents_changes_nothing_on_paper(organise
     assert len(seen) == 4 and seen[2] == seen[3]
     kept = printing._kept()
     assert kept.images and len(kept.stylesheets) == 3
+    two = "<html><head><style>p { color: red }</style><style>p { color: blue }</style></head><body><p>x</p></body>"
+    printing.render_document(two)  # two stylesheets: rendered as they come, the second winning
+    assert len(kept.stylesheets) == 3
     for number, html in enumerate(seen):
         plain = weasyprint.HTML(string=html, url_fetcher=printing._refuser(), base_url="about:blank").write_pdf()
         ours = real(html).write_pdf()
