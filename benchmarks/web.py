@@ -59,7 +59,8 @@ def make_games(games: int) -> list[str]:
 
 
 class Card:
-    """A player handing in their night card (the first choice of each select, or SLEEP)."""
+    """A player handing in their night card: the first choice of the first select of
+    each field (a wolf's ranked list names one victim), the rest left empty."""
 
     def __init__(self, seats: list[str]) -> None:
         self.seats = seats
@@ -70,9 +71,10 @@ class Card:
         assert status == 200, status
         form = {"csrfmiddlewaretoken": re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)}
         form["phase"] = re.search(r'name="phase" value="(\d+)"', page).group(1)
-        for name, value in re.findall(r'<select name="([a-z_0-9]+)"[^>]*>\s*<option value="">[^<]*</option>\s*'
+        for name, value in re.findall(r'<select name="([a-z_0-9]+)"[^>]*>\s*<option value=""[^>]*>[^<]*</option>\s*'
                                       r'<option value="(\d+)"', page):  # fmt: skip
-            form[name] = value
+            if not re.search(r"_([2-9]|\d\d)$", name):  # target_2, target_3...: left empty
+                form[name] = value
         return {"seat": seat, **form}
 
     def once(self, client: Client, state: dict[str, str], number: int) -> None:
