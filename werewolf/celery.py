@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from celery.signals import worker_init
 
 from werewolf import broker
 
@@ -37,3 +38,12 @@ def _schedule_sweeper(sender: Celery, **kwargs: object) -> None:
         sender.add_periodic_task(
             settings.WEREWOLF_IMAP_POLL_SECONDS, sender.signature("tasks.mail.fetch_mail"), name="fetch mail"
         )
+
+
+@worker_init.connect
+def _warm(**kwargs: object) -> None:
+    """Compile the mail templates and load the catalogs before the first task (and
+    before a prefork pool forks, so that every child starts with them)."""
+    from werewolf.mail import outbound
+
+    outbound.warm()

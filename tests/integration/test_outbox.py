@@ -260,3 +260,39 @@ def test_a_database_lost_mid_batch_leaves_one_mail_in_doubt_and_the_rest_due(org
     # The one in doubt (the server has it: its "sent" was never written) is not resent.
     assert len(smtp.messages) == before + len(statuses)
     assert Dispatch.objects.filter(status=Status.SENDING).count() == 1
+
+
+def test_a_resolution_writes_its_mails_taken_and_sends_them_at_its_commit(organiser, smtp) -> None:  # noqa: F811
+    """The resolver sends its phase's mails itself: they are written already taken by it,
+    in the resolution's transaction, and not read back to be taken; the resolution reads
+    the players once."""
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:12]]
+    game = start(organiser, seats)
+    smtp.messages.clear()
+    with CaptureQueriesContext(connection) as queries:
+        services.resolve_now(game)
+    assert len(smtp.messages) == 12
+    assert set(Dispatch.objects.filter(phase__game=game).values_list("status", flat=True)) == {Status.SENT}
+    sql = [query["sql"] for query in queries.captured_queries]
+    assert not [statement for statement in sql if "SET status = 'claimed'" in statement]
+    assert len([statement for statement in sql if 'FROM "games_player"' in statement]) == 1
+    assert not [statement for statement in sql if 'FROM "games_dispatch"' in statement]
+    # One statement a mail (its "sending", with the one before's "sent"), and one for the last "sent".
+    assert len([statement for statement in sql if "'sending'" in statement]) == 13
+
+
+def test_a_resolver_that_dies_after_its_commit_leaves_its_mails_to_the_sweep(
+    organiser, smtp, monkeypatch  # noqa: F811
+) -> None:
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = start(organiser, seats)
+    smtp.messages.clear()
+    monkeypatch.setattr(outbound, "_send_fresh", lambda *args: 0)  # the worker died at its commit
+    services.resolve_now(game)
+    rows = Dispatch.objects.filter(phase__game=game)
+    assert set(rows.values_list("status", flat=True)) == {Status.CLAIMED}
+    assert outbound.send_pending() == 0  # still the dead worker's, for CLAIM_STALE
+    later = timezone.now() + outbound.CLAIM_STALE + timedelta(seconds=1)
+    assert outbound.send_pending(later) == 7
+    assert len(smtp.messages) == 7
+    assert outbound.send_pending(later) == 0

@@ -81,7 +81,8 @@ class Game(models.Model):
         return self.night_minutes if kind == "night" else self.day_minutes
 
     def current_phase(self) -> Phase | None:
-        return self.phases.filter(status=Phase.Status.OPEN).first()
+        # (By index: the model's ordering would join the game's row to sort by it.)
+        return self.phases.filter(status=Phase.Status.OPEN).order_by("index").first()
 
 
 class Player(models.Model):

@@ -39,6 +39,11 @@ def run_here(*tasks: str) -> Iterator[None]:
         _here.reset(token)
 
 
+def runs_here(task: str) -> bool:
+    """Whether a commit now would run `task` in this process rather than enqueue it."""
+    return bool(getattr(settings, "WEREWOLF_INLINE_TASKS", False)) or task in _here.get()
+
+
 def after_commit(task: str, *args: Any, eta: datetime | None = None) -> None:
     transaction.on_commit(lambda: _send(task, args, eta), robust=True)
 

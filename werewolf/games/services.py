@@ -533,14 +533,16 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
     organiser's act and a resolution of the same game never interleave; the conditional
     UPDATE then claims the phase itself."""
     with transaction.atomic():
-        game_id = Phase.objects.filter(pk=phase_id).values_list("game_id", flat=True).first()
-        if game_id is None:
+        # (Read before the lock: what a resolution reads of the phase's row never changes
+        # but its status, which the claim below decides.)
+        phase = Phase.objects.filter(pk=phase_id).order_by().first()
+        if phase is None:
             return False
-        game = Game.objects.select_for_update().get(pk=game_id)  # as _locked does
+        game = Game.objects.select_for_update().get(pk=phase.game_id)  # as _locked does
         claimed = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN).update(status=Phase.Status.RESOLVING)
         if not claimed:
             return False
-        phase = Phase.objects.get(pk=phase_id)
+        phase.game = game  # (the row just locked: not read again for the mails)
         state = game.engine_state
         if state.index != phase.index or game.status != Game.Status.RUNNING:
             raise ServiceError("phase_out_of_step", phase=phase_id)
@@ -558,9 +560,9 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
             game.status = Game.Status.FINISHED
             game.finished_at = now
         game.save(update_fields=["state", "status", "finished_at"])
-        if not new_state.over:
-            _open_phase(game, new_state, now)
-        _mail([outbox().queue_phase_mails(phase)])
+        players = list(game.players.all())  # read once: for the bots' cards and for the mails
+        following = None if new_state.over else _open_phase(game, new_state, now, players)
+        _mail([outbox().queue_phase_mails(phase, players=players, following=following, fresh=True)])
     logger.info(
         "resolved phase %s of game %s (%s)",
         phase.index,
@@ -664,7 +666,7 @@ def send_reminders(now: datetime | None = None) -> int:
     return sum(len(batch) for batch in queued)
 
 
-def _open_phase(game: Game, state: engine.State, now: datetime) -> Phase:
+def _open_phase(game: Game, state: engine.State, now: datetime, players: list[Player] | None = None) -> Phase:
     spec = engine.phase(state)
     minutes = game.minutes_for(spec.name, spec.kind)
     phase = Phase.objects.create(
@@ -677,7 +679,10 @@ def _open_phase(game: Game, state: engine.State, now: datetime) -> Phase:
         opened_at=now,
         deadline=now + timedelta(minutes=minutes),
     )
-    bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
+    if players is None:
+        bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
+    else:
+        bots = {player.seat for player in players if player.is_bot}
     if bots:
         rng = Random(f"{game.seed}/bots/{state.index}")
         Order.objects.bulk_create(

@@ -34,7 +34,7 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 from django.core.mail.message import sanitize_address
-from django.db import close_old_connections, connections
+from django.db import close_old_connections, connections, transaction
 from django.db.models import Case, F, Q, TextField, Value, When
 from django.db.utils import DatabaseError, InterfaceError
 from django.template import Context
@@ -43,7 +43,7 @@ from django.utils import timezone, translation
 
 from werewolf import engine
 from werewolf.engine import rulesets
-from werewolf.games import links, selectors
+from werewolf.games import links, queue, selectors
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player
 
 from . import grammar, mime
@@ -66,6 +66,9 @@ RETRY_DELAYS = (
 BATCH = 200
 """How many due rows one sweep claims at a time."""
 
+_READ = object()
+"""(An argument not given: read it from the database.)"""
+
 CLAIM_STALE = timedelta(minutes=2)
 """How long rows a sender took and has not tried stay its own, if it stops (dies)."""
 
@@ -85,14 +88,25 @@ def queue_welcome(player: Player, request: str = "") -> list[int]:
     return _queue([(player, key, Dispatch.Kind.WELCOME, None, lambda: _render(player, "welcome", _context(player)))])
 
 
-def queue_phase_mails(phase: Phase) -> list[int]:
+def queue_phase_mails(
+    phase: Phase, *, players: list[Player] | None = None, following: Any = _READ, fresh: bool = False
+) -> list[int]:
     """Every player with an address: what the phase's resolution showed them. Call it
-    after the next phase (if any) is open, so the mail can ask for its card."""
+    after the next phase (if any) is open, so the mail can ask for its card.
+
+    The resolution, which has them at hand, passes the game's players and the phase it
+    opened (`following`, None if the game is over), and says the phase's mails are
+    `fresh`: queued in the very transaction that closed it, so none can exist yet."""
     game = phase.game
-    events = list(phase.events.all())
-    players = list(game.players.exclude(email="").filter(is_bot=False).exclude(seat=None))
-    links.prime(players)
-    shared = _shared(game)  # what every seat's mail reads alike, read once
+    events = list(phase.events.order_by("pk"))
+    everyone = list(game.players.all()) if players is None else players
+    readers = [player for player in everyone if player.email and not player.is_bot and player.seat is not None]
+    links.prime(readers)
+    if following is _READ:
+        following = game.current_phase() if game.is_running else None
+    seated = sorted((player for player in everyone if player.seat is not None), key=lambda player: player.seat)
+    # What every seat's mail reads alike, read once.
+    shared = Shared(game.engine_state, following, [player.name for player in seated])
     return _queue(
         [
             (
@@ -102,8 +116,9 @@ def queue_phase_mails(phase: Phase) -> list[int]:
                 phase,
                 partial(_render_phase, player, phase, events, shared),
             )
-            for player in players
-        ]
+            for player in readers
+        ],
+        fresh=fresh,
     )
 
 
@@ -276,7 +291,11 @@ def _send(ids: list[int]) -> int:
     commit a mail, and a sender that dies leaves at most the one message it was sending
     in doubt, never the rest of its batch."""
     token = secrets.token_hex(8)
-    rows = _claim(ids, token)
+    return _send_taken(token, _claim(ids, token))
+
+
+def _send_taken(token: str, rows: list[Dispatch]) -> int:
+    """Send `rows`, taken (`claimed`) by the sender `token`, as `_send` does."""
     if not rows:
         return 0
     connection = None
@@ -568,13 +587,18 @@ WIRE = HEADERS.clone(linesep="\r\n")
 Build = Callable[[], dict[str, Any]]
 
 
-def _queue(wanted: list[tuple[Player, str, str, Phase | None, Build]]) -> list[int]:
+def _queue(wanted: list[tuple[Player, str, str, Phase | None, Build]], fresh: bool = False) -> list[int]:
     """Insert the rows not there yet (rendered now; a row that can't be rendered is kept
-    as failed, with why); return the ids of those waiting to be sent."""
+    as failed, with why); return the ids of those waiting to be sent.
+
+    `fresh` rows can't be there yet (they are queued in the transaction that made their
+    news): nothing is looked up. And if this process sends them itself once that
+    transaction commits (`queue.runs_here`), they are written already taken by that
+    sender, which saves taking them back from the database."""
     if not wanted:
         return []
     keys = [key for _, key, _, _, _ in wanted]
-    existing = set(Dispatch.objects.filter(key__in=keys).values_list("key", flat=True))
+    existing = set() if fresh else set(Dispatch.objects.filter(key__in=keys).values_list("key", flat=True))
     now = timezone.now()
     rows = []
     for player, key, kind, phase, build in wanted:
@@ -595,10 +619,32 @@ def _queue(wanted: list[tuple[Player, str, str, Phase | None, Build]]) -> list[i
             # The address bounced for good: kept for the organiser, not sent.
             row.status, row.next_attempt_at, row.last_error = Status.FAILED, None, "address_stopped"
         rows.append(row)
-    Dispatch.objects.bulk_create(rows, ignore_conflicts=True)
-    return list(
-        Dispatch.objects.filter(key__in=keys, status=Status.PENDING).order_by("pk").values_list("pk", flat=True)
-    )
+    database = connections[Dispatch.objects.db]
+    if not (fresh and database.features.can_return_rows_from_bulk_insert):
+        Dispatch.objects.bulk_create(rows, ignore_conflicts=True)
+        return list(
+            Dispatch.objects.filter(key__in=keys, status=Status.PENDING).order_by("pk").values_list("pk", flat=True)
+        )
+    token = secrets.token_hex(8) if queue.runs_here(MAIL_TASK) else ""
+    if token:
+        for row in rows:
+            if row.status == Status.PENDING:
+                row.status, row.claimed_by, row.claimed_at = Status.CLAIMED, token, now
+    Dispatch.objects.bulk_create(rows)  # (their ids come back)
+    if token:
+        taken = [row for row in rows if row.status == Status.CLAIMED]
+        transaction.on_commit(partial(_send_fresh, token, taken), robust=True)
+    return [row.pk for row in rows if row.status == Status.PENDING]
+
+
+def _send_fresh(token: str, rows: list[Dispatch]) -> int:
+    """The mails a transaction queued already taken, sent once it commits. If this
+    process dies first, the sweep sends them once they are `CLAIM_STALE`."""
+    return _send_taken(token, rows)
+
+
+MAIL_TASK = "tasks.mail.deliver"
+"""The task that sends queued mails (run by the beat's sweep if it is lost)."""
 
 
 def message_id_for(key: str) -> str:
@@ -651,6 +697,9 @@ def _render(
 
 
 def _rendered(player: Player, template: str, context: dict[str, Any], headers: dict[str, str] | None) -> dict[str, Any]:
+    if context.get("slot") and "slot_help" not in context:
+        # What the seat's card asks, said in the mail and in its calendar event: once.
+        context = {**context, "slot_help": _plain("includes/slot_help.html", context)}
     if context.get("next_phase") is not None and "next_phase_text" not in context:
         # What the open phase asks: said in the text and the HTML alike, written once.
         context = {**context, "next_phase_text": _plain("emails/next_phase.txt", context)}
@@ -737,6 +786,23 @@ def orders_address(reference: str) -> str:
     """The address a reply carrying `reference` goes to: orders+<reference>@domain."""
     local, _, domain = settings.WEREWOLF_ORDERS_ADDRESS.rpartition("@")
     return f"{local}+{reference}@{domain}"
+
+
+def warm() -> None:
+    """Read what writing mail needs before the first deadline does: each language's
+    catalog and every template a mail is made of, compiled. A worker calls it as it
+    starts (werewolf/celery.py), so a storm of deadlines is not what pays for it."""
+    from pathlib import Path
+
+    for code, _ in settings.LANGUAGES:
+        with translation.override(code):
+            pass
+    for folder in settings.TEMPLATES[0]["DIRS"]:
+        root = Path(folder)
+        for family in ("emails", "events", "includes"):
+            for path in sorted((root / family).rglob("*")):
+                if path.suffix in {".txt", ".html"}:
+                    get_template(path.relative_to(root).as_posix())
 
 
 def _text(value: str) -> str:
