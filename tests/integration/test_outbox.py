@@ -281,9 +281,7 @@ def test_a_resolution_writes_its_mails_taken_and_sends_them_at_its_commit(organi
     assert len([statement for statement in sql if "'sending'" in statement]) == 13
 
 
-def test_a_resolver_that_dies_after_its_commit_leaves_its_mails_to_the_sweep(
-    organiser, smtp, monkeypatch  # noqa: F811
-) -> None:
+def test_a_resolver_that_dies_after_its_commit_leaves_its_mails_to_the_sweep(organiser, smtp, monkeypatch) -> None:  # noqa: F811
     seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
     game = start(organiser, seats)
     smtp.messages.clear()
