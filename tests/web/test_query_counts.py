@@ -14,10 +14,11 @@ from django.utils import timezone
 
 from werewolf import engine
 from werewolf.games import links, services
+from werewolf.games.forms import NotecardForm
 from werewolf.games.models import Dispatch, Phase
 from werewolf.mail import outbound
 
-from .play import started_game
+from .play import pack_of, seat_roles, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,3 +83,42 @@ def test_a_phases_mails_cost_the_same_for_seven_players_and_for_twelve(organiser
         Dispatch.objects.filter(phase=phase).delete()
         counts.append(queries(lambda phase=phase: outbound.queue_phase_mails(phase)))
     assert counts[0] == counts[1], counts
+
+
+def test_a_post_and_a_card_neither_read_nor_write_the_session(organiser) -> None:
+    """A seat's link is all a post or a card needs: even with a session (the organiser
+    trying a seat in the same browser), neither reads it, saves it nor sets a cookie,
+    and each costs its own statements only (a post one, a card one or two on PostgreSQL)."""
+    from werewolf.games.models import Game, Order, Post
+
+    game = started_game(organiser, "Session")
+    Game.objects.filter(pk=game.pk).update(early_resolution=False)
+    game.refresh_from_db()
+    client = Client()
+    client.force_login(organiser)
+    session = client.cookies["sessionid"].value
+    state = game.engine_state
+    seat, victim = pack_of(game)[0], seat_roles(game).index("seer")
+    url = links.url_for(game.players.get(seat=seat), absolute=False)
+    slot = engine.phase(state).asks(seat)
+    card = NotecardForm.initial_for(game.current_phase().pk, engine.Order("kill", (victim,)), slot)
+    data = {name: str(value) for name, value in card.items()}
+    talk_url = next(links.url_for(player, absolute=False) for player in game.players.all() if state.alive[player.seat])
+    client.post(talk_url + "talk/", {"channel": "square", "text": "First"})  # the link's read, remembered
+    client.post(url, data)
+
+    def sent(run) -> list[str]:
+        with CaptureQueriesContext(connection) as captured:
+            response = run()
+        assert response.status_code == 302, response.content.decode()[:2000]
+        assert "sessionid" not in response.cookies and "csrftoken" not in response.cookies
+        return [query["sql"] for query in captured.captured_queries]
+
+    posted = sent(lambda: client.post(talk_url + "talk/", {"channel": "square", "text": "Again"}))
+    assert len(posted) == 1 and "django_session" not in posted[0], posted
+    carded = sent(lambda: client.post(url, data))
+    assert not any("django_session" in sql for sql in carded), carded
+    if connection.vendor == "postgresql":
+        assert len(carded) == 1, carded
+    assert client.cookies["sessionid"].value == session
+    assert Post.objects.filter(game=game).count() == 2 and Order.objects.filter(seat=seat).count() == 2
