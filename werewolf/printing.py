@@ -12,6 +12,7 @@ rendering: the documents are self-contained, and the URL fetcher refuses everyth
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -392,6 +393,7 @@ def render_document(html: str) -> Any:
         stylesheets = [_stylesheet(css)]
     if len(kept.images) > KEPT_IMAGES:  # between documents: never one's images mid-render
         kept.images.clear()
+    _load_images(html, kept)
     document = weasyprint.HTML(string=html, url_fetcher=_refuser(), base_url="about:blank")
     return document.render(font_config=kept.fonts, stylesheets=stylesheets, cache=kept.images)
 
@@ -417,15 +419,36 @@ def _kept() -> _Kept:
     """What this thread keeps from one document to the next: its fontconfig set-up
     (fonts found and measured once; safe to keep because no document declares an
     @font-face, which would stay in it), the images WeasyPrint loaded, by URL (its image
-    cache, documented to be shared between documents; bounded all the same, though the
-    print templates show a few dozen at most), and the stylesheets parsed. A thread's
-    own: WeasyPrint draws an SVG image through the image's own state."""
+    cache, documented to be shared between documents; each loaded by a document of the
+    images alone, `_load_images`, since an image keeps the layout of the document that
+    loaded it; bounded, though the print templates show a few dozen at most), and the
+    stylesheets parsed. A thread's own: WeasyPrint draws an SVG image through the image's
+    own state."""
     kept = getattr(_threads, "kept", None)
     if kept is None:
         from weasyprint.text.fonts import FontConfiguration
 
         kept = _threads.kept = _Kept(FontConfiguration(), {}, {})
     return kept
+
+
+_IMAGE = re.compile(r'<img\b[^>]*?\bsrc="(data:[^"]*)"')
+"""An <img> showing a data: URL (the only kind a print document shows), as templates write it."""
+
+
+def _load_images(html: str, kept: _Kept) -> None:
+    """Load the images `html` shows that this thread does not keep yet through a document
+    of those images alone, into the kept image cache. WeasyPrint hands every image it
+    loads the layout of the document loading it (an SVG's text is laid out with it), and
+    a kept image keeps it: loaded by a game's role cards, it would keep that document,
+    every name and role of the deal, in this thread as long as it is kept."""
+    import weasyprint
+
+    new = [url for url in dict.fromkeys(_IMAGE.findall(html)) if url not in kept.images]
+    if new:
+        images = "".join(f'<img src="{url}" alt="">' for url in new)
+        loader = weasyprint.HTML(string=f"<body>{images}</body>", url_fetcher=_refuser(), base_url="about:blank")
+        loader.render(font_config=kept.fonts, cache=kept.images)
 
 
 def _stylesheet(css: str) -> Any:

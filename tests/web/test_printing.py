@@ -621,3 +621,45 @@ def test_what_a_thread_keeps_between_documents_changes_nothing_on_paper(organise
         for one, other in zip(before, after, strict=True):
             difference = ImageChops.difference(Image.open(one).convert("L"), Image.open(other).convert("L"))
             assert difference.getbbox() is None, (number, one.name)
+
+
+def test_what_a_thread_keeps_holds_no_documents_words(tmp_path: Path) -> None:
+    """The images a thread keeps (printing._kept) are loaded through a document of those
+    images alone: WeasyPrint hands each image the layout of the document that loads it,
+    and a kept image would keep that document (every name and role of a game's deal) in
+    the thread for as long as it is kept. Nothing the thread keeps reaches the words of
+    the documents it rendered, and the images are still loaded once."""
+    printing._kept().images.clear()
+    secret = [printing.RoleCard("wolf", "wolves", "Zebedeo Segretissimo"), printing.RoleCard("seer", "village", "Alba")]
+    printing.role_cards_pdf(secret, ruleset="classic", backs=True)
+    kept = dict(printing._kept().images)
+    assert kept
+    mine = printing.role_cards_pdf([printing.RoleCard("seer", "village", "Brio")], ruleset="classic", backs=True)
+    assert all(printing._kept().images[url] is image for url, image in kept.items())  # not loaded again
+    assert "Zebedeo" not in text_of(mine)[0]
+    found = [text for text in reachable_strings(printing._kept()) if "Zebedeo" in text or "Segretissimo" in text]
+    assert not found
+
+
+def reachable_strings(root: object) -> list[str]:
+    """Every string `root` keeps alive: reached from it through containers and objects
+    (not through classes, modules or functions, which reach everything)."""
+    import gc
+    import types
+
+    skipped = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType)
+    seen: set[int] = set()
+    todo: list[object] = [root]
+    found = []
+    while todo:
+        item = todo.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, str):
+            found.append(item)
+        elif not isinstance(item, skipped):
+            todo.extend(gc.get_referents(item))
+            if hasattr(item, "text") and isinstance(getattr(item, "text", None), str):  # an element's own words
+                todo.append(item.text)
+    return found
