@@ -242,9 +242,7 @@ def _faces(document: Any) -> list[_Face]:
 
     faces = []
     for page in document.pages:
-        page_box = page._page_box
-        root = page_box.children[0]
-        (body,) = root.children
+        page_box, root, body = _page_boxes(page)
         for face in body.children:
             if face.element is body.element:  # an anonymous box: loose text in the body
                 raise ValueError("every child of the body of a document of faces is a face")
@@ -262,6 +260,30 @@ def _faces(document: Any) -> list[_Face]:
                 )
             )
     return faces
+
+
+class FacesUnread(RuntimeError):
+    """A page of faces laid out otherwise than `_faces` reads it: WeasyPrint's boxes are
+    not its documented API, and another release may build them otherwise."""
+
+
+def _page_boxes(page: Any) -> tuple[Any, Any, Any]:
+    """A laid-out page's box, its root box and its body box, the body alone in the root;
+    or FacesUnread naming the WeasyPrint that laid it out, rather than a bare
+    AttributeError or "too many values to unpack" (in a worker, what the job keeps as
+    its error)."""
+    import weasyprint
+
+    try:
+        page_box = page._page_box
+        root = page_box.children[0]
+        (body,) = root.children
+    except (AttributeError, IndexError, TypeError, ValueError) as unread:
+        raise FacesUnread(
+            f"WeasyPrint {weasyprint.__version__} laid out a page of faces otherwise than "
+            f"printing._faces reads it (one body in the root; written for WeasyPrint 70): {unread!r}"
+        ) from unread
+    return page_box, root, body
 
 
 def _compose(

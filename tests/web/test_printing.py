@@ -663,3 +663,14 @@ def reachable_strings(root: object) -> list[str]:
             if hasattr(item, "text") and isinstance(getattr(item, "text", None), str):  # an element's own words
                 todo.append(item.text)
     return found
+
+
+def test_a_page_of_faces_laid_out_otherwise_is_refused_by_name() -> None:
+    """`_faces` reads WeasyPrint's boxes (one body in the root): a page laid out otherwise
+    (here a box beside the body; as well a WeasyPrint whose boxes differ) is refused with
+    an error naming WeasyPrint's release, not an unpacking error further on."""
+    import weasyprint
+
+    beside = "<html><head><style>html::after { content: 'x'; display: block }</style></head><body><div>A</div></body>"
+    with pytest.raises(printing.FacesUnread, match=f"WeasyPrint {weasyprint.__version__}"):
+        printing._faces(printing.render_document(beside))
