@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """One phase's mail for a table (12 players by default): the project's whole path (render
 each seat's mail, record it, send it) beside Django's mail backend sending the same
-twelve messages over one connection, and raw smtplib, in the same run, to an SMTP server
-on loopback (aiosmtpd). The ratios are the figures (goal in issue 11: within 2x of
-Django's backend on one connection); the project's query count is printed too.
+twelve messages (the same headers, HTML twin and calendar event) over one connection,
+and raw smtplib sending them already built, in the same run, to an SMTP server on
+loopback (aiosmtpd). The ratios are the figures (goal in issue 11: within 2x of Django's
+backend on one connection); the project's query count is printed too.
 
     DATABASE_URL=postgres://... python benchmarks/phase_mail.py [--players 12] [--repeat 20]
 
@@ -49,7 +50,7 @@ def main() -> int:
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.mail import EmailMultiAlternatives, get_connection
-    from django.db import connection, reset_queries
+    from django.db import connection, reset_queries, transaction
     from django.test.utils import setup_test_environment
 
     from werewolf.games import services
@@ -75,44 +76,66 @@ def main() -> int:
         services.resolve_now(game)
         sample = list(Dispatch.objects.filter(phase=phase))
 
-        def project() -> tuple[float, int]:
+        def project(resolver: bool = True) -> tuple[float, int]:
+            """As the worker that resolved the phase writes and sends its mails (in the
+            resolution's transaction, then at its commit), or, with `resolver` False, as
+            the task that sends a phase's mail after a lost one (`send_phase_mails`)."""
             Dispatch.objects.filter(phase=phase).delete()
             settings.DEBUG = True
             reset_queries()
             start = time.perf_counter()
-            sent = outbound.send_phase_mails(phase.pk)
+            if resolver:
+                with transaction.atomic():
+                    outbound.queue_phase_mails(phase, fresh=True)
+            else:
+                outbound.send_phase_mails(phase.pk)
             seconds = time.perf_counter() - start
             count = len(connection.queries)
             settings.DEBUG = False
+            sent = Dispatch.objects.filter(phase=phase, status=Dispatch.Status.SENT).count()
             assert sent == len(sample), sent
             return seconds, count
+
+        def same_message(row: Dispatch, smtp: object = None) -> EmailMultiAlternatives:
+            """The very mail the project sends for `row` (its headers, its HTML twin, its
+            calendar event), as a plain Django message."""
+            ours = outbound._message(row, None)
+            message = EmailMultiAlternatives(
+                ours.subject,
+                ours.body,
+                from_email=ours.from_email,
+                to=ours.to,
+                reply_to=ours.reply_to,
+                headers=ours.extra_headers,
+                alternatives=ours.alternatives,
+                connection=smtp,
+            )
+            for attachment in ours.attachments:
+                message.attach(*attachment)
+            return message
 
         def django_backend() -> float:
             start = time.perf_counter()
             with get_connection() as smtp:
                 for row in sample:
-                    message = EmailMultiAlternatives(
-                        row.subject, row.body_text, to=[row.recipient], headers=row.headers, connection=smtp
-                    )
-                    message.attach_alternative(row.body_html, "text/html")
-                    message.send()
+                    same_message(row, smtp).send()
             return time.perf_counter() - start
 
         def raw_smtp() -> float:
-            payloads = [
-                EmailMultiAlternatives(row.subject, row.body_text, to=[row.recipient]).message() for row in sample
-            ]
+            payloads = [same_message(row).message() for row in sample]
             start = time.perf_counter()
             with smtplib.SMTP("127.0.0.1", port) as smtp:
                 for row, payload in zip(sample, payloads, strict=True):
-                    smtp.sendmail(settings.DEFAULT_FROM_EMAIL, [row.recipient], payload.as_bytes())
+                    smtp.sendmail(settings.DEFAULT_FROM_EMAIL, [row.recipient], payload.as_bytes(linesep="\r\n"))
             return time.perf_counter() - start
 
-        best = {"project": float("inf"), "django": float("inf"), "smtplib": float("inf")}
-        queries = 0
+        best = {"project": float("inf"), "lost": float("inf"), "django": float("inf"), "smtplib": float("inf")}
+        queries = lost_queries = 0
         for _ in range(args.repeat):
             seconds, queries = project()
             best["project"] = min(best["project"], seconds)
+            seconds, lost_queries = project(resolver=False)
+            best["lost"] = min(best["lost"], seconds)
             best["django"] = min(best["django"], django_backend())
             best["smtplib"] = min(best["smtplib"], raw_smtp())
         if args.profile:
@@ -124,6 +147,7 @@ def main() -> int:
             pstats.Stats(profiler).sort_stats("cumtime").print_stats(30)
         print(f"database: {connection.vendor}; one phase's mail for {args.players} players, best of {args.repeat}")
         print(f"  project (render, record, send)   {best['project'] * 1000:8.1f} ms   {queries} queries")
+        print(f"  ... after a lost task             {best['lost'] * 1000:8.1f} ms   {lost_queries} queries")
         print(f"  Django backend, one connection   {best['django'] * 1000:8.1f} ms")
         print(f"  raw smtplib                      {best['smtplib'] * 1000:8.1f} ms")
         print(f"  ratio project / Django backend   {best['project'] / best['django']:8.2f}x   goal: within 2x")
