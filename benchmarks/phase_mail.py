@@ -51,7 +51,6 @@ def main() -> int:
     from django.contrib.auth import get_user_model
     from django.core.mail import EmailMultiAlternatives, get_connection
     from django.db import connection, reset_queries, transaction
-    from django.test.utils import setup_test_environment
 
     from werewolf.games import services
     from werewolf.games.models import Dispatch
@@ -60,7 +59,8 @@ def main() -> int:
     port = free_port()
     controller = Controller(Sink(), hostname="127.0.0.1", port=port)
     controller.start()
-    setup_test_environment()  # (it sets the locmem backend: the real one comes after)
+    # (Not setup_test_environment(): it would time every template render for the tests'
+    # signals, a cost the project does not have outside them.)
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
     settings.WEREWOLF_INLINE_TASKS = True
