@@ -673,9 +673,11 @@ def _message_id_domain(from_email: str, site_url: str) -> str:
     return sender or "werewolf.invalid"
 
 
+@lru_cache(maxsize=4096)
 def recipient(name: str, email: str) -> str:
     """`Name <address>` for any display name: quoted and escaped as RFC 5322 asks, with
-    control characters (which no header may hold) turned into spaces."""
+    control characters (which no header may hold) turned into spaces. (Worked out once
+    per seat and worker: a seat is written to every phase.)"""
     display = " ".join(_CONTROL.sub(" ", name).split())
     return str(Address(display_name=display, addr_spec=email.strip()))
 
