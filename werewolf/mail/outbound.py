@@ -22,7 +22,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, timedelta
 from email.headerregistry import Address
 from email.policy import Compat32
@@ -705,7 +705,7 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
     if context.get("next_phase") is not None and "next_phase_text" not in context:
         # What the open phase asks: said in the text and the HTML alike, written once.
         context = {**context, "next_phase_text": _plain("emails/next_phase.txt", context)}
-    subject = " ".join(render_to_string(f"emails/{template}_subject.txt", context).split())
+    subject = _said_alike(context, ("subject", template), f"emails/{template}_subject.txt", ALIKE_SUBJECTS)
     extra = dict(headers or {})
     if context.get("reply_to"):
         extra["Reply-To"] = context["reply_to"]
@@ -724,6 +724,24 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
     return rendered
 
 
+ALIKE_SUBJECTS = ("phase",)
+"""Mails whose subject names only the game and the phase (tests/mail/test_alike.py)."""
+
+
+def _said_alike(context: dict[str, Any], key: tuple[str, Any], template: str, only: Iterable[str] = ()) -> str:
+    """A one-line template every mail of one moment says alike, given what `key` names
+    (with `only`, for the mails `key[1]` is one of): rendered for the first and kept for
+    the others of the moment (`Shared.words`). A phase's subject names the game and the
+    phase; its calendar event's summary, those and whether the seat's card is asked."""
+    words = context.get("said_alike")
+    if words is None or (only and key[1] not in only):
+        return " ".join(render_to_string(template, context).split())
+    said = words.get(key)
+    if said is None:
+        said = words[key] = " ".join(render_to_string(template, context).split())
+    return said
+
+
 def _plain(template: str, context: dict[str, Any]) -> str:
     """A template rendered as plain text (no HTML escaping), for a mail to say as it is."""
     return str(get_template(template).template.render(Context(context, autoescape=False)))
@@ -737,7 +755,7 @@ def calendar(player: Player, phase: Phase, context: dict[str, Any]) -> str:
     """The phase's deadline as an iCalendar event (RFC 5545) for the player's calendar: a
     quarter of an hour ending at the deadline, its words from the templates. One event per
     seat and phase (its UID); an extended deadline sends a later SEQUENCE of it."""
-    summary = " ".join(render_to_string("emails/deadline_summary.txt", context).split())
+    summary = _said_alike(context, ("deadline_summary", bool(context.get("slot"))), "emails/deadline_summary.txt")
     description = render_to_string("emails/deadline_description.txt", context).strip()
     deadline = phase.deadline.astimezone(UTC)
     domain = message_id_for("calendar").rpartition("@")[2].rstrip(">")
@@ -820,6 +838,8 @@ class Shared:
     state: Any
     following: Phase | None
     names: list[str]
+    words: dict[tuple[str, Any], str] = field(default_factory=dict, compare=False)
+    """Words every mail of the moment says alike (`_said_alike`), written by the first."""
 
 
 def _shared(game: Game) -> Shared:
@@ -856,6 +876,7 @@ def _context(
         "mail_orders": mail_orders,
         "reply_to": orders_address(reference) if mail_orders and reference else "",
         "scores": _scores(game, state, shared.names),
+        "said_alike": shared.words,
     }
 
 
