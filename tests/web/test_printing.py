@@ -674,3 +674,31 @@ def test_a_page_of_faces_laid_out_otherwise_is_refused_by_name() -> None:
     beside = "<html><head><style>html::after { content: 'x'; display: block }</style></head><body><div>A</div></body>"
     with pytest.raises(printing.FacesUnread, match=f"WeasyPrint {weasyprint.__version__}"):
         printing._faces(printing.render_document(beside))
+
+
+def test_notecards_of_two_tables_dealt_otherwise_are_the_same_bytes(organiser) -> None:
+    """Two tables alike but for the deal (the same names in the same seats, the wolves
+    and the Seer elsewhere): their notecards are the same PDF, byte for byte, at night
+    and by day, so nothing on them, drawn or not (text, layout, an object's size), tells
+    a role; with codes, the HTML differs only inside the codes (each seat's own link)."""
+    import re
+
+    def table(seed: int, start: str) -> object:
+        seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:9]]
+        options = {"wolves": 2, "seers": 1, "start": start}
+        game = services.create_game(
+            organiser, name="One table", seats=seats, options=options, seed=seed, draw_seats=False
+        )
+        return services.start_game(game)
+
+    for start in ("night", "day"):
+        one, other = table(11, start), table(16, start)
+        roles, other_roles = seat_roles(one), seat_roles(other)
+        assert all(role != theirs for role, theirs in zip(roles, other_roles, strict=True) if role != "villager")
+        assert printing.notecards_pdf(one) == printing.notecards_pdf(other), start
+        linked = []
+        for game in (one, other):
+            phase, cards, verbs = printing.notecards(game, with_links=True)
+            html = printing.notecards_html(game, phase, cards, verbs)
+            linked.append(re.sub(r"<svg .*?</svg>", "<svg/>", html, flags=re.S))
+        assert linked[0] == linked[1] and "<svg/>" in linked[0]
