@@ -107,7 +107,7 @@ def test_a_game_prints_each_players_card_and_a_player_downloads_only_their_own(
     response = organiser_client.get(f"/games/{game.pk}/print/role-cards.pdf")
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     pages = text_of(response.content)
-    assert sum(cards_on(page) for page in pages) == 9
+    assert sum(cards_on(page) for page in pages) == 9 and len(forms_in(response.content)) == 9
     everything = "\n".join(pages)
     names = [player.name for player in game.players.order_by("seat")]
     assert all(name in everything for name in names) and "Zoë Città" in everything
@@ -118,10 +118,20 @@ def test_a_game_prints_each_players_card_and_a_player_downloads_only_their_own(
         assert mine.status_code == 200
         (page,) = text_of(mine.content)
         assert player.name in page and cards_on(page) == 1
+        assert len(forms_in(mine.content)) == 1  # no other face in the file, drawn or not
         assert all(other not in page for other in names if other != player.name and other not in player.name)
         title = get_role_title(roles[player.seat])
         assert title in page
     assert Client().get(f"/games/{game.pk}/print/role-cards.pdf").status_code == 302  # the organiser's only
+
+
+def forms_in(pdf: bytes) -> list[object]:
+    """Every form (a face drawn on the sheets) the PDF holds, drawn or not: each of its
+    objects read by number, not only what its pages draw."""
+    reader = PdfReader(io.BytesIO(pdf))
+    numbers = set(reader.xref_objStm) | {number for table in reader.xref.values() for number in table}
+    objects = [reader.get_object(number) for number in sorted(numbers)]
+    return [found for found in objects if isinstance(found, dict) and found.get("/Subtype") == "/Form"]
 
 
 def get_role_title(role: str) -> str:
