@@ -167,11 +167,12 @@ def role_cards_html(
         return render_to_string("print/role_cards.html", context)
 
 
-def _layout(cards: Sequence[RoleCard], backs: bool) -> str:
-    """Where each face of `role_cards_html` goes, sheet by sheet (what the HTML alone does
-    not say: the cards' order, and how many of each)."""
+def _layout(cards: Sequence[RoleCard], backs: bool, paper: str) -> str:
+    """The paper, and where each face of `role_cards_html` goes, sheet by sheet: what the
+    HTML alone does not say (its pages are a card wide whatever the paper; the cards'
+    order, and how many of each), so that a job's hash covers it."""
     faces = {card: number for number, card in enumerate(dict.fromkeys(cards))}
-    return " ".join(
+    return f"{paper} " + " ".join(
         ",".join("-" if card is None else "b" if sheet.backs else str(faces[card]) for card in sheet.cards)
         for sheet in sheets(cards, backs)
     )
@@ -996,7 +997,7 @@ def _cards_job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], fil
     )
     return _job(
         kind,
-        f"{html}\n<!-- {_layout(cards, params['backs'])} -->",
+        f"{html}\n<!-- {_layout(cards, params['backs'], params['paper'])} -->",
         params,
         filename,
         total=len(_chunks(cards)),

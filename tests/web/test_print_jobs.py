@@ -264,3 +264,25 @@ def test_a_short_games_record_is_printed_at_once_and_kept(organiser, organiser_c
     again = organiser_client.get(f"/games/{game.pk}/print/record.pdf")
     assert again.content == first.content and PrintJob.objects.count() == 1
     assert sum(printing._record_rows(printing.record_context(game))) <= printing.LARGE_RECORD
+
+
+def test_a_deck_and_a_games_cards_on_letter_are_not_the_a4_ones(organiser, organiser_client: Client) -> None:
+    """The paper is no part of the faces' HTML (the sheets are made from the faces), so
+    the job's content says it: a deck, or a game's role cards, asked on Letter after A4
+    is a job of its own and comes on Letter sheets."""
+
+    def size(pdf: bytes) -> tuple[float, float]:
+        box = PdfReader(io.BytesIO(pdf)).pages[0].mediabox
+        return round(float(box.width) / 72 * 25.4, 1), round(float(box.height) / 72 * 25.4, 1)
+
+    sizes = {}
+    for paper in ("a4", "letter"):
+        response = organiser_client.post("/print/", {"ruleset": "classic", "players": "8", "paper": paper})
+        assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+        sizes[paper] = size(response.content)
+    assert sizes == {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+    game = started_game(organiser, "Letter table", players=9)
+    for paper, expected in (("a4", (210.0, 297.0)), ("letter", (215.9, 279.4))):
+        response = organiser_client.get(f"/games/{game.pk}/print/role-cards.pdf?paper={paper}")
+        assert response.status_code == 200 and size(response.content) == expected, paper
+    assert PrintJob.objects.count() == 4
