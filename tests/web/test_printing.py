@@ -384,6 +384,12 @@ def test_print_cards_speaks_the_language_asked_and_refuses_one_the_site_has_not(
     assert " ".join(text_of(out.read_bytes())) == decks["it"]
 
 
+def test_print_cards_says_so_when_it_cannot_write_the_file(tmp_path: Path) -> None:
+    out = tmp_path / "no such folder" / "deck.pdf"
+    with pytest.raises(CommandError, match="Cannot write .*no such folder.*No such file or directory"):
+        call_command("print_cards", "--players", "9", "-o", str(out), stdout=io.StringIO())
+
+
 BIG_TABLE = [*NAMES, "Arturo", "Bice", "Corrado", "Delfina", "Ermes", "Flavia"]
 """Thirty names (classic's largest table), no name part of another."""
 

@@ -73,7 +73,10 @@ class Command(BaseCommand):
             backs=opts["backs"],
             language=language,
         )
-        Path(opts["output"]).write_bytes(pdf)
+        try:
+            Path(opts["output"]).write_bytes(pdf)
+        except OSError as refused:  # a folder that is not there, a file not ours: said, not a traceback
+            raise CommandError(f"Cannot write {opts['output']}: {refused.strerror or refused}.") from None
         self.stdout.write(
             f"{len(cards)} cards on {len(printing.sheets(cards, opts['backs']))} sheets: {opts['output']}"
         )
