@@ -73,3 +73,21 @@ def test_a_reminder_mail_asks_for_the_card_like_the_phase_mail(organiser, settin
     message = reminders()[0]
     assert message.reply_to and message.reply_to[0].startswith("orders+")
     assert "reply to this mail with your card" in message.body
+
+
+def test_a_reminded_phase_is_not_read_again_by_later_sweeps(organiser) -> None:
+    """Every beat tick in a phase's reminder window used to read its game, its cards
+    and its seats again; once reminded, a phase costs later sweeps nothing but the one
+    query that finds nothing due."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = started_game(organiser, "Once")
+    phase = game.current_phase()
+    lead = services.reminder_lead(phase)
+    assert services.send_reminders(now=phase.deadline - lead + timedelta(seconds=1)) == 7
+    phase.refresh_from_db()
+    assert phase.reminded_at is not None
+    with CaptureQueriesContext(connection) as queries:
+        assert services.send_reminders(now=phase.deadline - timedelta(seconds=5)) == 0
+    assert len(queries.captured_queries) == 1

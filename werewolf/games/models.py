@@ -159,6 +159,8 @@ class Phase(models.Model):
     deadline = models.DateTimeField(db_index=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
     resolution = models.CharField(max_length=16, choices=Resolution.choices, blank=True)
+    # When the seats whose card was not in were reminded (once a phase; see send_reminders).
+    reminded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "index"]

@@ -644,21 +644,27 @@ def reminder_lead(phase: Phase) -> timedelta:
 def send_reminders(now: datetime | None = None) -> int:
     """Remind, once, every seat asked for a card in an open phase whose reminder time
     has come and whose card is not in (by mail, to players with an address). The
-    beat runs it with the sweeper; the number of reminders queued."""
+    beat runs it with the sweeper; the number of reminders queued.
+
+    A phase is looked at once: the first sweep past its reminder time marks it
+    (`reminded_at`, in the transaction that queues its reminders, so two sweeps never
+    both do it), and later sweeps read neither its game nor its cards again. Only the
+    phases whose time has come have their game read."""
     now = now or timezone.now()
-    due = Phase.objects.filter(
-        status=Phase.Status.OPEN, deadline__gt=now, deadline__lte=now + REMINDER_LEAD_MOST
-    ).select_related("game")
+    window = Phase.objects.filter(
+        status=Phase.Status.OPEN, reminded_at=None, deadline__gt=now, deadline__lte=now + REMINDER_LEAD_MOST
+    ).only("pk", "opened_at", "deadline")
+    due = [phase.pk for phase in window if now >= phase.deadline - reminder_lead(phase)]
     queued: list[list[int]] = []
-    for phase in due:
-        if now < phase.deadline - reminder_lead(phase):
-            continue
+    for phase in Phase.objects.filter(pk__in=due).select_related("game").order_by("pk"):
         try:
-            spec = engine.phase(phase.game.engine_state)
-            handed = set(phase.orders.values_list("seat", flat=True))
-            waiting = [seat for seat in spec.slots if seat not in handed]
-            players = phase.game.players.filter(seat__in=waiting, is_bot=False).exclude(email="")
             with transaction.atomic():
+                if not Phase.objects.filter(pk=phase.pk, reminded_at=None).update(reminded_at=now):
+                    continue  # another sweep took it
+                spec = engine.phase(phase.game.engine_state)
+                handed = set(phase.orders.values_list("seat", flat=True))
+                waiting = [seat for seat in spec.slots if seat not in handed]
+                players = phase.game.players.filter(seat__in=waiting, is_bot=False).exclude(email="")
                 queued.append(outbox().queue_reminders(phase, list(players)))
         except Exception:  # one broken game must not hold up the others
             logger.exception("could not remind the seats of phase %s", phase.pk)
