@@ -401,9 +401,12 @@ def _advance(token: str, handed: tuple[Dispatch, str] | None, row: Dispatch | No
     expected = (handed is not None) + (row is not None)
     for attempt in range(20):
         try:
-            with database.cursor() as cursor:
-                cursor.execute(sql, params)
-                changed = cursor.rowcount
+            if hasattr(database, "run_prepared"):  # PostgreSQL: parsed and planned once per connection
+                changed, _ = database.run_prepared(sql, params)
+            else:
+                with database.cursor() as cursor:
+                    cursor.execute(sql, params)
+                    changed = cursor.rowcount
             break
         except (DatabaseError, InterfaceError):
             logger.warning("could not record dispatch %s as sent (try %s)", done_id or next_id, attempt + 1)
