@@ -90,18 +90,14 @@ def hand_in(token: str, data: QueryDict) -> Handed | None:
     checked = _checked(known, data) if known is not None else None
     if known is not None and checked is not None:
         state, payload = checked
-        with links.statements() as cursor:
-            cursor.execute(_write_or_read_sql(), [*_written(known, payload), key, known.seat, key])
-            row = cursor.fetchone()
+        _, row = talk.run(_write_or_read_sql(), [*_written(known, payload), key, known.seat, key])
         if row is not None and row[0]:
             return _handed(known, state, early=row[6])  # early resolution as the game has it now
         row = row[1:] if row is not None else None
         if _read(row) == known:  # as read, yet not written: the deadline passed, or a resolution
             return None  # came first (the read is from before it): the usual way says why
     else:
-        with links.statements() as cursor:
-            cursor.execute(_read_sql(), [key])
-            row = cursor.fetchone()
+        _, row = talk.run(_read_sql(), [key])
     read = _read(row)
     if read is None:
         _RECENT.pop(key, None)
@@ -111,10 +107,9 @@ def hand_in(token: str, data: QueryDict) -> Handed | None:
     if checked is None:
         return None
     state, payload = checked
-    with links.statements() as cursor:
-        cursor.execute(_insert_sql(), _written(read, payload))
-        if cursor.rowcount != 1:
-            return None
+    written, _ = talk.run(_insert_sql(), _written(read, payload))
+    if written != 1:
+        return None
     return _handed(read, state, early=read.early)
 
 

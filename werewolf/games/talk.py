@@ -152,9 +152,8 @@ def _insert_if_unchanged(speaker: links.Speaker, key: str, channel: str, text: s
     was written."""
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     values = [channel, text, Post.Source.WEB, now, key, speaker.player, speaker.seat, speaker.status, speaker.state]
-    with links.statements() as cursor:
-        cursor.execute(_insert_if_unchanged_sql(connection.vendor), values)
-        return bool(cursor.rowcount == 1)
+    written, _ = run(_insert_if_unchanged_sql(connection.vendor), values)
+    return written == 1
 
 
 @functools.cache
@@ -190,8 +189,19 @@ def _post_as(speaker: links.Speaker, channel: str, text: str) -> None:
     # the one `post` writes, field by field.
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     values = [speaker.game, channel, speaker.seat, speaker.name, text, Post.Source.WEB, speaker.phase, now, None]
+    run(_insert_sql(), values)
+
+
+def run(sql: str, params: list[Any]) -> tuple[int, tuple[Any, ...] | None]:
+    """One of the few statements a busy request runs every time: the rows it wrote and
+    its first row. On PostgreSQL (werewolf.database) prepared once per connection and
+    run straight through libpq; elsewhere by an ordinary cursor (`links.statements`)."""
+    direct = getattr(connection, "run_prepared", None)
+    if direct is not None:
+        return direct(sql, params)  # type: ignore[no-any-return]
     with links.statements() as cursor:
-        cursor.execute(_insert_sql(), values)
+        cursor.execute(sql, params)
+        return cursor.rowcount, (cursor.fetchone() if cursor.description else None)
 
 
 _INSERTED = ("game", "channel", "seat", "author", "text", "source", "phase", "created_at", "hidden_at")
