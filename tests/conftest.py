@@ -26,3 +26,13 @@ def organiser(django_user_model):
 def organiser_client(client, organiser):
     client.force_login(organiser)
     return client
+
+
+@pytest.fixture(autouse=True)
+def _site_language_after_each_test():
+    """A page in a game's language activates it for the rest of its thread (as a request
+    on a worker thread is then done); a test after it must start from the site's own."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
