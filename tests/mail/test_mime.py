@@ -139,11 +139,11 @@ def test_any_mail_is_written_as_django_writes_it_or_left_to_django(
 def test_a_bare_address_is_given_to_the_server_as_django_gives_it(address: str) -> None:
     try:
         expected: object = django_message.sanitize_address(address, "utf-8")
-    except (ValueError, UnicodeError) as refused:
+    except Exception as refused:  # (the standard library's parser even raises TypeError on some)
         expected = type(refused)
     try:
         ours: object = outbound._envelope(address)
-    except (ValueError, UnicodeError) as refused:
+    except Exception as refused:
         ours = type(refused)
     assert ours == expected
 
