@@ -100,9 +100,9 @@ def hand_in(token: str, data: QueryDict) -> Handed | None:
         _, row = talk.run(_read_sql(), [key])
     read = _read(row)
     if read is None:
-        _RECENT.pop(key, None)
+        _RECENT.forget(key)
         return None
-    _remember(key, read)
+    _RECENT.remember(key, read)
     checked = _checked(read, data)
     if checked is None:
         return None
@@ -153,20 +153,8 @@ def _handed(read: Read, state: engine.State, *, early: bool) -> Handed:
     return Handed(read.phase, read.index)
 
 
-_RECENT: dict[str, Read] = {}
-"""The links that handed a card in lately, by their hash: what their read found."""
-_RECENT_MAX = 2048
-
-
-def _remember(key: str, read: Read) -> None:
-    if _RECENT.get(key) == read:
-        return
-    if len(_RECENT) >= _RECENT_MAX:
-        try:
-            del _RECENT[next(iter(_RECENT))]  # the oldest: a dict keeps its order
-        except (KeyError, RuntimeError, StopIteration):  # another thread was at it
-            pass
-    _RECENT[key] = read
+_RECENT: links.LastReads[Read] = links.LastReads()
+"""The links that handed a card in lately: what their read found."""
 
 
 _READ_COLUMNS = (

@@ -14,7 +14,7 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.conf import settings
 from django.core import signing
@@ -273,3 +273,34 @@ def player_for_signup(token: str) -> Player:
     if player is None:
         raise LinkError("unknown")
     return player
+
+
+Found = TypeVar("Found")
+
+
+class LastReads(Generic[Found]):
+    """What the last read of each link used lately found, per process, by the link's
+    hash: a link's next card or post is checked against it and written by one statement
+    that writes only if the database still holds what was read (cards.py, talk.py).
+    Bounded: the oldest goes when it is full (a dict keeps its order), and threads
+    racing to drop one simply drop another."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self._found: dict[str, Found] = {}
+        self._size = size
+
+    def get(self, key: str) -> Found | None:
+        return self._found.get(key)
+
+    def forget(self, key: str) -> None:
+        self._found.pop(key, None)
+
+    def remember(self, key: str, found: Found) -> None:
+        if self._found.get(key) == found:
+            return
+        if len(self._found) >= self._size:
+            try:
+                del self._found[next(iter(self._found))]
+            except (KeyError, RuntimeError, StopIteration):  # another thread was at it
+                pass
+        self._found[key] = found

@@ -101,22 +101,12 @@ def post_by_link(token: str, channel: str, text: str) -> None:
     if known is not None and _allowed(known, channel, text) and _insert_if_unchanged(known, key, channel, text):
         return
     speaker = links.speaker_for(token)
-    _remember(key, speaker)
+    _RECENT.remember(key, speaker)
     _post_as(speaker, channel, text)
 
 
-_RECENT: dict[str, links.Speaker] = {}
-"""The links that posted lately, by their hash: what their read found."""
-_RECENT_MAX = 2048
-
-
-def _remember(key: str, speaker: links.Speaker) -> None:
-    if len(_RECENT) >= _RECENT_MAX:
-        try:
-            del _RECENT[next(iter(_RECENT))]  # the oldest: a dict keeps its order
-        except (KeyError, RuntimeError, StopIteration):  # another thread was at it
-            pass
-    _RECENT[key] = speaker
+_RECENT: links.LastReads[links.Speaker] = links.LastReads()
+"""The links that posted lately: what their read found."""
 
 
 def _allowed(speaker: links.Speaker, channel: str, text: str) -> bool:
