@@ -708,7 +708,11 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
     if context.get("next_phase") is not None and "next_phase_text" not in context:
         # What the open phase asks: said in the text and the HTML alike, written once.
         context = {**context, "next_phase_text": _plain("emails/next_phase.txt", context)}
-    subject = _said_alike(context, ("subject", template), f"emails/{template}_subject.txt", ALIKE_SUBJECTS)
+    subject_template = f"emails/{template}_subject.txt"
+    if template in ALIKE_SUBJECTS:
+        subject = _said_alike(context, ("subject", template), subject_template)
+    else:
+        subject = _line(subject_template, context)
     extra = dict(headers or {})
     if context.get("reply_to"):
         extra["Reply-To"] = context["reply_to"]
@@ -731,18 +735,23 @@ ALIKE_SUBJECTS = ("phase",)
 """Mails whose subject names only the game and the phase (tests/mail/test_alike.py)."""
 
 
-def _said_alike(context: dict[str, Any], key: tuple[str, Any], template: str, only: Iterable[str] = ()) -> str:
-    """A one-line template every mail of one moment says alike, given what `key` names
-    (with `only`, for the mails `key[1]` is one of): rendered for the first and kept for
-    the others of the moment (`Shared.words`). A phase's subject names the game and the
-    phase; its calendar event's summary, those and whether the seat's card is asked."""
+def _said_alike(context: dict[str, Any], key: tuple[str, Any], template: str) -> str:
+    """A one-line template that every mail of one moment says alike, given what `key`
+    names: rendered for the first mail and kept for the others (`Shared.words`). A
+    phase's subject names the game and the phase; its calendar event's summary names
+    those and whether the seat's card is asked."""
     words = context.get("said_alike")
-    if words is None or (only and key[1] not in only):
-        return " ".join(render_to_string(template, context).split())
+    if words is None:
+        return _line(template, context)
     said = words.get(key)
     if said is None:
-        said = words[key] = " ".join(render_to_string(template, context).split())
+        said = words[key] = _line(template, context)
     return said
+
+
+def _line(template: str, context: dict[str, Any]) -> str:
+    """A template rendered as one line (a subject, a summary)."""
+    return " ".join(render_to_string(template, context).split())
 
 
 def _plain(template: str, context: dict[str, Any]) -> str:
