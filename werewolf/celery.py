@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import task_postrun, task_prerun, worker_init
 
 from werewolf import broker
 
@@ -47,3 +47,19 @@ def _warm(**kwargs: object) -> None:
     from werewolf.mail import outbound
 
     outbound.warm()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _tidy_connections(task: object = None, **kwargs: object) -> None:
+    """A task is to a worker what a request is to the web: its database connection is
+    kept for CONN_MAX_AGE and checked before the next task uses it (Django's
+    `close_old_connections`, as at each request's start and end), not closed after every
+    task as Celery's Django fixup does unless CELERY_DB_REUSE_MAX says otherwise. Opening
+    one cost a resolution more than its own statements, and a server process for each.
+    (A task run eagerly, in a test's transaction or a request's, leaves them alone.)"""
+    if getattr(getattr(task, "request", None), "is_eager", False):
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from pathlib import Path
 
 import dj_database_url
@@ -261,6 +262,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Celery closes the database connection before and after every task unless told to reuse
+# it: a new connection (and a new server process) for each phase resolved. A task keeps
+# it as a request does instead, for CONN_MAX_AGE and checked before use (werewolf/celery.py).
+CELERY_DB_REUSE_MAX = sys.maxsize
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # Redis gives an unacknowledged message (an ETA task waiting in a worker) to another
     # worker after this long. ETA tasks are kept short (WEREWOLF_ETA_HORIZON_SECONDS) and
