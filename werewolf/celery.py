@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_init
+from celery.signals import task_postrun, task_prerun, worker_init, worker_process_shutdown, worker_shutdown
 
 from werewolf import broker
 
@@ -63,3 +63,12 @@ def _tidy_connections(task: object = None, **kwargs: object) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@worker_shutdown.connect
+@worker_process_shutdown.connect
+def _say_goodbye(**kwargs: object) -> None:
+    """Close the mail server connection kept between batches (werewolf/mail/kept.py)."""
+    from werewolf.mail import kept
+
+    kept.close()

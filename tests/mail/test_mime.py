@@ -5,6 +5,7 @@ on any text; a mail it does not lay out is left to Django."""
 from __future__ import annotations
 
 import itertools
+import smtplib
 from email import message_from_bytes, policy
 
 import pytest
@@ -134,15 +135,18 @@ def test_any_mail_is_written_as_django_writes_it_or_left_to_django(
         st.from_regex(outbound._BARE_ADDRESS, fullmatch=True),
         st.text(alphabet="ab.@+-_ ", max_size=30),
         st.emails(),
+        st.builds(outbound.recipient, st.text(max_size=20), st.emails()),
+        st.builds("{} <{}>".format, st.text(max_size=20), st.from_regex(outbound._BARE_ADDRESS, fullmatch=True)),
     )
 )
-def test_a_bare_address_is_given_to_the_server_as_django_gives_it(address: str) -> None:
+def test_an_envelope_address_reaches_the_server_as_django_gives_it(address: str) -> None:
+    """smtplib puts on the wire only the address in angle brackets (`quoteaddr`)."""
     try:
-        expected: object = django_message.sanitize_address(address, "utf-8")
+        expected: object = smtplib.quoteaddr(django_message.sanitize_address(address, "utf-8"))
     except Exception as refused:  # (the standard library's parser even raises TypeError on some)
         expected = type(refused)
     try:
-        ours: object = outbound._envelope(address)
+        ours: object = smtplib.quoteaddr(outbound._envelope(address))
     except Exception as refused:
         ours = type(refused)
     assert ours == expected
@@ -168,6 +172,8 @@ def test_the_smtp_backend_is_handed_our_bytes(monkeypatch: pytest.MonkeyPatch) -
     message.connection = backend
     assert outbound._hand_over(message)
     ((sender, recipients, data),) = sent
-    assert sender == django_message.sanitize_address(message.from_email, "utf-8")
-    assert recipients == [django_message.sanitize_address(message.to[0], "utf-8")]
+    assert smtplib.quoteaddr(sender) == smtplib.quoteaddr(django_message.sanitize_address(message.from_email, "utf-8"))
+    assert [smtplib.quoteaddr(to) for to in recipients] == [
+        smtplib.quoteaddr(django_message.sanitize_address(message.to[0], "utf-8"))
+    ]
     assert message_from_bytes(data, policy=policy.default)["Subject"] == "Zoë's night"

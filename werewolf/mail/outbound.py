@@ -31,7 +31,7 @@ from functools import lru_cache, partial
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail import EmailMultiAlternatives
 from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 from django.core.mail.message import sanitize_address
 from django.db import close_old_connections, connections, transaction
@@ -46,7 +46,7 @@ from werewolf.engine import rulesets
 from werewolf.games import links, queue, selectors
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player
 
-from . import grammar, mime
+from . import grammar, kept, mime
 
 logger = logging.getLogger(__name__)
 
@@ -311,16 +311,15 @@ def _send_taken(token: str, rows: list[Dispatch]) -> int:
             if not _advance(token, last, row):
                 continue
             try:
-                if connection is None:
-                    connection = get_connection()
-                    connection.open()  # one connection for the batch (send() alone opens one each)
+                if connection is None:  # one for the batch (send() alone opens one each), kept after it
+                    connection = kept.borrow()
                 message = _message(row, connection)
                 if not _hand_over(message):
                     raise OSError("the mail backend took nothing")
             except Exception as failure:
                 _failed(row, failure)
                 if connection is not None:  # a broken connection would fail the next one too
-                    _close_quietly(connection)
+                    kept.close_quietly(connection)
                     connection = None
                 continue
             handed = (row, _provider_id(message))
@@ -339,7 +338,10 @@ def _send_taken(token: str, rows: list[Dispatch]) -> int:
             if left:  # stopped early: what was taken and not tried is due again
                 _release(token)
             if connection is not None:
-                _close_quietly(connection)
+                if left:  # (stopped by an error: not a connection to keep)
+                    kept.close_quietly(connection)
+                else:
+                    kept.give_back(connection)
     return sent
 
 
@@ -455,13 +457,6 @@ def _failed(row: Dispatch, failure: BaseException) -> None:
         logger.exception("could not record the failure of dispatch %s", row.pk)
 
 
-def _close_quietly(connection: Any) -> None:
-    try:
-        connection.close()
-    except Exception:  # an SMTP server that hung up already
-        logger.debug("closing the mail connection failed", exc_info=True)
-
-
 def _message(row: Dispatch, connection: Any) -> EmailMultiAlternatives:
     # Every mail the server sends is automatic (RFC 3834): an answer to a player's mail
     # is auto-replied, the rest auto-generated; responders that honour it stay quiet,
@@ -518,10 +513,15 @@ def _hand_over(message: _Mail) -> bool:
 
 
 def _envelope(address: str) -> str:
-    """An address as Django's SMTP backend gives it to the server (`sanitize_address`):
-    a bare address of plain ASCII words (a return path made for one mail) is that
-    address; any other (a seat's, mailed every phase) is worked out once per worker."""
-    return address if _BARE_ADDRESS.fullmatch(address) else _sanitized(address)
+    """An address for the envelope, as the server will see it from Django's SMTP backend
+    (`sanitize_address`, of which smtplib sends only the address between the angle
+    brackets): a bare address of plain ASCII words (a return path made for one mail) is
+    that address, and so is one after a display name of no special characters (a seat's,
+    as `recipient` writes it); any other is worked out by Django, and kept."""
+    if _BARE_ADDRESS.fullmatch(address):
+        return address
+    named = _NAMED_ADDRESS.fullmatch(address)
+    return named.group(1) if named else _sanitized(address)
 
 
 @lru_cache(maxsize=4096)
@@ -533,6 +533,8 @@ _ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _LABEL = r"[A-Za-z0-9-]{1,63}"
 _BARE_ADDRESS = re.compile(rf"{_ATOM}(?:\.{_ATOM})*@{_LABEL}(?:\.{_LABEL})*")
 """A bare address that `sanitize_address` gives back as it is (tests/mail/test_mime.py)."""
+_NAMED_ADDRESS = re.compile(rf"[^\x00-\x1f\x7f<>\"\\(),.:;@\[\]]* <({_BARE_ADDRESS.pattern})>")
+"""A display name of no special characters, then a bare address in angle brackets."""
 
 
 def _boundary() -> str:
