@@ -8,6 +8,7 @@ from random import Random
 
 import pytest
 
+from werewolf.engine import rulesets
 from werewolf.engine.simulate import bot_orders
 from werewolf.games import links, services
 from werewolf.mail import outbound
@@ -40,8 +41,40 @@ def test_each_seat_s_mail_is_what_it_would_be_alone(organiser, language: str) ->
     events = list(phase.events.order_by("pk"))
     together = outbound.Shared(game.engine_state, game.current_phase(), [p.name for p in players])
     batch = [steady(outbound._render_phase(player, phase, events, together)) for player in players]
-    assert {key for key, _ in together.words} == {"subject", "deadline_summary"}
+    assert {key[0] for key in together.words} == {"subject", "deadline_summary", "slot_help"}
     alone = [steady(outbound._render_phase(player, phase, events)) for player in players]
     assert batch == alone
     # ... and the seats asked for a card and those not asked are both there.
     assert len({mail["attachments"][0]["content"].split("SUMMARY:")[1].split("\r\n")[0] for mail in batch}) == 2
+
+
+@pytest.mark.parametrize("ruleset", sorted(rulesets.RULESETS))
+def test_every_ruleset_s_mails_are_what_they_would_be_alone(organiser, ruleset: str) -> None:
+    """Over the first phases of a game of each ruleset (nights and days, with the dead
+    among the readers): the help for each seat's card, said once for all the seats asked
+    the same card, is what that seat's mail says alone."""
+    players = 8 if ruleset.startswith("lupusburg") else 10  # (Lupusburg seats four to eight)
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:players]]
+    game = services.start_game(services.create_game(organiser, name="Alike", seats=seats, options={}, ruleset=ruleset))
+    rng = Random(3)
+    helps = 0
+    for _ in range(6):
+        game.refresh_from_db()
+        if not game.is_running:
+            break
+        phase = game.current_phase()
+        services.submit_orders(game, bot_orders(game.engine_state, rng))
+        game.refresh_from_db()
+        if game.current_phase() == phase:
+            services.resolve_now(game)
+        game.refresh_from_db()
+        players = list(game.players.all())
+        links.prime(players)
+        events = list(phase.events.order_by("pk"))
+        following = game.current_phase() if game.is_running else None
+        together = outbound.Shared(game.engine_state, following, [p.name for p in players])
+        batch = [steady(outbound._render_phase(player, phase, events, together)) for player in players]
+        alone = [steady(outbound._render_phase(player, phase, events)) for player in players]
+        assert batch == alone
+        helps += sum(1 for key in together.words if key[0] == "slot_help")
+    assert helps  # (the help was said alike at all)

@@ -705,8 +705,10 @@ def _render(
 
 def _rendered(player: Player, template: str, context: dict[str, Any], headers: dict[str, str] | None) -> dict[str, Any]:
     if context.get("slot") and "slot_help" not in context:
-        # What the seat's card asks, said in the mail and in its calendar event: once.
-        context = {**context, "slot_help": _plain("includes/slot_help.html", context)}
+        # What the seat's card asks, said in the mail and in its calendar event: once, and
+        # once for all the seats asked the same card (all that the help reads of a seat).
+        said = ("slot_help", context["slot"], context.get("alive"), context.get("viewer") == engine.MODERATOR)
+        context = {**context, "slot_help": _said_alike(context, said, "includes/slot_help.html", _plain)}
     if context.get("next_phase") is not None and "next_phase_text" not in context:
         # What the open phase asks: said in the text and the HTML alike, written once.
         context = {**context, "next_phase_text": _plain("emails/next_phase.txt", context)}
@@ -737,17 +739,24 @@ ALIKE_SUBJECTS = ("phase",)
 """Mails whose subject names only the game and the phase (tests/mail/test_alike.py)."""
 
 
-def _said_alike(context: dict[str, Any], key: tuple[str, Any], template: str) -> str:
-    """A one-line template that every mail of one moment says alike, given what `key`
-    names: rendered for the first mail and kept for the others (`Shared.words`). A
-    phase's subject names the game and the phase; its calendar event's summary names
-    those and whether the seat's card is asked."""
+def _said_alike(
+    context: dict[str, Any],
+    key: tuple[Any, ...],
+    template: str,
+    write: Callable[[str, dict[str, Any]], str] | None = None,
+) -> str:
+    """A template that every mail of one moment says alike, given what `key` names:
+    written (by `write`; as one line unless told) for the first mail and kept for the
+    others (`Shared.words`). A phase's subject names the game and the phase; its
+    calendar event's summary names those and whether the seat's card is asked; the help
+    for a card names the card, whether its seat lives, and the game and phase."""
+    write = write or _line
     words = context.get("said_alike")
     if words is None:
-        return _line(template, context)
+        return write(template, context)
     said = words.get(key)
     if said is None:
-        said = words[key] = _line(template, context)
+        said = words[key] = write(template, context)
     return said
 
 
@@ -772,7 +781,7 @@ def calendar(player: Player, phase: Phase, context: dict[str, Any]) -> str:
     summary = _said_alike(context, ("deadline_summary", bool(context.get("slot"))), "emails/deadline_summary.txt")
     description = render_to_string("emails/deadline_description.txt", context).strip()
     deadline = phase.deadline.astimezone(UTC)
-    domain = message_id_for("calendar").rpartition("@")[2].rstrip(">")
+    domain = message_id_domain()
     stamp = "%Y%m%dT%H%M%SZ"
     lines = [
         "BEGIN:VCALENDAR",
@@ -852,7 +861,7 @@ class Shared:
     state: Any
     following: Phase | None
     names: list[str]
-    words: dict[tuple[str, Any], str] = field(default_factory=dict, compare=False)
+    words: dict[tuple[Any, ...], str] = field(default_factory=dict, compare=False)
     """Words every mail of the moment says alike (`_said_alike`), written by the first."""
 
 
