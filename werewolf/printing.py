@@ -130,9 +130,7 @@ def role_cards_pdf(
 ) -> bytes:
     """The cards as a PDF, in `language` (the active one if None): each distinct face
     rendered once (`role_cards_html`), then laid out on the sheets (`_tile`)."""
-    html = role_cards_html(
-        cards, ruleset=ruleset, options=options, paper=paper, backs=backs, language=language, title=title
-    )
+    html = role_cards_html(cards, ruleset=ruleset, options=options, backs=backs, language=language, title=title)
     return _tile(render_document(html), cards, backs=backs, paper=paper)
 
 
@@ -141,15 +139,14 @@ def role_cards_html(
     *,
     ruleset: str,
     options: dict[str, Any] | None = None,
-    paper: str = "a4",
     backs: bool = False,
     language: str | None = None,
     title: str = "",
 ) -> str:
     """The document `role_cards_pdf` renders: each distinct face of `cards` once (in the
     order of their first card), then (with `backs`) the back, one under the other down
-    pages a card wide and FACES_PAGE tall."""
-    width, height = PAPERS[paper]
+    pages a card wide and FACES_PAGE tall. The paper is no part of it: the sheets are
+    made from the faces (`_tile`)."""
     card_width, card_height = CARD
     roles = {card.role for card in cards if card.kind == "role"} | {"back"}
     context = {
@@ -157,7 +154,6 @@ def role_cards_html(
         "backs": backs,
         # Each emblem drawn once as an image the renderer keeps.
         "emblems": {role: _emblem_url(role) for role in sorted(roles)},
-        "paper": {"width": width, "height": height},
         "card": {"width": card_width, "height": card_height},
         "faces_height": FACES_PAGE,
         "game": _GameWords(ruleset, options or {}),
@@ -990,7 +986,6 @@ def _cards_job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], fil
         cards,
         ruleset=params["ruleset"],
         options=params.get("options"),
-        paper=params["paper"],
         backs=params["backs"],
         language=params["language"],
         title=params.get("title", ""),
