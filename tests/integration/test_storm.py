@@ -5,10 +5,12 @@ once; no time is asserted (benchmarks/ measures that)."""
 
 from __future__ import annotations
 
+import socket
 from datetime import timedelta
 from random import Random
 
 import pytest
+from aiosmtpd.controller import Controller
 from django.db.models import Count
 from django.utils import timezone
 
@@ -18,7 +20,7 @@ from werewolf.games.models import Dispatch, Event, Phase
 
 from ..web.play import NAMES
 from .test_celery import real_tasks, workers  # noqa: F401  (fixtures)
-from .workers import wait_for
+from .workers import Worker, wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -69,3 +71,57 @@ def test_the_sweep_resolves_the_phases_itself_when_the_broker_takes_nothing(orga
     monkeypatch.setattr(app, "send_task", refuse)
     assert services.fan_out_due_phases() == 1
     assert Phase.objects.get(game=game, index=0).status == Phase.Status.RESOLVED
+
+
+class Peers:
+    """An SMTP server that notes each message's Message-ID and the connection it came on."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, tuple[str, int]]] = []
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
+        headers = envelope.content.split(b"\r\n\r\n", 1)[0].decode(errors="replace")
+        message_id = next(line for line in headers.split("\r\n") if line.lower().startswith("message-id:"))
+        self.seen.append((message_id.split(":", 1)[1].strip(), session.peer))
+        return "250 OK"
+
+
+def test_a_worker_mails_one_phase_after_another_over_one_smtp_connection(organiser, real_tasks, tmp_path) -> None:  # noqa: F811
+    """Each phase's mails leave on the connection the worker kept from the phase before
+    (werewolf/mail/kept.py), and every mail arrives once."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    peers = Peers()
+    controller = Controller(peers, hostname="127.0.0.1", port=port)
+    controller.start()
+    mail = {"WEREWOLF_EMAIL": "smtp", "WEREWOLF_EMAIL_HOST": "127.0.0.1", "WEREWOLF_EMAIL_PORT": str(port)}
+    worker = Worker("kept", tmp_path / "kept.log", beat=True, env=mail)
+    try:
+        worker.wait_ready()
+        games = []
+        for number in range(20):
+            seats = [services.Seating(name, f"{name.lower()}.{number}@example.org") for name in NAMES[:PLAYERS]]
+            game = services.start_game(
+                services.create_game(
+                    organiser, name=f"Kept {number}", seats=seats, options={}, seed=number, early_resolution=False
+                )
+            )
+            services.submit_orders(game, bot_orders(game.engine_state, Random(number)))
+            games.append(game)
+        first = Phase.objects.filter(index=0, game__in=games)
+        # (the welcomes go first; then every night ends at once)
+        assert wait_for(lambda: len(peers.seen) >= 20 * PLAYERS, timeout=120), len(peers.seen)
+        first.update(deadline=timezone.now())
+        expected = 20 * PLAYERS * 2
+        assert wait_for(lambda: len(peers.seen) >= expected, timeout=180), len(peers.seen)
+    finally:
+        log = worker.stop()
+        controller.stop()
+    assert "Traceback" not in log, log
+    ids = [message_id for message_id, _ in peers.seen]
+    assert len(ids) == len(set(ids)) == expected
+    results = set(Dispatch.objects.filter(phase__in=first).values_list("message_id", flat=True))
+    connections = {peer for message_id, peer in peers.seen if message_id in results}
+    assert len(results) == 20 * PLAYERS
+    assert len(connections) == 1, connections
