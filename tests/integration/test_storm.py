@@ -5,7 +5,6 @@ once; no time is asserted (benchmarks/ measures that)."""
 
 from __future__ import annotations
 
-import socket
 from datetime import timedelta
 from random import Random
 
@@ -20,6 +19,7 @@ from werewolf.games.models import Dispatch, Event, Phase
 
 from ..web.play import NAMES
 from .test_celery import real_tasks, workers  # noqa: F401  (fixtures)
+from .test_smtp import free_port
 from .workers import Worker, wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -89,9 +89,7 @@ class Peers:
 def test_a_worker_mails_one_phase_after_another_over_one_smtp_connection(organiser, real_tasks, tmp_path) -> None:  # noqa: F811
     """Each phase's mails leave on the connection the worker kept from the phase before
     (werewolf/mail/kept.py), and every mail arrives once."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     peers = Peers()
     controller = Controller(peers, hostname="127.0.0.1", port=port)
     controller.start()

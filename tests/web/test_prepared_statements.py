@@ -23,7 +23,7 @@ INSERT = talk._insert_sql()
 @pytest.fixture(autouse=True)
 def postgresql_only() -> None:
     if connection.vendor != "postgresql":
-        pytest.skip("libpq's own call is PostgreSQL's; elsewhere talk.run uses a cursor")
+        pytest.skip("libpq's own call is PostgreSQL's; elsewhere links.run uses a cursor")
 
 
 def row(game, seat: int | None, text: str) -> list[object]:

@@ -46,7 +46,7 @@ from django.utils import timezone
 
 from werewolf import engine
 
-from . import links, services, talk
+from . import links, services
 from .forms import posted_card
 from .models import Game, Order, Phase, Player, SeatLink
 
@@ -90,14 +90,14 @@ def hand_in(token: str, data: QueryDict) -> Handed | None:
     checked = _checked(known, data) if known is not None else None
     if known is not None and checked is not None:
         state, payload = checked
-        _, row = talk.run(_write_or_read_sql(), [*_written(known, payload), key, known.seat, key])
+        _, row = links.run(_write_or_read_sql(), [*_written(known, payload), key, known.seat, key])
         if row is not None and row[0]:
             return _handed(known, state, early=row[6])  # early resolution as the game has it now
         row = row[1:] if row is not None else None
         if _read(row) == known:  # as read, yet not written: the deadline passed, or a resolution
             return None  # came first (the read is from before it): the usual way says why
     else:
-        _, row = talk.run(_read_sql(), [key])
+        _, row = links.run(_read_sql(), [key])
     read = _read(row)
     if read is None:
         _RECENT.forget(key)
@@ -107,7 +107,7 @@ def hand_in(token: str, data: QueryDict) -> Handed | None:
     if checked is None:
         return None
     state, payload = checked
-    written, _ = talk.run(_insert_sql(), _written(read, payload))
+    written, _ = links.run(_insert_sql(), _written(read, payload))
     if written != 1:
         return None
     return _handed(read, state, early=read.early)
@@ -126,7 +126,7 @@ def _read(row: Any) -> Read | None:
 def _checked(read: Read, data: QueryDict) -> tuple[engine.State, str] | None:
     """The game's state and the card as it is written (JSON), if the seat's card form
     posted one that the game as read takes from the seat now; None for anything else."""
-    state = talk._state(read.text)
+    state = links.state_from(read.text)
     slot = engine.phase(state).asks(read.seat)
     if slot is None or slot.card.instant:
         return None

@@ -11,6 +11,7 @@ import base64
 import functools
 import hashlib
 import hmac
+import json
 import re
 import secrets
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from django.core import signing
 from django.db import connection
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone
+
+from werewolf import engine
 
 from .models import Game, Phase, Player, SeatLink
 
@@ -152,6 +155,30 @@ def statements() -> Any:
     the server's work for a post; elsewhere an ordinary cursor."""
     prepared = getattr(connection, "prepared_cursor", None)
     return prepared() if prepared is not None else connection.cursor()
+
+
+def run(sql: str, params: list[Any]) -> tuple[int, tuple[Any, ...] | None]:
+    """One of the few statements a busy request runs every time: the rows it wrote and
+    its first row. On PostgreSQL (werewolf.database) prepared once per connection and
+    run straight through libpq; elsewhere by an ordinary cursor (`statements`)."""
+    direct = getattr(connection, "run_prepared", None)
+    if direct is not None:
+        return direct(sql, params)  # type: ignore[no-any-return]
+    with statements() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount, (cursor.fetchone() if cursor.description else None)
+
+
+def state_from(state: Any) -> engine.State:
+    """A game's state as a link's read found it: the JSON text, decoded once per text
+    while it is recent (a game's cards and posts come in bursts between two
+    resolutions, and a State is immutable), or the JSON already decoded."""
+    return _decoded(state) if isinstance(state, str) else engine.State.from_json(state)
+
+
+@functools.lru_cache(maxsize=256)
+def _decoded(text: str) -> engine.State:
+    return engine.State.from_json(json.loads(text))
 
 
 def state_sql(vendor: str, table: str = "game") -> str:

@@ -6,7 +6,6 @@ channels it reads."""
 from __future__ import annotations
 
 import functools
-import json
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -131,7 +130,7 @@ def _writing(state: str) -> dict[str, frozenset[int]]:
     name, the seats among the first such channel's readers and writers, which is what
     `talk.refusal` asks of a seat (tests/web/test_talk_check.py compares the two)."""
     found: dict[str, frozenset[int]] = {}
-    for channel in talk.channels(_state(state)):
+    for channel in talk.channels(links.state_from(state)):
         found.setdefault(channel.name, channel.readers & channel.writers)
     return found
 
@@ -142,7 +141,7 @@ def _insert_if_unchanged(speaker: links.Speaker, key: str, channel: str, text: s
     was written."""
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     values = [channel, text, Post.Source.WEB, now, key, speaker.player, speaker.seat, speaker.status, speaker.state]
-    written, _ = run(_insert_if_unchanged_sql(connection.vendor), values)
+    written, _ = links.run(_insert_if_unchanged_sql(connection.vendor), values)
     return written == 1
 
 
@@ -179,19 +178,7 @@ def _post_as(speaker: links.Speaker, channel: str, text: str) -> None:
     # the one `post` writes, field by field.
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     values = [speaker.game, channel, speaker.seat, speaker.name, text, Post.Source.WEB, speaker.phase, now, None]
-    run(_insert_sql(), values)
-
-
-def run(sql: str, params: list[Any]) -> tuple[int, tuple[Any, ...] | None]:
-    """One of the few statements a busy request runs every time: the rows it wrote and
-    its first row. On PostgreSQL (werewolf.database) prepared once per connection and
-    run straight through libpq; elsewhere by an ordinary cursor (`links.statements`)."""
-    direct = getattr(connection, "run_prepared", None)
-    if direct is not None:
-        return direct(sql, params)  # type: ignore[no-any-return]
-    with links.statements() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount, (cursor.fetchone() if cursor.description else None)
+    links.run(_insert_sql(), values)
 
 
 _INSERTED = ("game", "channel", "seat", "author", "text", "source", "phase", "created_at", "hidden_at")
@@ -210,20 +197,9 @@ def _check(status: str, state: Any, seat: int | None, channel: str, text: str) -
     is the game's state as JSON, decoded or not."""
     if status not in (Game.Status.RUNNING, Game.Status.FINISHED, Game.Status.ENDED):
         raise ServiceError("game_not_running")
-    refusal = talk.refusal(_state(state), seat, channel, text)
+    refusal = talk.refusal(links.state_from(state), seat, channel, text)
     if refusal is not None:
         raise ServiceError(refusal)
-
-
-def _state(state: Any) -> engine.State:
-    return _decoded(state) if isinstance(state, str) else engine.State.from_json(state)
-
-
-@functools.lru_cache(maxsize=256)
-def _decoded(text: str) -> engine.State:
-    """A game's state from its JSON text, decoded once per text while it is recent: a
-    game's posts come in bursts between two resolutions, and a State is immutable."""
-    return engine.State.from_json(json.loads(text))
 
 
 def hide(game: Game, post_id: int | None, *, hidden: bool = True) -> Post:
