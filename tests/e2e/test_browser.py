@@ -120,9 +120,6 @@ def test_organiser_starts_a_game_and_a_player_hands_in_a_card(browser, live_serv
     assert not strangers, f"requests left the live server: {strangers}"
 
 
-@pytest.mark.browser
-@pytest.mark.integration
-@pytest.mark.django_db(transaction=True)
 def settled_scroll(page, most: int = 50) -> float:
     """The page's scroll position once it has stopped moving."""
     last = page.evaluate("window.scrollY")
@@ -135,6 +132,9 @@ def settled_scroll(page, most: int = 50) -> float:
     return last
 
 
+@pytest.mark.browser
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
 def test_a_seat_page_takes_news_in_place_keeping_focus_and_place(browser, live_server, settings, django_user_model):
     """Another seat's card arrives while a player is on their page, focus on their card:
     the page is not reloaded under them (focus and scroll stay), the count of cards in
