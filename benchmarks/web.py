@@ -8,10 +8,11 @@ in the same run (issue 11: the card POST at least half the trivial view's rate).
 It makes `--games` running twelve-player games in the configured database (SQLite under a
 temporary directory unless DATABASE_URL says otherwise; PostgreSQL is the one to measure),
 with early resolution off so that the night stays open, starts gunicorn on a free port, and
-lets `--clients` threads act as players (each with its own session and CSRF token, as a
-browser): hand in their card again and again, read their seat page, and ask `/healthz` as
-hard, each for `--seconds`, taking turns in `--rounds` slices so that a machine busy with
-other work weighs on all three alike. The ratios are the figures to read.
+lets `--clients` threads act as players (each with its own session and CSRF token, and
+the headers a browser's form post carries, `talk.Client`): hand in their card again and
+again, read their seat page, and ask `/healthz` as hard, each for `--seconds`, taking
+turns in `--rounds` slices so that a machine busy with other work weighs on all three
+alike. The ratios are the figures to read.
 """
 
 from __future__ import annotations

@@ -236,3 +236,33 @@ def test_two_players_see_each_others_square_posts_appear(browser, live_server, s
     assert bruno.evaluate("window.reloaded") is False
     for page in pages:
         page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_player_whose_browser_keeps_no_cookies_still_hands_in_a_card(browser, live_server, settings, organiser):
+    """Chromium says a form post came from the seat's own page (Sec-Fetch-Site), which
+    lets it in without the CSRF cookie (werewolf/csrf.py): a player who blocks cookies,
+    or whose cookie was cleared after the page loaded, is not answered 403."""
+    from playwright.sync_api import expect
+
+    from tests.web.play import started_game
+    from werewolf.games import links
+
+    settings.SITE_URL = live_server.url
+    game = started_game(organiser, "No cookies")
+    url = live_server.url + links.url_for(game.players.get(seat=0), absolute=False)
+    connections.close_all()  # (see the first test)
+    context = browser.new_context()
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    posts = []
+    page.on("request", lambda request: posts.append(request) if request.method == "POST" else None)
+    page.goto(url)
+    context.clear_cookies()
+    submit(page, page.locator("input[type=submit][value='Hand in your card'], button:has-text('Hand in your card')"))
+    expect(page.get_by_text("Your card is in")).to_be_visible()
+    sent = posts[0].all_headers()  # (`headers` leaves the Sec-Fetch ones out)
+    assert sent.get("sec-fetch-site") == "same-origin" and "csrftoken" not in sent.get("cookie", ""), sent
+    context.close()
