@@ -242,6 +242,7 @@ def test_cards_racing_the_resolution_are_each_taken_once_and_counted_or_refused(
     monkeypatch.setattr(services, "current_orders", reading)
     answers: list[int] = []
     start = threading.Barrier(len(forms) + 1)
+    first_in = threading.Event()
 
     def hand_in_again_and_again(url: str, data: dict[str, str]) -> None:
         client = Client()
@@ -249,13 +250,18 @@ def test_cards_racing_the_resolution_are_each_taken_once_and_counted_or_refused(
             start.wait()
             for _ in range(15):
                 answers.append(client.post(url, data).status_code)
+                if answers[-1] == 302:
+                    first_in.set()
         finally:
             connections.close_all()
 
     def resolve() -> None:
         try:
             start.wait()
-            time.sleep(0.05)
+            # Once a card is in (a slow machine takes a while to open the threads'
+            # connections), while the others keep coming.
+            first_in.wait(timeout=30)
+            time.sleep(0.02)
             services.resolve_now(Game.objects.get(pk=game.pk))
         finally:
             connections.close_all()
