@@ -117,16 +117,19 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if pgconn.transaction_status != pq.TransactionStatus.IDLE:
             return self._run_with_cursor(sql, params)
         with self.wrap_database_errors:
-            name = self._statement_name(connection, sql)
-            transformer = Transformer(connection)
+            statement = self._statement(connection, sql)
+            transformer = statement.transformer
             values = transformer.dump_sequence(params, [PyFormat.TEXT] * len(params))
-            result = pgconn.exec_prepared(name, values)
+            result = pgconn.exec_prepared(statement.name, values)
             if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
                 raise psycopg.errors.error_from_result(result, encoding=connection.info.encoding)
             count = result.command_tuples
             row = None
             if result.status == pq.ExecStatus.TUPLES_OK and result.ntuples:
-                transformer.set_pgresult(result)
+                # A prepared statement's rows have the same columns every time: their
+                # loaders are looked up the first time only.
+                transformer.set_pgresult(result, set_loaders=not statement.loaders)
+                statement.loaders = True
                 row = transformer.load_row(0, tuple)
             return (count if count is not None else -1), row
 
@@ -135,14 +138,14 @@ class DatabaseWrapper(base.DatabaseWrapper):
             cursor.execute(sql, params)
             return cursor.rowcount, (cursor.fetchone() if cursor.description else None)
 
-    def _statement_name(self, connection: Any, sql: str) -> bytes:
-        """The name `sql` is prepared under on this connection, preparing it the first
-        time (each connection, a new one after a reconnect, prepares its own)."""
-        prepared: dict[str, bytes] | None = getattr(connection, "_werewolf_prepared", None)
+    def _statement(self, connection: Any, sql: str) -> _Prepared:
+        """`sql` as prepared on this connection, preparing it the first time (each
+        connection, a new one after a reconnect, prepares its own)."""
+        prepared: dict[str, _Prepared] | None = getattr(connection, "_werewolf_prepared", None)
         if prepared is None:
             prepared = connection._werewolf_prepared = {}
-        name = prepared.get(sql)
-        if name is None:
+        statement = prepared.get(sql)
+        if statement is None:
             parts = sql.split("%s")
             if any("%" in part for part in parts):
                 raise ValueError("run_prepared takes %s placeholders and no other %")
@@ -151,8 +154,22 @@ class DatabaseWrapper(base.DatabaseWrapper):
             result = connection.pgconn.prepare(name, numbered.encode(connection.info.encoding))
             if result.status != pq.ExecStatus.COMMAND_OK:
                 raise psycopg.errors.error_from_result(result, encoding=connection.info.encoding)
-            prepared[sql] = name
-        return name
+            statement = prepared[sql] = _Prepared(name, Transformer(connection))
+        return statement
+
+
+class _Prepared:
+    """A statement prepared on a connection: its name, and its own transformer, kept as a
+    cursor keeps one, so that the dumpers of its parameters' types and the loaders of its
+    columns are looked up once (a new transformer for each run cost more than the
+    statement's own call into libpq)."""
+
+    __slots__ = ("name", "transformer", "loaders")
+
+    def __init__(self, name: bytes, transformer: Transformer) -> None:
+        self.name = name
+        self.transformer = transformer
+        self.loaders = False
 
 
 _NAMES = itertools.count(1)
