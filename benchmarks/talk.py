@@ -82,12 +82,12 @@ class Client:
         self.origin = f"http://127.0.0.1:{port}"
         self.cookies: dict[str, str] = {}
 
-    def request(self, method: str, path: str, body: dict[str, str] | None = None) -> tuple[int, str]:
+    def request(self, method: str, path: str, body: dict[str, str] | bytes | None = None) -> tuple[int, str]:
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
         data = None
         if body is not None:
             # What a browser's form post on the site's own page says of itself.
-            data = urlencode(body).encode()
+            data = body if isinstance(body, bytes) else urlencode(body).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             headers["Origin"] = self.origin
             headers["Referer"] = self.origin + path
