@@ -15,14 +15,21 @@ browser, a page over plain HTTP, a test client, a script), and one the browser s
 same-site, cross-site or typed in (`none`) is checked for its Origin (or Referer) and its
 token. So forms still carry the token, and a post that may skip it is one that could
 not have been forged.
+
+Django's deploy check security.W003 looks for its own class by name, so the settings
+silence it; `check_csrf_middleware` asks the same of this class or any subclass of
+Django's.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.checks import Tags, Warning, register
 from django.http import HttpRequest, HttpResponse
 from django.middleware import csrf
+from django.utils.module_loading import import_string
 
 _SAFE = frozenset(("GET", "HEAD", "OPTIONS", "TRACE"))
 
@@ -34,3 +41,22 @@ class CsrfViewMiddleware(csrf.CsrfViewMiddleware):
         if request.META.get("HTTP_SEC_FETCH_SITE") == "same-origin" and request.method not in _SAFE:
             return self._accept(request)  # type: ignore[no-any-return]
         return super().process_view(request, callback, callback_args, callback_kwargs)  # type: ignore[no-any-return]
+
+
+@register(Tags.security, deploy=True)
+def check_csrf_middleware(app_configs: Any, **kwargs: Any) -> list[Warning]:
+    """Django's security.W003, for Django's CSRF middleware or any subclass of it."""
+    for path in settings.MIDDLEWARE:
+        try:
+            middleware = import_string(path)
+        except ImportError:
+            continue
+        if isinstance(middleware, type) and issubclass(middleware, csrf.CsrfViewMiddleware):
+            return []
+    return [
+        Warning(
+            "No CSRF middleware in MIDDLEWARE: neither Django's CsrfViewMiddleware nor a subclass of it "
+            "(werewolf.csrf.CsrfViewMiddleware) protects the forms.",
+            id="werewolf.W003",
+        )
+    ]

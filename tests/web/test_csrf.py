@@ -95,3 +95,15 @@ def test_the_organisers_forms_take_a_same_origin_post_too(organiser) -> None:
     response = client.post("/accounts/login/", {"username": "organiser", "password": "correct horse battery"})
     assert response.status_code == 302
     assert browser(sec_fetch_site="cross-site").post("/accounts/login/", {"username": "organiser"}).status_code == 403
+
+
+def test_the_deploy_check_asks_for_a_csrf_middleware_of_djangos_kind(settings) -> None:
+    """Django's own check (security.W003, silenced) looks for its class by name; this one
+    takes a subclass, and still warns when there is none."""
+    from werewolf.csrf import check_csrf_middleware
+
+    assert check_csrf_middleware(None) == []
+    settings.MIDDLEWARE = ["django.middleware.csrf.CsrfViewMiddleware"]
+    assert check_csrf_middleware(None) == []
+    settings.MIDDLEWARE = [path for path in settings.MIDDLEWARE if "csrf" not in path]
+    assert [warning.id for warning in check_csrf_middleware(None)] == ["werewolf.W003"]

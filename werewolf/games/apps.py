@@ -9,4 +9,5 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from werewolf import csrf  # noqa: F401  (registers the CSRF middleware check)
         from werewolf.mail import providers  # noqa: F401  (registers the webhook check)
