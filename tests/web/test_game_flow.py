@@ -14,6 +14,7 @@ from django.test import Client
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from tests.conftest import in_pass
 from werewolf import engine
 from werewolf.games import services
 from werewolf.games.models import Game, Phase
@@ -130,7 +131,7 @@ def play_whole_game(
     return game
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [in_pass("sqlite", 1), in_pass("postgresql", 2), in_pass("postgresql", 3)])
 def test_whole_game_on_the_web_keeps_every_secret(organiser_client: Client, seed: int) -> None:
     game = play_whole_game(organiser_client, seed)
     assert game.status == Game.Status.FINISHED
@@ -156,7 +157,9 @@ def test_plurality_game_with_a_day_start_and_quiet_night(organiser_client: Clien
     assert game.status == Game.Status.FINISHED
 
 
-@pytest.mark.parametrize("wolfsbane,seed,dark_city", [("doorstep", 6, ""), ("herb", 7, "on")])
+@pytest.mark.parametrize(
+    "wolfsbane,seed,dark_city", [in_pass("sqlite", "doorstep", 6, ""), in_pass("postgresql", "herb", 7, "on")]
+)
 def test_variant_game_with_every_special_villager_keeps_every_secret(
     organiser_client: Client, wolfsbane: str, seed: int, dark_city: str
 ) -> None:
@@ -174,7 +177,7 @@ def test_variant_game_with_every_special_villager_keeps_every_secret(
 EVERY_VARIANT = {"wolfsbane": "doorstep", "vigilante": "on", "cupid": "on", "dark_city": "on"}
 
 
-@pytest.mark.parametrize("seed,others", [(8, {}), (13, EVERY_VARIANT)])
+@pytest.mark.parametrize("seed,others", [in_pass("sqlite", 8, {}), in_pass("postgresql", 13, EVERY_VARIANT)])
 def test_a_thing_game_keeps_every_secret(organiser_client: Client, seed: int, others: dict[str, str]) -> None:
     """Days test and nights convert: the convert must learn its card at once but the
     pack only at nightfall, and nobody else may learn either; with every other variant too."""
@@ -200,7 +203,10 @@ def test_export_replays_to_the_same_events(organiser_client: Client) -> None:
 TABULA = {"ruleset": "tabula", "tabula_specials_default": "on", "tabula_first_night": "quiet"}
 
 
-@pytest.mark.parametrize("players,seed", [(8, 21), (13, 22), (16, 23), (24, 24)])
+@pytest.mark.parametrize(
+    "players,seed",
+    [in_pass("sqlite", 8, 21), in_pass("sqlite", 13, 22), in_pass("sqlite", 16, 23), in_pass("postgresql", 24, 24)],
+)
 def test_whole_tabula_game_on_the_web_keeps_every_secret(organiser_client: Client, players: int, seed: int) -> None:
     """Lupus in Tabula with the default specials: nights, then days of two stages
     (the accusation, in which the ghosts vote too, and the secret ballot), each its

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
+from tests.conftest import in_pass
 from werewolf.engine.rulesets import get
 from werewolf.engine.rulesets.lunapiena import cast as deck_table
 from werewolf.games.models import Character, Game
@@ -27,7 +28,10 @@ LUNAPIENA = {
 }
 
 
-@pytest.mark.parametrize("players,seed,sample", [(7, 31, 0), (12, 32, 3), (23, 33, 2)])
+@pytest.mark.parametrize(
+    "players,seed,sample",
+    [in_pass("sqlite", 7, 31, 0), in_pass("sqlite", 12, 32, 3), in_pass("postgresql", 23, 33, 2)],
+)
 def test_whole_luna_piena_game_on_the_web_keeps_every_secret(
     organiser_client: Client, players: int, seed: int, sample: int
 ) -> None:
