@@ -12,7 +12,9 @@ lets `--clients` threads act as players (each with its own session and CSRF toke
 the headers a browser's form post carries, `talk.Client`): hand in their card again and
 again, read their seat page, and ask `/healthz` as hard, each for `--seconds`, taking
 turns in `--rounds` slices so that a machine busy with other work weighs on all three
-alike. The ratios are the figures to read.
+alike. The ratios are the figures to read. It also prints each kind's CPU per request
+(gunicorn's workers, PostgreSQL's server processes, the clients, from /proc), steadier
+than requests/s where the machine's speed wanders, and where a request's cost lies.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -98,6 +101,52 @@ class Page:
         assert status == 200, status
 
 
+class CpuMeter:
+    """CPU time (user + system) spent by gunicorn's workers, the database's server
+    processes for this database (PostgreSQL) and this process (the clients), read from
+    /proc: per request, it is steadier than requests/s on a machine whose speed wanders,
+    and it says where a request's cost lies. Linux only; elsewhere it reads nothing."""
+
+    def __init__(self, server: subprocess.Popen) -> None:
+        self.server = server
+        self.tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+    def _stat(self, pid: int) -> float:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / self.tick
+
+    def _workers(self) -> list[int]:
+        try:
+            return [
+                int(pid) for pid in Path(f"/proc/{self.server.pid}/task/{self.server.pid}/children").read_text().split()
+            ]
+        except OSError:
+            return []
+
+    def _database(self) -> list[int]:
+        from django.db import connection
+
+        if connection.vendor != "postgresql":
+            return []
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            return [row[0] for row in cursor.fetchall()]
+
+    def read(self) -> tuple[float, float, float]:
+        """Seconds so far: the web workers', the database's, the clients'."""
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return (
+            sum(self._stat(pid) for pid in self._workers()),
+            sum(self._stat(pid) for pid in self._database()),
+            usage.ru_utime + usage.ru_stime,
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
@@ -127,9 +176,15 @@ def main() -> int:
         # Turn about, so that all see the same machine: whatever else runs on it varies over
         # a run, and one long window each would hand the difference to one side.
         done = dict.fromkeys(crowds, 0)
+        meter = CpuMeter(server)
+        spent = {name: [0.0, 0.0, 0.0] for name in crowds}
         for _ in range(args.rounds):
             for name, crowd in crowds.items():
+                before = meter.read()
                 done[name] += crowd.hammer(args.seconds / args.rounds)
+                spent[name] = [
+                    total + now - then for total, now, then in zip(spent[name], meter.read(), before, strict=True)
+                ]
         cards, pages, trivial = (done[name] / args.seconds for name in ("cards", "pages", "trivial"))
     finally:
         server.terminate()
@@ -140,6 +195,12 @@ def main() -> int:
     print(f"card POST:       {cards:8.1f} /s   ratio {cards / trivial:5.2f}  (goal: at least 0.5)")
     print(f"seat page:       {pages:8.1f} /s   ratio {pages / trivial:5.2f}")
     print(f"trivial view:    {trivial:8.1f} /s")
+    print("CPU per request (us): web workers + database + clients = total, and its ratio")
+    per = {name: [seconds / max(done[name], 1) * 1e6 for seconds in spent[name]] for name in done}
+    for name, label in (("cards", "card POST"), ("pages", "seat page"), ("trivial", "trivial view")):
+        web, db, clients = per[name]
+        ratio = sum(per["trivial"]) / sum(per[name]) if sum(per[name]) else 0.0
+        print(f"  {label:13} {web:8.0f} + {db:6.0f} + {clients:6.0f} = {web + db + clients:8.0f}   ratio {ratio:5.2f}")
     return 0
 
 
