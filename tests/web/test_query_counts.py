@@ -22,6 +22,11 @@ from .play import pack_of, seat_roles, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+PAGE_QUERIES = 11
+"""A seat's page by day: its link, the open phase, the seats, the seat's card, who has
+a card in, the cards the public tally counts, the events, the phases, the outcome, and
+the talk (its counts and its posts)."""
+
 
 def queries(run) -> int:
     with CaptureQueriesContext(connection) as captured:
@@ -72,6 +77,9 @@ def test_a_seat_page_and_a_card_cost_the_same_after_one_phase_and_after_twelve(o
     assert early == late, (early, late)
     page, posted = early
     assert posted < page  # a card taken costs less than the page: it only redirects
+    # Each thing the page shows is read once, however often the page asks for it (what
+    # it shows, and again for its version), and no read joins the game's row to sort.
+    assert page <= PAGE_QUERIES, page
 
 
 def test_a_phases_mails_cost_the_same_for_seven_players_and_for_twelve(organiser) -> None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from werewolf import engine
 
@@ -21,6 +22,8 @@ class PhaseLog:
     phase: Phase | None
     events: list[Event] = field(default_factory=list)
 
+
+T = TypeVar("T")
 
 Role = str | tuple[str, ...]
 """What a seat holds, as the `role` filter shows it: one role, or several."""
@@ -43,12 +46,34 @@ def role_shown(state: engine.State, seat: int) -> Role:
     return roles[0] if len(roles) == 1 else roles
 
 
+def _once(instance: Game | Phase, key: Any, read: Callable[[], T]) -> T:
+    """What `read` finds, read once per game or phase instance: a page asks for the same
+    thing several times (who has a card in, the seat's own card, the tally: for what it
+    shows and again for its version). A view that writes builds its page, if any, from
+    instances read after the write (a POST redirects)."""
+    reads: dict[Any, Any] = instance.__dict__.setdefault("_selector_reads", {})
+    if key not in reads:
+        reads[key] = read()
+    return reads[key]  # type: ignore[no-any-return]
+
+
+def seated(game: Game) -> list[Player]:
+    """The seated players, by seat."""
+    return _once(game, "seated", lambda: list(game.players.exclude(seat=None).order_by("seat")))
+
+
 def names(game: Game) -> list[str]:
-    return [player.name for player in game.players.exclude(seat=None).order_by("seat")]
+    return [player.name for player in seated(game)]
+
+
+def open_phase(game: Game) -> Phase | None:
+    """The phase open now, if the game runs."""
+    return _once(game, "open_phase", lambda: game.current_phase() if game.is_running else None)
 
 
 def visible_events(game: Game, viewer: engine.Viewer) -> list[Event]:
-    return [event for event in game.events.all() if event.visible_to(viewer)]
+    # By pk alone: the model's ordering, by game first, would join the game's row to sort.
+    return [event for event in game.events.order_by("pk") if event.visible_to(viewer)]
 
 
 def log(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[PhaseLog]:
@@ -57,7 +82,7 @@ def log(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[PhaseLog]:
     carries the names the seats had when it happened (`names_then`) and its phase, so
     rendering the log costs no query per event."""
     groups: list[PhaseLog] = []
-    phases = {phase.pk: phase for phase in game.phases.all()}
+    phases = {phase.pk: phase for phase in game.phases.order_by()}
     _names_then(seen, names(game))
     for event in seen:
         event.private = isinstance(viewer, int) and not event.visible_to(engine.PUBLIC)
@@ -97,7 +122,7 @@ def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleS
     show_all = viewer == engine.MODERATOR or game.status == Game.Status.ENDED
     known = known_from(seen)
     seats = []
-    for player in game.players.exclude(seat=None).order_by("seat"):
+    for player in seated(game):
         seat = player.seat
         shown = show_all or state.revealed[seat] or viewer == seat or seat in known
         seats.append(
@@ -151,16 +176,15 @@ def cards_in(phase: Phase | None) -> dict[int, bool]:
     every living player writes one."""
     if phase is None:
         return {}
-    state = phase.game.engine_state
-    spec = engine.phase(state)
-    handed = set(phase.orders.values_list("seat", flat=True))
+    spec = engine.phase(phase.game.engine_state)
+    handed = _once(phase, "handed", lambda: set(phase.orders.order_by().values_list("seat", flat=True).distinct()))
     return {seat: seat in handed for seat in spec.slots}
 
 
 def card_of(phase: Phase | None, seat: int) -> engine.Order | None:
     if phase is None:
         return None
-    row = phase.orders.filter(seat=seat).order_by("-pk").first()
+    row = _once(phase, ("card", seat), lambda: phase.orders.filter(seat=seat).order_by("-pk").first())
     return row.order if row else None
 
 
@@ -194,7 +218,7 @@ def running_tally(phase: Phase | None) -> Ballots | None:
         return None  # the bets show as they are placed, each with its player
     by_target: dict[int, list[int]] = {}
     voters = 0
-    for seat, order in sorted(current_orders(phase).items()):
+    for seat, order in sorted(_once(phase, "counted", lambda: current_orders(phase)).items()):
         named = (*order.targets, *order.field("also")) if houses else order.targets[:1]
         for target in named:
             by_target.setdefault(target, []).append(seat)
@@ -207,7 +231,7 @@ def seat_card(player: Player) -> dict[str, Any]:
     """What handing a card in needs, and no more (a POST that only redirects costs this):
     the open phase, the state, the seat's slot and the seats' names."""
     game = player.game
-    phase = game.current_phase() if game.is_running else None
+    phase = open_phase(game)
     state = game.engine_state if game.state else None
     slot = engine.phase(state).asks(player.seat) if state is not None and phase is not None else None
     return {"phase": phase, "state": state, "slot": slot, "names": names(game)}
@@ -245,7 +269,7 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
 
 
 def public_context(game: Game) -> dict[str, Any]:
-    phase = game.current_phase() if game.is_running else None
+    phase = open_phase(game)
     handed = cards_in(phase)
     seen = visible_events(game, engine.PUBLIC)
     seated = names(game)
@@ -301,7 +325,7 @@ def projector_context(game: Game, public: dict[str, Any]) -> dict[str, Any]:
 
 def dashboard_context(game: Game) -> dict[str, Any]:
     """The organiser's view: who has handed in a card, not what (that needs opening)."""
-    phase = game.current_phase() if game.is_running else None
+    phase = open_phase(game)
     handed = cards_in(phase)
     players = list(game.players.order_by("seat", "pk"))
     state = game.engine_state if game.state else None
@@ -351,7 +375,7 @@ def version(game: Game, viewer: engine.Viewer, seen: list[Event] | None = None) 
     if seen is None:
         seen = visible_events(game, viewer)
     parts: list[Any] = [game.status, len(seen)]
-    phase = game.current_phase() if game.is_running else None
+    phase = open_phase(game)
     if phase is not None:
         handed = cards_in(phase)
         tally = running_tally(phase)

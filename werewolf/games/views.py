@@ -506,15 +506,17 @@ def _hand_in(
 ) -> tuple[NotecardForm, services.ServiceError | None, bool]:
     """The notecard form for a seat, starting from its counted card, and on POST the card
     handed in: the form, the refusal if any, and whether the card went in."""
+    posted = request.method == "POST"
     form = NotecardForm(
         request.POST or None,
         slot=slot,
         names=names,
         seat=seat,
-        initial=NotecardForm.initial_for(phase.pk, selectors.card_of(phase, seat), slot),
+        # A posted form shows what was posted: the counted card is not read for it.
+        initial=NotecardForm.initial_for(phase.pk, None if posted else selectors.card_of(phase, seat), slot),
         submit=submit,
     )
-    if request.method != "POST" or not form.is_valid():
+    if not posted or not form.is_valid():
         return form, None, False
     try:
         services.submit_order(
