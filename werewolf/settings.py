@@ -286,6 +286,9 @@ WEREWOLF_POLL_SECONDS = float(os.environ.get("WEREWOLF_POLL_SECONDS", "15"))
 WEREWOLF_SWEEP_SECONDS = float(os.environ.get("WEREWOLF_SWEEP_SECONDS", "30"))
 WEREWOLF_MAIL_SWEEP_SECONDS = float(os.environ.get("WEREWOLF_MAIL_SWEEP_SECONDS", "120"))
 WEREWOLF_ETA_HORIZON_SECONDS = float(os.environ.get("WEREWOLF_ETA_HORIZON_SECONDS", "600"))
+# A phase past its deadline that the sweeper handed to the workers is not handed out again
+# before this long: only a task lost on the way (a broker restarted empty) needs it again.
+WEREWOLF_HAND_OUT_AGAIN_SECONDS = float(os.environ.get("WEREWOLF_HAND_OUT_AGAIN_SECONDS", "60"))
 # A mail still marked "being sent" after this long belonged to a worker that died while
 # sending it: the sweep marks it "may not have been sent" and never sends it again itself.
 WEREWOLF_MAIL_STALE_SECONDS = float(os.environ.get("WEREWOLF_MAIL_STALE_SECONDS", "900"))

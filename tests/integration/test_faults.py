@@ -34,7 +34,12 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 GAMES = 6
 PLAYERS = 7
-FAST = {"WEREWOLF_MAIL_SWEEP_SECONDS": "1", "WEREWOLF_MAIL_STALE_SECONDS": "3", "WEREWOLF_SWEEP_SECONDS": "1"}
+FAST = {
+    "WEREWOLF_MAIL_SWEEP_SECONDS": "1",
+    "WEREWOLF_MAIL_STALE_SECONDS": "3",
+    "WEREWOLF_SWEEP_SECONDS": "1",
+    "WEREWOLF_HAND_OUT_AGAIN_SECONDS": "3",
+}
 
 
 class KillingInbox:

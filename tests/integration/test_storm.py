@@ -73,6 +73,38 @@ def test_the_sweep_resolves_the_phases_itself_when_the_broker_takes_nothing(orga
     assert Phase.objects.get(game=game, index=0).status == Phase.Status.RESOLVED
 
 
+def test_a_handed_out_phase_is_handed_out_again_only_once_its_task_may_be_lost(
+    organiser, settings, monkeypatch
+) -> None:
+    """A storm that outlasts the sweep's interval: the phases still waiting in the queue
+    are not handed out again at each sweep, only after WEREWOLF_HAND_OUT_AGAIN_SECONDS
+    (a task lost with a broker that restarted empty), or at once when the phase's
+    deadline was moved since it was handed out."""
+    from werewolf.celery import app
+
+    settings.WEREWOLF_INLINE_TASKS = False
+    settings.WEREWOLF_HAND_OUT_AGAIN_SECONDS = 60
+    seats = [services.Seating(name) for name in NAMES[:PLAYERS]]
+    game = services.start_game(services.create_game(organiser, name="Handed", seats=seats, options={}, seed=1))
+    now = timezone.now()
+    Phase.objects.filter(game=game).update(deadline=now - timedelta(seconds=1))
+    sent: list[int] = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, **kwargs: sent.append(args[0]))
+    phase = game.current_phase()
+
+    assert services.fan_out_due_phases(now) == 1 and sent == [phase.pk]
+    assert services.fan_out_due_phases(now + timedelta(seconds=1)) == 0  # the next sweep: still queued
+    assert services.fan_out_due_phases(now + timedelta(seconds=59)) == 0
+    assert services.fan_out_due_phases(now + timedelta(seconds=61)) == 1  # lost, perhaps: again
+    assert sent == [phase.pk, phase.pk]
+
+    # Extended after it was handed out, then due again: handed out at once.
+    later = now + timedelta(seconds=62)
+    Phase.objects.filter(pk=phase.pk).update(deadline=later)
+    assert services.fan_out_due_phases(later) == 1
+    assert Phase.objects.get(pk=phase.pk).status == Phase.Status.OPEN  # handed out, not resolved here
+
+
 class Peers:
     """An SMTP server that notes each message's Message-ID and the connection it came on."""
 

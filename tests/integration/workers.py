@@ -44,6 +44,7 @@ class Worker:
             "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
             "WEREWOLF_REAL_TASKS": "1",
             "WEREWOLF_SWEEP_SECONDS": "1",
+            "WEREWOLF_HAND_OUT_AGAIN_SECONDS": "3",  # a task lost with the broker: handed out again soon
             **(env or {}),
         }
         command = [

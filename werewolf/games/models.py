@@ -161,6 +161,9 @@ class Phase(models.Model):
     resolution = models.CharField(max_length=16, choices=Resolution.choices, blank=True)
     # When the seats whose card was not in were reminded (once a phase; see send_reminders).
     reminded_at = models.DateTimeField(null=True, blank=True)
+    # When the beat's sweep last handed the phase, past its deadline, to the workers: it
+    # is not handed again until WEREWOLF_HAND_OUT_AGAIN_SECONDS later (services.fan_out_due_phases).
+    handed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "index"]

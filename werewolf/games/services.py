@@ -19,6 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from werewolf import engine
@@ -594,13 +595,28 @@ def fan_out_due_phases(now: datetime | None = None) -> int:
     each, so that a storm of deadlines is resolved by all the workers at once rather than
     by the one that runs the sweep. A phase is claimed by whichever task gets it first;
     the others find it resolved. If the broker takes nothing, the sweep resolves the
-    phases itself, as the net it has always been. The number handed out (or resolved)."""
+    phases itself, as the net it has always been. The number handed out (or resolved).
+
+    A phase handed out is not handed out again for WEREWOLF_HAND_OUT_AGAIN_SECONDS: in a
+    storm that outlasts the sweep's interval, each sweep handed every phase still waiting
+    in the queue out once more, and the workers then spent their time finding those
+    phases resolved. After that long, one that is still open (its task lost with a
+    broker that restarted empty) is handed out again."""
     now = now or timezone.now()
-    due = list(Phase.objects.filter(status=Phase.Status.OPEN, deadline__lte=now).values_list("pk", flat=True))
-    if not due:
-        return 0
     if getattr(settings, "WEREWOLF_INLINE_TASKS", False):
         return sweep_due_phases(now)
+    again = now - timedelta(seconds=settings.WEREWOLF_HAND_OUT_AGAIN_SECONDS)
+    with transaction.atomic():
+        due = list(
+            Phase.objects.select_for_update(skip_locked=True)
+            .filter(status=Phase.Status.OPEN, deadline__lte=now)
+            # never handed out; or for an earlier deadline (since extended); or long ago
+            .filter(Q(handed_at=None) | Q(handed_at__lt=F("deadline")) | Q(handed_at__lte=again))
+            .values_list("pk", flat=True)
+        )
+        if not due:
+            return 0
+        Phase.objects.filter(pk__in=due).update(handed_at=now)
     from werewolf.celery import app
 
     handed = 0
