@@ -92,3 +92,47 @@ def test_a_value_sent_twice_is_the_last_one_as_for_the_form() -> None:
     slot = next(slot for slot in slots_met() if slot.kind == "vote")
     data = QueryDict("phase=5&target=1&target=2")
     assert check_alike(slot, data) == (5, engine.Order("vote", (2,)))
+
+
+ODD_BODIES = [
+    b"",
+    b"phase=12&target=3",
+    b"phase=12&target=3&target=4",  # a repeated field: the last one counts, as request.POST.get says
+    b"phase=1%32&target=%33&x=%zz&y=%",
+    b"phase=+12+&target=3+",
+    b"a=1;b=2&phase=12",
+    b"&&phase=12&&=&target",
+    b"phase=12&target=\xe9\xff",  # not UTF-8: read as Latin-1, as Django does
+    "phase=12&target=٣&name=Zoë".encode(),
+    b"phase=12&" + b"&".join(b"f%d=1" % number for number in range(1200)),  # too many fields
+]
+
+
+@pytest.mark.parametrize("body", ODD_BODIES, ids=range(len(ODD_BODIES)))
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/x-www-form-urlencoded",
+        "application/x-www-form-urlencoded; charset=latin-1",
+        "multipart/form-data; boundary=x",
+        "text/plain",
+    ],
+)
+def test_a_posted_form_is_read_as_request_post_reads_it(body: bytes, content_type: str) -> None:
+    """`cards.form_of` reads a card's urlencoded form without building Django's QueryDict:
+    every field as `request.POST.get` gives it, whatever the body; anything it does not
+    read so (another content type or charset, too many fields) is `request.POST` itself."""
+    from django.test import RequestFactory
+
+    from werewolf.games.cards import form_of
+
+    def request():
+        return RequestFactory().generic("POST", "/p/x/", body, content_type=content_type)
+
+    def reading(read) -> tuple[dict[str, str] | None, type[Exception] | None]:
+        try:
+            return dict(read().items()), None  # a QueryDict's items: each field's last value
+        except Exception as refusal:  # (too many fields, a charset Django refuses, a broken multipart)
+            return None, type(refusal)
+
+    assert reading(lambda: form_of(request())) == reading(lambda: request().POST)

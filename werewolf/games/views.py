@@ -446,7 +446,7 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         # A card that goes in costs two statements on PostgreSQL (`cards.hand_in`); any
         # other goes the way below, which says why it is refused.
-        handed_in = cards.hand_in(token, request.POST)
+        handed_in = cards.hand_in(token, cards.form_of(request))
         if handed_in is not None:
             # Not redirect(), which would first try the path as a view's name.
             return HttpResponseRedirect(f"{request.path}?handed={handed_in.index}")
