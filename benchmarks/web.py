@@ -101,6 +101,14 @@ class Page:
         assert status == 200, status
 
 
+class Poll(Page):
+    """An open seat page asking whether it has news (`version.json`), as every open page
+    does every WEREWOLF_POLL_SECONDS: in a served game, the request asked most."""
+
+    def prepare(self, client: Client, number: int) -> str:
+        return super().prepare(client, number) + "version.json"
+
+
 class CpuMeter:
     """CPU time (user + system) spent by gunicorn's workers, the database's server
     processes for this database (PostgreSQL) and this process (the clients), read from
@@ -170,7 +178,8 @@ def main() -> int:
             except OSError:
                 time.sleep(0.1)
         crowds = {name: Crowd(port, args.clients, work) for name, work in
-                  (("cards", Card(seats)), ("pages", Page(seats)), ("trivial", Trivial()))}  # fmt: skip
+                  (("cards", Card(seats)), ("pages", Page(seats)), ("polls", Poll(seats)),
+                   ("trivial", Trivial()))}  # fmt: skip
         for crowd in crowds.values():
             crowd.hammer(1.0)  # warm every path up
         # Turn about, so that all see the same machine: whatever else runs on it varies over
@@ -185,7 +194,7 @@ def main() -> int:
                 spent[name] = [
                     total + now - then for total, now, then in zip(spent[name], meter.read(), before, strict=True)
                 ]
-        cards, pages, trivial = (done[name] / args.seconds for name in ("cards", "pages", "trivial"))
+        cards, pages, polls, trivial = (done[name] / args.seconds for name in ("cards", "pages", "polls", "trivial"))
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -194,10 +203,16 @@ def main() -> int:
     print(f"{shape}, {database}")
     print(f"card POST:       {cards:8.1f} /s   ratio {cards / trivial:5.2f}  (goal: at least 0.5)")
     print(f"seat page:       {pages:8.1f} /s   ratio {pages / trivial:5.2f}")
+    print(f"page's poll:     {polls:8.1f} /s   ratio {polls / trivial:5.2f}")
     print(f"trivial view:    {trivial:8.1f} /s")
     print("CPU per request (us): web workers + database + clients = total, and its ratio")
     per = {name: [seconds / max(done[name], 1) * 1e6 for seconds in spent[name]] for name in done}
-    for name, label in (("cards", "card POST"), ("pages", "seat page"), ("trivial", "trivial view")):
+    for name, label in (
+        ("cards", "card POST"),
+        ("pages", "seat page"),
+        ("polls", "page's poll"),
+        ("trivial", "trivial view"),
+    ):
         web, db, clients = per[name]
         ratio = sum(per["trivial"]) / sum(per[name]) if sum(per[name]) else 0.0
         print(f"  {label:13} {web:8.0f} + {db:6.0f} + {clients:6.0f} = {web + db + clients:8.0f}   ratio {ratio:5.2f}")

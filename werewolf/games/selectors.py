@@ -176,9 +176,13 @@ def cards_in(phase: Phase | None) -> dict[int, bool]:
     every living player writes one."""
     if phase is None:
         return {}
-    spec = engine.phase(phase.game.engine_state)
     handed = _once(phase, "handed", lambda: set(phase.orders.order_by().values_list("seat", flat=True).distinct()))
-    return {seat: seat in handed for seat in spec.slots}
+    return handed_of(phase.game.engine_state, handed)
+
+
+def handed_of(state: engine.State, handed: set[int]) -> dict[int, bool]:
+    """`cards_in`, given the seats with a card in the open phase (`handed`)."""
+    return {seat: seat in handed for seat in engine.phase(state).slots}
 
 
 def card_of(phase: Phase | None, seat: int) -> engine.Order | None:
@@ -209,16 +213,21 @@ def running_tally(phase: Phase | None) -> Ballots | None:
     cards, nor a ballot's (`revealed` cards are shown only by the event that closes it)."""
     if phase is None:
         return None
-    state = phase.game.engine_state
+    game = phase.game
+    return tally_of(game.engine_state, game.lupusburg, lambda: _once(phase, "counted", lambda: current_orders(phase)))
+
+
+def tally_of(state: engine.State, houses: bool, counted: Callable[[], dict[int, engine.Order]]) -> Ballots | None:
+    """`running_tally` of a game in `state` (`houses`: a Lupusburg game), the phase's
+    counted cards read by `counted` only when its orders are public."""
     spec = engine.phase(state)
     if not spec.public_orders:
         return None
-    houses = phase.game.lupusburg
     if houses and spec.name != "accusation":
         return None  # the bets show as they are placed, each with its player
     by_target: dict[int, list[int]] = {}
     voters = 0
-    for seat, order in sorted(_once(phase, "counted", lambda: current_orders(phase)).items()):
+    for seat, order in sorted(counted().items()):
         named = (*order.targets, *order.field("also")) if houses else order.targets[:1]
         for target in named:
             by_target.setdefault(target, []).append(seat)
@@ -374,17 +383,38 @@ def version(game: Game, viewer: engine.Viewer, seen: list[Event] | None = None) 
     does not change it."""
     if seen is None:
         seen = visible_events(game, viewer)
-    parts: list[Any] = [game.status, len(seen)]
     phase = open_phase(game)
+    opened = None
     if phase is not None:
-        handed = cards_in(phase)
-        tally = running_tally(phase)
-        parts += [phase.index, phase.deadline.isoformat(), sum(handed.values()), len(handed)]
-        parts.append(tally.rows if tally else None)
+        own = card_of(phase, viewer) if isinstance(viewer, int) else None
+        opened = OpenPhase(phase.index, phase.deadline, cards_in(phase), running_tally(phase), own)
+    return version_of(game.status, len(seen), viewer, opened, talk.digest(game, viewer))
+
+
+@dataclass(frozen=True)
+class OpenPhase:
+    """What a page's version takes of the open phase."""
+
+    index: int
+    deadline: Any
+    handed: dict[int, bool]
+    tally: Ballots | None
+    own: engine.Order | None
+    """The viewer's own card, if the viewer is a seat."""
+
+
+def version_of(status: str, seen: int, viewer: engine.Viewer, opened: OpenPhase | None, talked: list[Any]) -> str:
+    """`version`, from what it read: the game's status, how many events the viewer may
+    see, the open phase, and the talk it reads (`talk.digest`). A seat's poll on
+    PostgreSQL reads these in one statement (`polls.seat_version`)."""
+    parts: list[Any] = [status, seen]
+    if opened is not None:
+        handed = opened.handed
+        parts += [opened.index, opened.deadline.isoformat(), sum(handed.values()), len(handed)]
+        parts.append(opened.tally.rows if opened.tally else None)
         if isinstance(viewer, int):
-            own = card_of(phase, viewer)
-            parts.append(own.to_json() if own else None)
-    parts.append(talk.digest(game, viewer))  # the talk it reads, and no other channel's
+            parts.append(opened.own.to_json() if opened.own else None)
+    parts.append(talked)  # the talk it reads, and no other channel's
     digest = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
     return digest[:16]
 

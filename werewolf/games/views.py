@@ -22,7 +22,7 @@ from werewolf import engine, printing
 from werewolf.mail import grammar
 from werewolf.mail.grammar import CardError, read_card
 
-from . import cards, links, selectors, services, talk, validators
+from . import cards, links, polls, selectors, services, talk, validators
 from .forms import (
     AssignRolesForm,
     DemoForm,
@@ -530,6 +530,9 @@ def _hand_in(
 
 @require_GET
 def seat_version(request: HttpRequest, token: str) -> JsonResponse:
+    version = polls.seat_version(token)  # one statement on PostgreSQL, else None
+    if version is not None:
+        return JsonResponse({"version": version})
     try:
         player = links.player_for(token)
     except links.LinkError:
