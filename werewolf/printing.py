@@ -298,63 +298,94 @@ def _compose(
     the PDF is written out, each page's content becomes a form the sheets draw (`Do`)
     with the resources (fonts, images) every face shares, embedded once, and the sheets
     take the pages' place."""
-    import pydyf
-
-    sheet_width, sheet_height = width * _POINTS, height * _POINTS
+    sheet_size = (width * _POINTS, height * _POINTS)
 
     def finish(_document: Any, pdf: Any) -> None:
         pages = [pdf.objects[number] for number in pdf.pages["Kids"][::3]]
-        shared = pages[0]["Resources"]  # one resources dictionary, every page's
-        forms = pydyf.Dictionary()
-        for number, face in enumerate(faces):
-            stream = pdf.objects[int(pages[number]["Contents"].split()[0])]
-            stream.extra.update(
-                {
-                    "Type": "/XObject",
-                    "Subtype": "/Form",
-                    # Its whole page: nothing else of the page is drawn, and what flows
-                    # out of the face (a long name) shows, as it would on a page.
-                    "BBox": pydyf.Array([0, 0, face.page_width * _PX, face.page_height * _PX]),
-                    "Resources": shared,
-                }
-            )
-            forms[f"Face{number}"] = stream.reference
-        for page in pages:  # no longer pages: left empty, and out of the page tree
-            page.clear()
-        for name in ("Outlines", "PageMode"):  # headings and ids pointed into the pages
-            pdf.catalog.pop(name, None)
-        if "Names" in pdf.catalog:
-            pdf.catalog["Names"].pop("Dests", None)
-            if not pdf.catalog["Names"]:
-                del pdf.catalog["Names"]
-        fonts = pdf.objects[int(shared.split()[0])]["Font"]
-        resources = pydyf.Dictionary({"Font": fonts, "XObject": forms})
-        pdf.add_object(resources)
-        pdf.pages["Kids"] = pydyf.Array()
-        pdf.pages["Count"] = 0
-        for placed in layout:
-            parts = [marks]
-            for number, x, y in placed:
-                face = faces[number]
-                dx = x - face.left * _PX
-                dy = sheet_height - y - (face.page_height - face.top) * _PX
-                parts.append(f"q 1 0 0 1 {dx:.3f} {dy:.3f} cm /Face{number} Do Q\n".encode())
-            content = pydyf.Stream([b"".join(parts)], compress=True)
-            pdf.add_object(content)
-            sheet = pydyf.Dictionary(
-                {
-                    "Type": "/Page",
-                    "Parent": pdf.pages.reference,
-                    "MediaBox": pydyf.Array([0, 0, sheet_width, sheet_height]),
-                    "Contents": content.reference,
-                    "Resources": resources.reference,
-                }
-            )
-            pdf.add_page(sheet)
+        forms, fonts = _faces_as_forms(pdf, pages, faces)
+        _drop_pages(pdf, pages)
+        _add_sheets(pdf, layout, faces, forms, fonts, sheet_size, marks)
 
     drawn = [face.page for face in faces] or document.pages[:1]  # no face: a blank page, for its resources
     pdf: bytes = document.copy(drawn).write_pdf(finisher=finish)
     return pdf
+
+
+def _faces_as_forms(pdf: Any, pages: list[Any], faces: Sequence[_Face]) -> tuple[Any, Any]:
+    """Each face's page content as a form (an XObject) the sheets draw, with the resources
+    every page shares: the forms by name (`Face0`...), and the shared fonts."""
+    import pydyf
+
+    shared = pages[0]["Resources"]  # one resources dictionary, every page's
+    forms = pydyf.Dictionary()
+    for number, face in enumerate(faces):
+        stream = pdf.objects[int(pages[number]["Contents"].split()[0])]
+        stream.extra.update(
+            {
+                "Type": "/XObject",
+                "Subtype": "/Form",
+                # Its whole page: nothing else of the page is drawn, and what flows
+                # out of the face (a long name) shows, as it would on a page.
+                "BBox": pydyf.Array([0, 0, face.page_width * _PX, face.page_height * _PX]),
+                "Resources": shared,
+            }
+        )
+        forms[f"Face{number}"] = stream.reference
+    return forms, pdf.objects[int(shared.split()[0])]["Font"]
+
+
+def _drop_pages(pdf: Any, pages: list[Any]) -> None:
+    """The faces' pages, no longer pages: left empty, out of the page tree, and nothing
+    (headings, ids) pointing into them."""
+    import pydyf
+
+    for page in pages:
+        page.clear()
+    for name in ("Outlines", "PageMode"):
+        pdf.catalog.pop(name, None)
+    if "Names" in pdf.catalog:
+        pdf.catalog["Names"].pop("Dests", None)
+        if not pdf.catalog["Names"]:
+            del pdf.catalog["Names"]
+    pdf.pages["Kids"] = pydyf.Array()
+    pdf.pages["Count"] = 0
+
+
+def _add_sheets(
+    pdf: Any,
+    layout: Sequence[Sequence[tuple[int, float, float]]],
+    faces: Sequence[_Face],
+    forms: Any,
+    fonts: Any,
+    size: tuple[float, float],
+    marks: bytes,
+) -> None:
+    """The sheets, as pages: on each, its `marks`, then each face of `layout` drawn
+    (its form) at its place."""
+    import pydyf
+
+    sheet_width, sheet_height = size
+    resources = pydyf.Dictionary({"Font": fonts, "XObject": forms})
+    pdf.add_object(resources)
+    for placed in layout:
+        parts = [marks]
+        for number, x, y in placed:
+            face = faces[number]
+            dx = x - face.left * _PX
+            dy = sheet_height - y - (face.page_height - face.top) * _PX
+            parts.append(f"q 1 0 0 1 {dx:.3f} {dy:.3f} cm /Face{number} Do Q\n".encode())
+        content = pydyf.Stream([b"".join(parts)], compress=True)
+        pdf.add_object(content)
+        sheet = pydyf.Dictionary(
+            {
+                "Type": "/Page",
+                "Parent": pdf.pages.reference,
+                "MediaBox": pydyf.Array([0, 0, sheet_width, sheet_height]),
+                "Contents": content.reference,
+                "Resources": resources.reference,
+            }
+        )
+        pdf.add_page(sheet)
 
 
 def _svg_url(svg: str) -> str:
