@@ -87,3 +87,20 @@ def test_with_prepared_statements_off_the_cursor_runs_it(organiser, monkeypatch)
     monkeypatch.setattr(type(connections["default"]), "_run_with_cursor", lambda *args: used.append(1) or run(*args))
     assert connection.run_prepared(INSERT, row(game, 4, "Unprepared")) == (1, None)
     assert used == [1] and Post.objects.get().text == "Unprepared"
+
+
+def test_a_rollback_that_deallocates_every_statement_costs_a_prepare_not_an_error(organiser) -> None:
+    """psycopg answers a rollback, once a cursor of its own has prepared anything on the
+    connection, with DEALLOCATE ALL: the statements `run_prepared` prepared go too. The
+    next run prepares its statement again rather than fail (a card or a post then
+    answered 500 on a connection that had rolled back a transaction)."""
+    game = started_game(organiser, "Deallocated")
+    assert connection.run_prepared(INSERT, row(game, 5, "Prepared")) == (1, None)
+    with connection.prepared_cursor() as cursor:  # psycopg prepares this one by its own name
+        cursor.execute("SELECT %s::int", [1])
+    with pytest.raises(RuntimeError), transaction.atomic():
+        Post.objects.update(text="Undone")
+        raise RuntimeError  # ROLLBACK: psycopg deallocates every prepared statement
+    assert connection.run_prepared(INSERT, row(game, 5, "After the rollback")) == (1, None)
+    assert connection.run_prepared("SELECT %s::int + 1", [1]) == (1, (2,))
+    assert sorted(Post.objects.values_list("text", flat=True)) == ["After the rollback", "Prepared"]

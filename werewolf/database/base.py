@@ -22,6 +22,12 @@ cursor and Django's wrapper around it cost twice what libpq's own call does (74 
 against 37 for a post's INSERT). Whenever Django would want to see the statement (its
 queries logged, an execute wrapper installed, a transaction open) or prepared
 statements are off, it goes through `prepared_cursor` instead.
+
+psycopg answers a rollback with DEALLOCATE ALL once a cursor of its own has prepared
+anything on the connection (`prepared_cursor` does): the statements prepared here go
+with its own. The next run of one finds it gone (SQLSTATE 26000, nothing ran), prepares
+it again and runs it; without that, every card and post on that connection failed
+until it was closed.
 """
 
 from __future__ import annotations
@@ -121,6 +127,14 @@ class DatabaseWrapper(base.DatabaseWrapper):
             transformer = statement.transformer
             values = transformer.dump_sequence(params, [PyFormat.TEXT] * len(params))
             result = pgconn.exec_prepared(statement.name, values)
+            if result.error_field(pq.DiagnosticField.SQLSTATE) == _UNKNOWN_STATEMENT:
+                # Deallocated since: psycopg answers a rollback, once a cursor of its own
+                # has prepared anything on the connection, with DEALLOCATE ALL, and ours
+                # went with its own. Nothing ran (outside a transaction, nothing is
+                # left to undo): prepare them again as needed, this one now.
+                connection._werewolf_prepared = {}
+                statement = self._statement(connection, sql)
+                result = pgconn.exec_prepared(statement.name, values)
             if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
                 raise psycopg.errors.error_from_result(result, encoding=connection.info.encoding)
             count = result.command_tuples
@@ -171,6 +185,9 @@ class _Prepared:
         self.transformer = transformer
         self.loaders = False
 
+
+_UNKNOWN_STATEMENT = b"26000"
+"""PostgreSQL's invalid_sql_statement_name: a prepared statement the session does not have."""
 
 _NAMES = itertools.count(1)
 """Names of the statements `run_prepared` prepares (psycopg's own are _pg3_...)."""
