@@ -69,7 +69,15 @@ def test_the_sweep_resolves_the_phases_itself_when_the_broker_takes_nothing(orga
         raise ConnectionError("the broker is down")
 
     monkeypatch.setattr(app, "send_task", refuse)
-    assert services.fan_out_due_phases() == 1
+    resolve = services.resolve_phase
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the resolution failed")
+
+    monkeypatch.setattr(services, "resolve_phase", broken)
+    assert services.fan_out_due_phases() == 0  # neither handed out nor resolved ...
+    monkeypatch.setattr(services, "resolve_phase", resolve)
+    assert services.fan_out_due_phases() == 1  # ... so the next sweep tries it again
     assert Phase.objects.get(game=game, index=0).status == Phase.Status.RESOLVED
 
 

@@ -9,6 +9,7 @@ worker that dies halfway (its transaction rolls back and the sweeper tries again
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
@@ -630,6 +631,8 @@ def fan_out_due_phases(now: datetime | None = None) -> int:
                 handed += resolve_phase(pk, Phase.Resolution.DEADLINE)
             except Exception:
                 logger.exception("could not resolve phase %s", pk)
+                with contextlib.suppress(Exception):  # neither handed out nor resolved: the next sweep tries again
+                    Phase.objects.filter(pk=pk, handed_at=now).update(handed_at=None)
     return handed
 
 
