@@ -204,23 +204,8 @@ _READ_COLUMNS = (
 
 
 @functools.cache
-def _from_link() -> str:
-    """The link, its player and game, and the game's open phase."""
-    return f"""
-      FROM {SeatLink._meta.db_table} link
-      JOIN {Player._meta.db_table} player ON player.id = link.player_id
-      JOIN {Game._meta.db_table} game ON game.id = player.game_id
-      LEFT JOIN LATERAL (
-           SELECT opened.id, opened."index" FROM {Phase._meta.db_table} opened
-            WHERE opened.game_id = game.id AND opened.status = '{Phase.Status.OPEN}'
-            ORDER BY opened."index" LIMIT 1) phase ON TRUE
-     WHERE link.token_hash = %s
-"""
-
-
-@functools.cache
 def _read_sql() -> str:
-    return f"SELECT {_READ_COLUMNS} {_from_link()}"
+    return f"SELECT {_READ_COLUMNS} {links.from_link()}"
 
 
 @functools.cache

@@ -10,7 +10,7 @@ the events' audiences only (never their data), the seats with a card in, the sea
 card, and every channel's counts, in the order PostgreSQL sorts their names. What the
 viewer may see of them is then chosen exactly as `selectors.version` chooses it, and
 the same digest is taken (`selectors.version_of`): the events its audience admits, the
-channels its seat reads (`talk.readable`). A public tally (a day's vote) needs the
+channels its seat reads (`talk.seat_channels`, `talk.digest_of`). A public tally (a day's vote) needs the
 phase's counted cards: read then, by the usual query (`services.current_orders`).
 
 Anything else goes the usual way, which answers as it always has: another database, a
@@ -26,10 +26,9 @@ import json
 from django.db import connection
 
 from werewolf import engine
-from werewolf.engine import talk
 
-from . import links, selectors, services
-from .models import Event, Game, Order, Phase, Player, Post, SeatLink
+from . import links, selectors, services, talk
+from .models import Event, Game, Order, Phase, Post
 
 
 def seat_version(token: str) -> str | None:
@@ -55,9 +54,10 @@ def seat_version(token: str) -> str | None:
             ),
             engine.Order.from_json(json.loads(own)) if own is not None else None,
         )
-    readable = [channel.name for channel in talk.readable(state, seat)] if status != Game.Status.DRAFT and state else []
-    counts = [row for row in json.loads(talked) if row[0] in readable]
-    return selectors.version_of(status, _seen(audiences, seat), seat, opened, [readable, *counts] if readable else [])
+    readable = [channel.name for channel in talk.seat_channels(status, state, seat)]
+    return selectors.version_of(
+        status, _seen(audiences, seat), seat, opened, talk.digest_of(readable, json.loads(talked))
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -86,12 +86,4 @@ def _poll_sql() -> str:
               FROM (SELECT post.channel, count(*) AS total,
                            count(*) FILTER (WHERE post.hidden_at IS NOT NULL) AS hidden
                       FROM {Post._meta.db_table} post WHERE post.game_id = game.id GROUP BY post.channel) said)
-      FROM {SeatLink._meta.db_table} link
-      JOIN {Player._meta.db_table} player ON player.id = link.player_id
-      JOIN {Game._meta.db_table} game ON game.id = player.game_id
-      LEFT JOIN LATERAL (
-           SELECT opened.id, opened."index", opened.deadline FROM {Phase._meta.db_table} opened
-            WHERE opened.game_id = game.id AND opened.status = '{Phase.Status.OPEN}'
-            ORDER BY opened."index" LIMIT 1) phase ON TRUE
-     WHERE link.token_hash = %s
-"""
+    {links.from_link()}"""

@@ -215,15 +215,21 @@ def hide(game: Game, post_id: int | None, *, hidden: bool = True) -> Post:
 def channels_for(game: Game, viewer: engine.Viewer) -> list[talk.Channel]:
     """The channels `viewer` reads: a seat's own; the public page the square when the
     organiser allows; the moderator every channel that exists now."""
+    if isinstance(viewer, int):
+        return seat_channels(game.status, game.engine_state if game.state is not None else None, viewer)
     if game.status == Game.Status.DRAFT:
         return []
-    state = game.engine_state
-    if isinstance(viewer, int):
-        return list(talk.readable(state, viewer))
-    found = list(talk.channels(state))
+    found = list(talk.channels(game.engine_state))
     if viewer == engine.MODERATOR:
         return found
     return [channel for channel in found if channel.name == talk.SQUARE and game.public_square]
+
+
+def seat_channels(status: str, state: engine.State | None, seat: int) -> list[talk.Channel]:
+    """The channels a seat reads in a game of `status` and `state` (none before it starts)."""
+    if status == Game.Status.DRAFT or state is None:
+        return []
+    return list(talk.readable(state, seat))
 
 
 def rooms(game: Game, viewer: engine.Viewer) -> list[Room]:
@@ -268,7 +274,15 @@ def digest(game: Game, viewer: engine.Viewer) -> list[Any]:
         .annotate(total=Count("pk"), hidden=Count("pk", filter=Q(hidden_at__isnull=False)))
         .order_by("channel")
     )
-    return [names] + [[row["channel"], row["total"], row["hidden"]] for row in counts]
+    return digest_of(names, [(row["channel"], row["total"], row["hidden"]) for row in counts])
+
+
+def digest_of(names: list[str], counts: list[Any]) -> list[Any]:
+    """`digest`, given the names of the channels the viewer reads and each channel's
+    (name, posts, hidden posts), by name: only the viewer's channels count."""
+    if not names:
+        return []
+    return [names] + [[channel, total, hidden] for channel, total, hidden in counts if channel in names]
 
 
 def set_pace(player: Player, pace: str) -> None:
