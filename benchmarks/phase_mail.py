@@ -24,6 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 
+from werewolf import engine  # noqa: E402  (pure: no settings needed)
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -42,6 +44,10 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=20, help="phases timed on each side (best taken)")
     parser.add_argument("--profile", action="store_true", help="also print where the project's path spends its time")
     args = parser.parse_args()
+    try:  # a table the rules refuse fails here, not halfway through setting games up
+        engine.options("classic", {}, args.players)
+    except engine.SetupError as problem:
+        parser.error(f"--players {args.players}: the classic rules refuse that table ({problem})")
 
     import django
 

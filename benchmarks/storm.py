@@ -34,6 +34,8 @@ os.environ.setdefault("WEREWOLF_VAR_DIR", VAR)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "werewolf.settings")
 os.environ.setdefault("CELERY_BROKER_URL", f"sqla+sqlite:///{VAR}/broker.sqlite3")
 
+from werewolf import engine  # noqa: E402  (pure: no settings needed)
+
 
 class Inbox:
     """A loopback SMTP server that notes when each message arrived."""
@@ -220,6 +222,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=900)
     args = parser.parse_args()
+    try:  # a table the rules refuse fails here, not halfway through setting games up
+        engine.options("classic", {}, args.players)
+    except engine.SetupError as problem:
+        parser.error(f"--players {args.players}: the classic rules refuse that table ({problem})")
     import django
 
     django.setup()

@@ -10,8 +10,9 @@ temporary directory unless DATABASE_URL says otherwise; PostgreSQL is the one to
 with early resolution off so that the night stays open, starts gunicorn on a free port, and
 lets `--clients` threads act as players (each with its own session and CSRF token, and
 the headers a browser's form post carries, `talk.Client`): hand in their card again and
-again, read their seat page, and ask `/healthz` as hard, each for `--seconds`, taking
-turns in `--rounds` slices so that a machine busy with other work weighs on all three
+again (all in the first game), read their seat page, ask for its news (`version.json`;
+both in the other games) and ask `/healthz` as hard, each for `--seconds`, taking
+turns in `--rounds` slices so that a machine busy with other work weighs on all four
 alike. The ratios are the figures to read. It also prints each kind's CPU per request
 (gunicorn's workers, PostgreSQL's server processes, the clients, from /proc), steadier
 than requests/s where the machine's speed wanders, and where a request's cost lies.
@@ -38,6 +39,9 @@ os.environ.setdefault("WEREWOLF_INLINE_TASKS", "1")
 
 from benchmarks.talk import Client, Crowd, Trivial, free_port  # noqa: E402
 
+PLAYERS = 12
+"""Seats per game: `make_games` lists each game's seats in turn."""
+
 
 def make_games(games: int) -> list[str]:
     """Running games of twelve whose night never ends early; every seat's path."""
@@ -53,7 +57,7 @@ def make_games(games: int) -> list[str]:
     organiser, _ = get_user_model().objects.get_or_create(username="bench")
     paths = []
     for number in range(games):
-        seats = [services.Seating(f"Player{n}") for n in range(12)]
+        seats = [services.Seating(f"Player{n}") for n in range(PLAYERS)]
         game = services.start_game(
             services.create_game(
                 organiser, name=f"Bench {number}", seats=seats, options={}, seed=number + 1, early_resolution=False
@@ -90,11 +94,20 @@ class Card:
 
 
 class Page:
+    """A player reading their seat page, in the games the cards do not go to: the cards
+    all go to the first game (`Card`, the lock's worst case), whose night gathers
+    thousands of them in a run, where a real night has a few per seat; a page of that
+    game would read them all. The clients sit in the other games in turn (with one game
+    only, in it)."""
+
     def __init__(self, seats: list[str]) -> None:
         self.seats = seats
 
     def prepare(self, client: Client, number: int) -> str:
-        return self.seats[number % len(self.seats)]
+        games = len(self.seats) // PLAYERS
+        others = range(1, games) if games > 1 else range(1)
+        game, seat = others[number % len(others)], (number // len(others)) % PLAYERS
+        return self.seats[game * PLAYERS + seat]
 
     def once(self, client: Client, state: str, number: int) -> None:
         status, _ = client.request("GET", state)

@@ -1,0 +1,85 @@
+"""Every benchmark script still runs: each one, on the smallest input it takes, on the
+embedded defaults (SQLite, the SQLite broker, its own var directory), ends well and
+prints its figures. No figure is read: benchmarks/ measures, the tests never time.
+
+A benchmark nobody runs between two issues rots quietly (a renamed helper, a changed
+view); this finds that the day it happens. In CI they run in one pass only: they leave
+the configured database and broker alone either way."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_SERVED = ["--seconds", "0.4", "--rounds", "1", "--clients", "2", "--workers", "1", "--threads", "2"]
+"""The smallest run of a benchmark that serves pages under gunicorn."""
+
+SMALLEST = {
+    "inbound_limits.py": ["--scale", "0.01"],
+    "mail_sweep.py": ["--mails", "20", "--repeat", "2"],
+    "phase_mail.py": ["--players", "7", "--repeat", "2"],
+    "printing.py": ["--repeat", "1"],
+    "simulate.py": ["--games", "20", "--repeat", "1"],
+    "storm.py": ["--games", "3", "--players", "7", "--workers", "1", "--timeout", "120"],
+    "talk.py": [*_SERVED],
+    "web.py": [*_SERVED, "--games", "2"],
+}
+"""Each script, and the arguments that make it smallest."""
+
+PRINTS = {
+    "inbound_limits.py": "baseline",
+    "mail_sweep.py": "ratio full / empty",
+    "phase_mail.py": "ratio project / Django backend",
+    "printing.py": "ratio",
+    "simulate.py": "ratio (model/engine)",
+    "storm.py": "mails received 21 of 21",
+    "talk.py": "ratio:",
+    "web.py": "card POST:",
+}
+"""A line each prints when it ran to the end."""
+
+
+def test_every_benchmark_is_listed() -> None:
+    assert sorted(path.name for path in (ROOT / "benchmarks").glob("*.py") if path.name != "__init__.py") == sorted(
+        SMALLEST
+    )
+    assert PRINTS.keys() == SMALLEST.keys()
+
+
+@pytest.mark.one_pass("postgresql")
+@pytest.mark.parametrize("script", sorted(SMALLEST))
+def test_the_benchmark_runs_to_its_figures(script: str, tmp_path: Path) -> None:
+    env = {name: value for name, value in os.environ.items() if name not in ("DATABASE_URL", "CELERY_BROKER_URL")}
+    env.update({"WEREWOLF_VAR_DIR": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"})
+    env.pop("DJANGO_SETTINGS_MODULE", None)  # each script names its own
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *SMALLEST[script]],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert PRINTS[script] in result.stdout, result.stdout[-3000:]
+
+
+def test_a_table_the_rules_refuse_is_refused_before_any_setup(tmp_path: Path) -> None:
+    env = {**os.environ, "WEREWOLF_VAR_DIR": str(tmp_path)}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "storm.py"), "--players", "4"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "--players 4: the classic rules refuse that table" in result.stderr
