@@ -55,14 +55,15 @@ def main(argv: list[str]) -> int:
             print(f"dev.py run takes one address, HOST:PORT, not {' '.join(rest)!r}.", file=sys.stderr)
             return 2
         given = rest[0] if rest else os.environ.get("WEREWOLF_ADDRESS", "127.0.0.1:8000")
-        address = parse_address(given)
-        if address is None:
+        parsed = parse_address(given)
+        if parsed is None:
             print(
                 f"dev.py run: {given!r} is not an address to serve on. Write HOST:PORT, for example "
                 "127.0.0.1:8000, or 0.0.0.0:8080 to serve every network interface.",
                 file=sys.stderr,
             )
             return 2
+        address = parsed
     install(dev=command in ("test", "install"))
     compile_catalogues()
     if command == "run":

@@ -46,5 +46,5 @@ def install() -> None:
             return None
         return original(self, client)
 
-    kombu_redis.QoS.restore_unacked = restore_unacked
+    kombu_redis.QoS.restore_unacked = restore_unacked  # type: ignore[method-assign]  # the patch itself
     _installed = True

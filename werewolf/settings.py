@@ -8,6 +8,7 @@ import os
 import secrets
 import sys
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 
@@ -118,7 +119,7 @@ MIDDLEWARE = [
 ROOT_URLCONF = "werewolf.urls"
 WSGI_APPLICATION = "werewolf.wsgi.application"
 
-TEMPLATES = [
+TEMPLATES: list[dict[str, Any]] = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],

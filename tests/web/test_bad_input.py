@@ -318,6 +318,24 @@ def test_the_organiser_mails_a_link_again(game: Game, organiser_client: Client) 
     assert organiser_client.post(f"/games/{game.pk}/", {"action": "mail_link", "seat": "x"}).status_code == 404
 
 
+def test_options_that_no_longer_fit_the_table_are_refused_at_the_start(organiser, organiser_client: Client) -> None:
+    """Chosen for twelve, four werewolves do not fit the seven who came: starting says so
+    (the refusal once carried the engine's code under the name of its own, and raised
+    a TypeError instead), and the game stays a draft."""
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:12]]
+    game = services.create_game(organiser, name="Too many wolves", seats=seats, options={"wolves": 4, "seers": 1})
+    game.players.filter(pk__in=list(game.players.order_by("-pk").values_list("pk", flat=True)[:5])).delete()
+    with pytest.raises(services.ServiceError) as refused:
+        services.start_game(game)
+    assert refused.value.code == "options_do_not_fit"
+    assert refused.value.params == {"count": 7, "setup_code": "too_many_wolves"}
+    response = organiser_client.post(f"/games/{game.pk}/", {"action": "start"})
+    assert response.status_code == 400
+    assert "options do not fit its 7 players" in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.Status.DRAFT and not game.players.exclude(seat=None).exists()
+
+
 def test_the_organiser_may_deal_the_roles(organiser_client: Client) -> None:
     players = "\n".join(f"{name} <{name.lower()}@example.org>" for name in NAMES[:7])
     response = organiser_client.post("/games/new/", {**GAME_FORM, "players": players, "dealing": "assign"})

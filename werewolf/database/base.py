@@ -39,12 +39,13 @@ from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from django.db.backends.postgresql import base
+from django.db.backends.postgresql import base, operations
+from psycopg import abc as psycopg_abc
 from psycopg import pq
 from psycopg.adapt import PyFormat, Transformer
 
 
-class PreparedCursor(base.ServerBindingCursor):  # type: ignore[misc, name-defined]
+class PreparedCursor(base.ServerBindingCursor):  # type: ignore[misc, name-defined]  # not in django-stubs 5.2
     """Server-side parameters, and every statement prepared on its first run and kept
     with the connection: for the few statements a busy request runs every time."""
 
@@ -54,8 +55,9 @@ class PreparedCursor(base.ServerBindingCursor):  # type: ignore[misc, name-defin
         return super().execute(query, params, prepare=prepare, binary=binary)
 
 
-class DatabaseOperations(base.DatabaseOperations):  # type: ignore[misc, name-defined]
-    def last_executed_query(self, cursor: Any, sql: str, params: Any) -> str | None:
+class DatabaseOperations(operations.DatabaseOperations):
+    # Django's PostgreSQL operations answer None too, where django-stubs says str.
+    def last_executed_query(self, cursor: Any, sql: str, params: Any) -> str | None:  # type: ignore[override]
         """The statement as run, for the debug log and the tests' query counts: a
         prepared one's with its parameters written in, as Django's client-side ones."""
         if isinstance(cursor, PreparedCursor):
@@ -63,7 +65,7 @@ class DatabaseOperations(base.DatabaseOperations):  # type: ignore[misc, name-de
                 return str(self.compose_sql(sql, params))
             except psycopg.Error:
                 return sql
-        return super().last_executed_query(cursor, sql, params)  # type: ignore[no-any-return]
+        return super().last_executed_query(cursor, sql, params)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -100,7 +102,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
         self.ensure_connection()
         with self.wrap_database_errors:
             raw = PreparedCursor(self.connection)
-        with self._prepare_cursor(raw) as cursor:
+        # Django's own checks and wrapping of a new cursor: private, so django-stubs leaves it out.
+        with self._prepare_cursor(raw) as cursor:  # type: ignore[attr-defined]
             yield cursor
 
     def run_prepared(self, sql: str, params: Sequence[Any]) -> tuple[int, tuple[Any, ...] | None]:
@@ -180,7 +183,7 @@ class _Prepared:
 
     __slots__ = ("name", "transformer", "loaders")
 
-    def __init__(self, name: bytes, transformer: Transformer) -> None:
+    def __init__(self, name: bytes, transformer: psycopg_abc.Transformer) -> None:
         self.name = name
         self.transformer = transformer
         self.loaders = False

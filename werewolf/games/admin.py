@@ -1,11 +1,17 @@
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from .models import Dispatch, Game, InboundMessage, Player
 
+# django-stubs makes the admin's classes generic in their model, but Django's are not
+# subscriptable at run time (without django-stubs-ext's monkeypatch): their model stays
+# unnamed, hence `type-arg` below.
 
-class PlayerInline(admin.TabularInline):
+
+class PlayerInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Player
     fields = ("seat", "name", "email", "is_bot")
     readonly_fields = ("seat",)
@@ -13,7 +19,7 @@ class PlayerInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("name", "ruleset", "status", "organiser", "created_at")
     list_filter = ("status", "ruleset")
     readonly_fields = ("seed", "public_key", "status", "started_at", "finished_at")
@@ -22,7 +28,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(InboundMessage)
-class InboundMessageAdmin(admin.ModelAdmin):
+class InboundMessageAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Every mail that reached the orders address, kept as it came."""
 
     list_display = ("received_at", "sender", "subject", "status", "code", "game", "player")
@@ -31,12 +37,12 @@ class InboundMessageAdmin(admin.ModelAdmin):
     exclude = ("raw",)
     readonly_fields = [field.name for field in InboundMessage._meta.fields if field.name != "raw"]
 
-    def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 @admin.register(Dispatch)
-class DispatchAdmin(admin.ModelAdmin):
+class DispatchAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """The outbox: every mail the server wrote, and what became of it. The status filter
     counts the backlog (waiting, retrying, failed, in doubt); "Send again" retries a mail
     that failed or may not have gone out, with the same Message-ID."""
@@ -54,7 +60,7 @@ class DispatchAdmin(admin.ModelAdmin):
         return dispatch.last_error[:120]
 
     @admin.action(description=_("Send again (failed or in doubt; the same Message-ID)"))
-    def send_again(self, request, queryset) -> None:  # type: ignore[no-untyped-def]
+    def send_again(self, request: HttpRequest, queryset: QuerySet[Dispatch]) -> None:
         from django.db import transaction
 
         from werewolf.games.queue import after_commit
@@ -67,5 +73,5 @@ class DispatchAdmin(admin.ModelAdmin):
         message = ngettext("%(count)d mail will be sent again.", "%(count)d mails will be sent again.", len(again))
         self.message_user(request, message % {"count": len(again)})
 
-    def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -79,7 +79,8 @@ REFUSALS = {
 }
 
 
-class CharacterForm(forms.ModelForm):
+# (Django's ModelForm is not subscriptable at run time, so its model stays unnamed here.)
+class CharacterForm(forms.ModelForm):  # type: ignore[type-arg]
     """What a character is; its abilities are the block rows beside it."""
 
     side = forms.ChoiceField(label=_("Side"), choices=SIDE_CHOICES)

@@ -134,7 +134,7 @@ def form_of(request: HttpRequest) -> Mapping[str, str]:
         or request.encoding not in (None, settings.DEFAULT_CHARSET)
         or hasattr(request, "_post")
     ):
-        return request.POST  # type: ignore[no-any-return]
+        return request.POST
     body = request.body  # (as request.POST would: refused past DATA_UPLOAD_MAX_MEMORY_SIZE)
     try:
         text = body.decode(settings.DEFAULT_CHARSET)
@@ -150,7 +150,7 @@ def form_of(request: HttpRequest) -> Mapping[str, str]:
             )
         )
     except ValueError:
-        return request.POST  # type: ignore[no-any-return]
+        return request.POST
 
 
 def _read(row: Any) -> Read | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import zoneinfo
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, cast
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Fieldset, Layout, Submit
@@ -16,7 +16,8 @@ from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.choices import BaseChoiceIterator
-from django.utils.safestring import mark_safe
+from django.utils.functional import Promise
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from werewolf import engine
@@ -210,10 +211,15 @@ def timezone_choices() -> list[Any]:
     return [(_("Common"), common)] + [(region, list(zones)) for region, zones in _zones()]
 
 
-def _helper(label: str) -> FormHelper:
+def _helper(label: str | Promise) -> FormHelper:
     helper = FormHelper()
     helper.add_input(Submit("submit", label))
     return helper
+
+
+def _choices_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """One of `form`'s choice fields, to set its choices (`fields` types each as a Field)."""
+    return cast(forms.ChoiceField, form.fields[name])
 
 
 class GameForm(forms.Form):
@@ -516,18 +522,18 @@ class GameForm(forms.Form):
         if organiser is not None and organiser.is_authenticated:
             for saved in organiser.characters.order_by("name"):
                 self.own_characters[str(saved.pk)] = saved.definition
-        self.fields["lunapiena_characters"].choices = [
+        _choices_field(self, "lunapiena_characters").choices = [
             (key, definition["name"]) for key, definition in self.own_characters.items()
         ]
-        self.fields["tabula_characters"].choices = self.fields["lunapiena_characters"].choices
+        _choices_field(self, "tabula_characters").choices = _choices_field(self, "lunapiena_characters").choices
         if not self.own_characters:  # nothing to tick: the Characters page comes first
             del self.fields["tabula_characters"]
             del self.fields["lunapiena_characters"]
-        self.fields["tabula_specials"].choices = [
+        _choices_field(self, "tabula_specials").choices = [
             (name, _("%(special)s (from %(least)s players)") % {"special": words, "least": tabula.SPECIALS[name][0]})
             for name, words in TABULA_SPECIALS.items()
         ]
-        self.fields["timezone"].choices = timezone_choices()
+        _choices_field(self, "timezone").choices = timezone_choices()
         self.helper = _helper(submit_label or _("Create the game"))
         self.helper.layout = Layout(
             *COMMON_FIELDS,
@@ -641,7 +647,8 @@ class GameForm(forms.Form):
         return self.cleaned_data.get("ruleset") or "classic"
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         seats = data.get("players")
         ruleset = data.get("ruleset") or "classic"
         # The other rulesets' options are hidden on the page and unused: their errors
@@ -649,7 +656,7 @@ class GameForm(forms.Form):
         for other, names in RULESET_FIELDS.items():
             if ruleset not in members(other):
                 for name in names:
-                    self._errors.pop(name, None)
+                    self.errors.pop(name, None)
         rules = rulesets.get(ruleset)
         limits = {"min": rules.min_players, "max": rules.max_players}
         if not seats and not data.get("signup") and "players" not in self.errors:
@@ -761,7 +768,7 @@ class CardSelect(forms.Select):
 
     template_name = "games/widgets/card_select.html"
 
-    def render(self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None) -> str:
+    def render(self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None) -> SafeString:
         return mark_safe(render_to_string(self.template_name, self.get_context(name, value, attrs)))
 
 
@@ -791,7 +798,8 @@ class PhaseCarrier(forms.Form):
         return validators.ascii_number(self.cleaned_data["phase"])
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         sent = self.data.get(self.add_prefix("phase"), "")
         if data.get("phase") is None and (sent or self.phase_required):
             data.pop("phase", None)
@@ -1097,7 +1105,9 @@ class PaperCardsForm(PhaseCarrier):
 
     stale_message = _("This form is out of date: reload the page and type the cards in again.")
 
-    def __init__(self, *args: Any, seats: list[tuple[int, str, str]], submit_label: str, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, seats: list[tuple[int, str, str]], submit_label: str | Promise, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         for seat, label, help_text in seats:
             self.fields[f"seat_{seat}"] = forms.CharField(
@@ -1140,7 +1150,8 @@ class PrintDeckForm(forms.Form):
         self.helper = _helper(_("Download (PDF)"))
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         ruleset, players = data.get("ruleset"), data.get("players")
         if data.get("document") in ("score_sheet", "pack") and ruleset and not ruleset.startswith("lupusburg"):
             raise forms.ValidationError(words("includes/print_refusal.html", {"scoring": True}), code="document")

@@ -58,8 +58,8 @@ def digest(token: str) -> str:
 def current(player: Player) -> SeatLink | None:
     """The player's link in force (read once per player object, see `prime`)."""
     primed = getattr(player, "_current_link", _UNPRIMED)
-    if primed is not _UNPRIMED:
-        return primed  # type: ignore[no-any-return]
+    if primed is None or isinstance(primed, SeatLink):  # primed: `prime` set it
+        return primed
     return player.links.filter(revoked_at__isnull=True).order_by("-pk").first()
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from werewolf import engine
 from werewolf.engine.rulesets.lupusburg.state import LupusburgState
 
-from .models import Event
+from .models import Event, Player
 
 RING_SIZE = 400
 """The drawing's width and height (SVG user units)."""
@@ -156,7 +156,7 @@ def series_totals(game: Any) -> dict[str, int] | None:
     return totals
 
 
-def _who(player: Any) -> str:
+def _who(player: Player) -> str:
     return (player.email or player.name).casefold()
 
 

@@ -62,6 +62,8 @@ class Game(models.Model):
 
     @property
     def engine_state(self) -> engine.State:
+        if self.state is None:
+            raise ValueError(f"game {self.pk} has not started: it has no state")
         return engine.State.from_json(self.state)
 
     @property
@@ -122,6 +124,15 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def occupied_seat(self) -> int:
+        """`seat`, for a player known to have one: anyone with a link (links are issued
+        when the game starts) or in a started game's circle. Only a sign-up not yet
+        seated, in a game not started, has none."""
+        if self.seat is None:
+            raise ValueError(f"player {self.pk} has no seat")
+        return self.seat
 
 
 class SeatLink(models.Model):
@@ -218,6 +229,10 @@ class Event(models.Model):
     data = models.JSONField(default=dict)
     audience = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+
+    # Not columns: what the selectors write on the events of a page's log (selectors.log).
+    private: bool
+    names_then: list[str]
 
     class Meta:
         ordering = ["game", "pk"]
@@ -406,6 +421,13 @@ class PrintJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key[:12]} ({self.status})"
+
+    @property
+    def document(self) -> bytes:
+        """The PDF, of a job that is done."""
+        if self.pdf is None:
+            raise ValueError(f"print job {self.key[:12]} has no document ({self.status})")
+        return bytes(self.pdf)
 
 
 class Character(models.Model):

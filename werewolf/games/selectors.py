@@ -123,7 +123,7 @@ def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleS
     known = known_from(seen)
     seats = []
     for player in seated(game):
-        seat = player.seat
+        seat = player.occupied_seat
         shown = show_all or state.revealed[seat] or viewer == seat or seat in known
         seats.append(
             CircleSeat(seat, player.name, state.alive[seat], role_shown(state, seat) if shown else None, viewer == seat)
@@ -242,7 +242,7 @@ def seat_card(player: Player) -> dict[str, Any]:
     game = player.game
     phase = open_phase(game)
     state = game.engine_state if game.state else None
-    slot = engine.phase(state).asks(player.seat) if state is not None and phase is not None else None
+    slot = engine.phase(state).asks(player.occupied_seat) if state is not None and phase is not None else None
     return {"phase": phase, "state": state, "slot": slot, "names": names(game)}
 
 
@@ -250,7 +250,7 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
     """Everything a player's page shows: only what this seat may know (`card`: what
     `seat_card` read already)."""
     game = player.game
-    seat = player.seat
+    seat = player.occupied_seat
     card = card or seat_card(player)
     phase, state, slot = card["phase"], card["state"], card["slot"]
     handed = cards_in(phase)
@@ -343,7 +343,7 @@ def dashboard_context(game: Game) -> dict[str, Any]:
             "player": player,
             "alive": state.alive[player.seat] if state and player.seat is not None else True,
             "asked": player.seat in handed,
-            "handed_in": handed.get(player.seat, False),
+            "handed_in": player.seat is not None and handed.get(player.seat, False),
             "link": links.url_for(player) if player.seat is not None and not player.is_bot else None,
             "role": role_shown(state, player.seat) if state and player.seat is not None else None,
         }

@@ -44,7 +44,7 @@ SERVER_EVENTS = frozenset({"mail_bounced"})
 class ServiceError(Exception):
     """An action refused. `code` picks the message template; `params` fill it."""
 
-    def __init__(self, code: str, **params: Any) -> None:
+    def __init__(self, code: str, /, **params: Any) -> None:
         super().__init__(code)
         self.code = code
         self.params = params
@@ -143,7 +143,7 @@ def start_game(game: Game) -> Game:
             # with players joining by a link, it was not known when the game was made.
             game.options = engine.options(game.ruleset, game.chosen_options or game.options, len(players))
         except engine.SetupError as refused:
-            raise ServiceError("options_do_not_fit", count=len(players), code=refused.code) from refused
+            raise ServiceError("options_do_not_fit", count=len(players), setup_code=refused.code) from refused
         if game.draw_seats:
             seating_rng(game.seed).shuffle(players)
         deal = None
@@ -225,13 +225,13 @@ def confirm_signup(player: Player) -> Player:
     twice changes nothing."""
     with transaction.atomic():
         game = _locked(player.game)
-        player = Player.objects.filter(pk=player.pk, game=game).first()  # type: ignore[assignment]
-        if player is None or game.status != Game.Status.DRAFT or (player.pending and not game.signup_key):
+        found = Player.objects.filter(pk=player.pk, game=game).first()
+        if found is None or game.status != Game.Status.DRAFT or (found.pending and not game.signup_key):
             raise ServiceError("signup_closed")
-        if player.pending:
-            player.pending = False
-            player.save(update_fields=["pending"])
-    return player
+        if found.pending:
+            found.pending = False
+            found.save(update_fields=["pending"])
+    return found
 
 
 def assign_roles(game: Game, roles: Mapping[int, str], alpha: int | None) -> None:
@@ -588,7 +588,7 @@ def resolve_if_ready(phase_id: int) -> bool:
     if phase is None:
         return False
     trigger = _early_trigger(phase.game, phase.game.engine_state, phase)
-    return bool(trigger) and resolve_phase(phase_id, trigger)
+    return resolve_phase(phase_id, trigger) if trigger else False
 
 
 def fan_out_due_phases(now: datetime | None = None) -> int:
@@ -829,7 +829,9 @@ def send_mail_again(game: Game, dispatch_id: int | None) -> None:
     from .models import Dispatch
 
     with transaction.atomic():
-        dispatch = Dispatch.objects.filter(pk=dispatch_id, player__game=game).first()
+        dispatch = None
+        if dispatch_id is not None:
+            dispatch = Dispatch.objects.filter(pk=dispatch_id, player__game=game).first()
         if dispatch is None or not outbox().send_again(dispatch):
             raise ServiceError("mail_not_failed")
         _mail([[dispatch.pk]])

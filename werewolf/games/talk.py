@@ -148,7 +148,7 @@ def _insert_if_unchanged(speaker: links.Speaker, key: str, channel: str, text: s
 @functools.cache
 def _insert_if_unchanged_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(Post._meta.get_field(name).column) for name in _INSERTED)
+    columns = ", ".join(quote(column) for column in _inserted_columns())
     # PostgreSQL types the parameters of a SELECT list only when told.
     text, stamp = ("%s::text", "%s::timestamptz") if vendor == "postgresql" else ("%s", "%s")
     same = "IS NOT DISTINCT FROM" if vendor == "postgresql" else "IS"  # equal, NULL too (SQLite before 3.39)
@@ -184,10 +184,16 @@ def _post_as(speaker: links.Speaker, channel: str, text: str) -> None:
 _INSERTED = ("game", "channel", "seat", "author", "text", "source", "phase", "created_at", "hidden_at")
 
 
+def _inserted_columns() -> list[str]:
+    """The columns of `_INSERTED`, in its order."""
+    columns = {field.name: field.column for field in Post._meta.concrete_fields}
+    return [columns[name] for name in _INSERTED]
+
+
 @functools.cache
 def _insert_sql() -> str:
     quote = connection.ops.quote_name  # the same on SQLite and PostgreSQL
-    columns = ", ".join(quote(Post._meta.get_field(name).column) for name in _INSERTED)
+    columns = ", ".join(quote(column) for column in _inserted_columns())
     marks = ", ".join(["%s"] * len(_INSERTED))
     return f"INSERT INTO {quote(Post._meta.db_table)} ({columns}) VALUES ({marks})"
 

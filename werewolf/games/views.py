@@ -264,7 +264,7 @@ def seat_card(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
     slot = engine.phase(game.engine_state).asks(seat) if phase else None
     names = selectors.names(game)
     form, error, handed = None, None, False
-    if slot is not None:
+    if slot is not None and phase is not None:
         form, error, handed = _hand_in(
             request,
             game,
@@ -338,8 +338,8 @@ def paper_cards(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 return redirect(reverse("games:dashboard", args=[pk]) + f"?entered={len(cards)}")
             except services.CardsRefused as refused:
-                for seat, problem in refused.errors.items():
-                    form.add_error(f"seat_{seat}", _paper_card_error(names, seat, verbs, refusal=problem))
+                for seat, refused_card in refused.errors.items():
+                    form.add_error(f"seat_{seat}", _paper_card_error(names, seat, verbs, refusal=refused_card))
             except services.ServiceError as refusal:
                 error = refusal
     context = {"game": game, "phase": phase, "form": form, "error": error, "names": names, "verbs": verbs}
@@ -380,7 +380,7 @@ def substitute(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
         data = form.cleaned_data
         player = services.substitute_player(player, name=data["name"], email=data["email"])
         done = DONE["substituted_mailed"] if data["email"] and game.is_running else DONE["substituted"]
-        messages.success(request, done % {"name": player.name, "seat": player.seat + 1})
+        messages.success(request, done % {"name": player.name, "seat": seat + 1})
         return redirect("games:dashboard", pk=pk)
     return render(request, "games/substitute.html", {"game": game, "player": player, "form": form})
 
@@ -416,7 +416,10 @@ def demo(request: HttpRequest) -> HttpResponse:
         day_minutes=fixture["day_minutes"],
         early_resolution=fixture["early_resolution"],
     )
-    return redirect(links.url_for(player, absolute=False))
+    path = links.url_for(player, absolute=False)
+    if path is None:
+        raise RuntimeError("start_demo gave the organiser's seat no link")
+    return redirect(path)
 
 
 def _speak(request: HttpRequest, game: Game) -> None:
@@ -455,11 +458,12 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
     except links.LinkError as problem:
         return _link_error(request, problem)
     _speak(request, player.game)
+    seat = player.occupied_seat
     card = selectors.seat_card(player)  # a card handed in needs this, not the whole page
     slot, phase = card["slot"], card["phase"]
     form, error = None, None
     if slot is not None:
-        form, error, handed = _hand_in(request, player.game, player.seat, slot, phase, card["names"], submit="hand_in")
+        form, error, handed = _hand_in(request, player.game, seat, slot, phase, card["names"], submit="hand_in")
         if handed:
             # The phase the card was for: the page then tells whether it is still open,
             # or whether this card ended it (the last card in, a majority).
@@ -467,7 +471,7 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
     elif request.method == "POST":
         # Why no card is taken, as precisely as the rules say (a bet already placed, a
         # ghost's ballot): public facts, or facts about this seat only.
-        unasked = selectors.unasked(card["state"], player.seat) if phase else ""
+        unasked = selectors.unasked(card["state"], seat) if phase else ""
         error = services.ServiceError(
             "game_not_running" if not player.game.is_running else (unasked or "not_asked") if phase else "phase_closed"
         )
@@ -484,7 +488,7 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
             "handed": still_open,
             "handed_phase": handed_phase if handed_phase is not None and not still_open else None,
             # Why no card is asked (a ghost in a ballot, a suspect): public facts only.
-            "unasked": selectors.unasked(card["state"], player.seat) if phase and slot is None else "",
+            "unasked": selectors.unasked(card["state"], seat) if phase and slot is None else "",
         }
     )
     return render(
@@ -537,7 +541,7 @@ def seat_version(request: HttpRequest, token: str) -> JsonResponse:
         player = links.player_for(token)
     except links.LinkError:
         return JsonResponse({"version": None}, status=404)
-    return JsonResponse({"version": selectors.version(player.game, player.seat)})
+    return JsonResponse({"version": selectors.version(player.game, player.occupied_seat)})
 
 
 def _public_game(key: str) -> Game:
@@ -702,7 +706,13 @@ def join_confirm(request: HttpRequest, token: str) -> HttpResponse:
             player = services.confirm_signup(player)
         except services.ServiceError as refusal:
             error = refusal
-    context = {"game": player.game, "player": player, "error": error, "confirmed": not player.pending, "names": []}
+    context: dict[str, Any] = {
+        "game": player.game,
+        "player": player,
+        "error": error,
+        "confirmed": not player.pending,
+        "names": [],
+    }
     return render(request, "games/join_confirm.html", context, status=400 if error else 200)
 
 
@@ -729,7 +739,7 @@ def print_deck(request: HttpRequest) -> HttpResponse:
         pack = data.get("document") == "pack"
         job = printing.deck_job(data["ruleset"], data["players"], paper=data["paper"], backs=data["backs"], pack=pack)
         if job.status == PrintJob.Status.DONE:
-            return _pdf(bytes(job.pdf), job.filename)
+            return _pdf(job.document, job.filename)
         return redirect("games:print_job", key=job.key)
     return render(request, "games/print_deck.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -770,7 +780,7 @@ def print_job_pdf(request: HttpRequest, key: str) -> HttpResponse:
     job = _print_job(request, key)
     if job.status != PrintJob.Status.DONE:
         return redirect("games:print_job", key=key)
-    return _pdf(bytes(job.pdf), job.filename)
+    return _pdf(job.document, job.filename)
 
 
 @login_required
@@ -786,7 +796,7 @@ def game_role_cards(request: HttpRequest, pk: int) -> HttpResponse:
     # cards are printed by a worker, their progress on the job's page.
     job = printing.game_job(game, paper=_paper(request), backs=request.GET.get("backs") == "1")
     if job.status == PrintJob.Status.DONE:
-        return _pdf(bytes(job.pdf), job.filename)
+        return _pdf(job.document, job.filename)
     return redirect("games:print_job", key=job.key)
 
 
@@ -815,7 +825,7 @@ def _job_response(job: PrintJob | None, pk: int) -> HttpResponse:
     if job is None:
         return redirect("games:dashboard", pk=pk)
     if job.status == PrintJob.Status.DONE:
-        return _pdf(bytes(job.pdf), job.filename)
+        return _pdf(job.document, job.filename)
     return redirect("games:print_job", key=job.key)
 
 
@@ -921,7 +931,9 @@ def dashboard_signup(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def characters(request: HttpRequest) -> HttpResponse:
     """The organiser's characters, each with the rules text its blocks make."""
-    saved = [(row, row.engine_character) for row in request.user.characters.all()]
+    from .models import Character
+
+    saved = [(row, row.engine_character) for row in Character.objects.filter(organiser_id=request.user.pk)]
     return render(request, "games/characters.html", {"saved": saved})
 
 

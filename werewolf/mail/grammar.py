@@ -194,7 +194,9 @@ class Grammar:
         if not order.targets and not order.more:
             return [(_blank_word(card) or card.word, (), "seat")]
         main = card.fields[0].refers if card.fields else "seat"
-        spelled = [(card.word, order.targets, main)] if order.targets or not order.more else []
+        spelled: list[tuple[str, tuple[int, ...], str]] = (
+            [(card.word, order.targets, main)] if order.targets or not order.more else []
+        )
         for name, values in order.more:
             written = card.field(name)
             word = written.word if written and written.word else name.upper()

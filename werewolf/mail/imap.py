@@ -84,7 +84,7 @@ def fetch(connection: imaplib.IMAP4 | None = None) -> Fetched:
     done = Fetched()
     try:
         validity = _uidvalidity(connection)
-        status, data = connection.uid("SEARCH", None, "ALL")
+        status, data = connection.uid("SEARCH", "ALL")
         if status != "OK":
             raise MailboxError(f"SEARCH failed: {data!r}")
         uids = (data[0] or b"").split()[:BATCH]
@@ -133,7 +133,7 @@ def _idle(connection: imaplib.IMAP4, seconds: float) -> bool:
     """RFC 2177: wait until the server says a message arrived (True: the connection goes
     on), or `seconds` pass (False: a socket that timed out reads nothing more, so the
     caller opens a new connection)."""
-    tag = connection._new_tag()  # type: ignore[attr-defined]
+    tag = connection._new_tag()
     connection.send(tag + b" IDLE\r\n")
     if not _line(connection).startswith(b"+"):
         raise MailboxError("the server refused IDLE")
@@ -181,7 +181,7 @@ def _source(validity: str, uid: str) -> str:
 
 
 def _message(connection: imaplib.IMAP4, uid: bytes) -> bytes | None:
-    status, data = connection.uid("FETCH", uid, "(BODY.PEEK[])")
+    status, data = connection.uid("FETCH", uid.decode(), "(BODY.PEEK[])")
     if status != "OK":
         raise MailboxError(f"FETCH {uid!r} failed")
     for item in data:
@@ -194,11 +194,11 @@ def _move(connection: imaplib.IMAP4, uid: bytes) -> None:
     """Into the done folder: MOVE where the server has it, else copy, flag, expunge."""
     done = _quoted(settings.WEREWOLF_IMAP_DONE_FOLDER)
     if b"MOVE" in _capabilities(connection):
-        status, data = connection.uid("MOVE", uid, done)
+        status, data = connection.uid("MOVE", uid.decode(), done)
     else:
-        status, data = connection.uid("COPY", uid, done)
+        status, data = connection.uid("COPY", uid.decode(), done)
         if status == "OK":
-            connection.uid("STORE", uid, "+FLAGS.SILENT", r"(\Deleted)")
+            connection.uid("STORE", uid.decode(), "+FLAGS.SILENT", r"(\Deleted)")
             connection.expunge()
     if status != "OK":
         raise MailboxError(f"could not move {uid!r} to {settings.WEREWOLF_IMAP_DONE_FOLDER}: {data!r}")

@@ -24,7 +24,7 @@ from datetime import timedelta
 from email.message import EmailMessage, MIMEPart
 from email.parser import BytesParser
 from email.policy import EmailPolicy
-from email.utils import getaddresses, parseaddr
+from email.utils import collapse_rfc2231_value, getaddresses, parseaddr
 from typing import Any, cast
 
 from django.conf import settings
@@ -234,8 +234,8 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
     addresses = _addresses(row.recipients.splitlines(), message)
     bounce = bounces.find(message, addresses)
     if bounce is not None:
-        player = bounces.record(bounce)
-        return Reading(Status.BOUNCE, "bounce_delayed" if bounce.delayed else "bounce", player=player)
+        bounced = bounces.record(bounce)
+        return Reading(Status.BOUNCE, "bounce_delayed" if bounce.delayed else "bounce", player=bounced)
     speaker = _speaker(addresses)
     if speaker is not None:
         return _talk(row, message, speaker, size, readable)
@@ -274,7 +274,8 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
             return Reading(Status.REFUSED, unasked, player=player, phase=phase, reply_to=player, params=params)
         return Reading(Status.REFUSED, "phase_closed", player=player, phase=phase, reply_to=player)
     reading = Reading(Status.REFUSED, "", player=player, phase=phase, card=texts[0], reply_to=player)
-    slot = engine.phase(game.engine_state).asks(player.seat)
+    seat = player.occupied_seat
+    slot = engine.phase(game.engine_state).asks(seat)
     problems = []
     for text in texts:
         try:
@@ -287,7 +288,7 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
         reading.code, reading.params = problems[0].code, {"card_error": problems[0]}
         return reading
     try:
-        reading.order = services.submit_order(game, player.seat, order, phase_id=phase.pk, source=Order.Source.MAIL)
+        reading.order = services.submit_order(game, seat, order, phase_id=phase.pk, source=Order.Source.MAIL)
     except services.ServiceError as refusal:
         reading.code, reading.params = refusal.code, {"service_error": refusal}
         return reading
@@ -481,9 +482,16 @@ def _body(message: EmailMessage) -> str:
     content = _decode(payload, part)
     if part.get_content_subtype() == "html":
         return _html_text(content)
-    if part.get_param("format", "").lower() == "flowed":
-        return _unflow(content, part.get_param("delsp", "").lower() == "yes")
+    if _param(part, "format").lower() == "flowed":
+        return _unflow(content, _param(part, "delsp").lower() == "yes")
     return content
+
+
+def _param(part: MIMEPart, name: str) -> str:
+    """A Content-Type parameter of `part`, "" if it has none. (`get_param` gives an RFC 2231
+    value as a tuple under the compat32 policy; this module's policy decodes it already.)"""
+    value = part.get_param(name, "")
+    return collapse_rfc2231_value(value) if isinstance(value, tuple) else value
 
 
 def _unflow(text: str, delsp: bool) -> str:

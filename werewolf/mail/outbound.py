@@ -37,7 +37,7 @@ from django.core.mail.message import sanitize_address
 from django.db import close_old_connections, connections, transaction
 from django.db.models import Case, F, Q, TextField, Value, When
 from django.db.utils import DatabaseError, InterfaceError
-from django.template import Context
+from django.template import Context, Engine
 from django.template.loader import get_template, render_to_string
 from django.utils import timezone, translation
 
@@ -104,7 +104,7 @@ def queue_phase_mails(
     links.prime(readers)
     if following is _READ:
         following = game.current_phase() if game.is_running else None
-    seated = sorted((player for player in everyone if player.seat is not None), key=lambda player: player.seat)
+    seated = sorted((player for player in everyone if player.seat is not None), key=lambda player: player.occupied_seat)
     # What every seat's mail reads alike, read once.
     shared = Shared(game.engine_state, following, [player.name for player in seated])
     return _queue(
@@ -457,7 +457,7 @@ def _failed(row: Dispatch, failure: BaseException) -> None:
         logger.exception("could not record the failure of dispatch %s", row.pk)
 
 
-def _message(row: Dispatch, connection: Any) -> EmailMultiAlternatives:
+def _message(row: Dispatch, connection: Any) -> _Mail:
     # Every mail the server sends is automatic (RFC 3834): an answer to a player's mail
     # is auto-replied, the rest auto-generated; responders that honour it stay quiet,
     # and Exchange is asked not to send its out-of-office notes back.
@@ -499,7 +499,8 @@ def _hand_over(message: _Mail) -> bool:
     any other backend (a provider's API, the console, the tests' outbox), as the mail."""
     backend = message.connection
     smtp = getattr(backend, "connection", None)
-    if smtp is None or not isinstance(backend, SMTPBackend) or type(backend)._send is not SMTPBackend._send:
+    # (`_send`, the SMTP backend's own step a subclass may change, is private: not in django-stubs.)
+    if smtp is None or not isinstance(backend, SMTPBackend) or type(backend)._send is not SMTPBackend._send:  # type: ignore[attr-defined]
         return bool(message.send())
     try:
         data = mime.as_bytes(message, _boundary, WIRE.fold_binary)
@@ -720,7 +721,7 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
     extra = dict(headers or {})
     if context.get("reply_to"):
         extra["Reply-To"] = context["reply_to"]
-    rendered = {
+    rendered: dict[str, Any] = {
         "recipient": recipient(player.name, player.email),
         "subject": _text(subject),
         "body_text": _text(render_to_string(f"emails/{template}.txt", context)),
@@ -751,7 +752,7 @@ def _said_alike(
     calendar event's summary names those and whether the seat's card is asked; the help
     for a card names the card, whether its seat lives, and the game and phase."""
     write = write or _line
-    words = context.get("said_alike")
+    words: dict[tuple[Any, ...], str] | None = context.get("said_alike")
     if words is None:
         return write(template, context)
     said = words.get(key)
@@ -767,7 +768,7 @@ def _line(template: str, context: dict[str, Any]) -> str:
 
 def _plain(template: str, context: dict[str, Any]) -> str:
     """A template rendered as plain text (no HTML escaping), for a mail to say as it is."""
-    return str(get_template(template).template.render(Context(context, autoescape=False)))
+    return str(Engine.get_default().get_template(template).render(Context(context, autoescape=False)))
 
 
 CALENDAR_MAILS = ("welcome", "phase")
@@ -874,7 +875,7 @@ def _context(
 ) -> dict[str, Any]:
     """What one player's mail may show: events visible to the seat, nothing else."""
     game: Game = player.game
-    seat = player.seat
+    seat = player.occupied_seat
     shared = shared or _shared(game)
     state = shared.state
     following = shared.following

@@ -116,9 +116,9 @@ def split(body: str, words: Grammar, names: Sequence[str]) -> Reply:
             first, marked, body_from = number, True, number
             # The line right above a ">" quote that ends with a colon is its header,
             # dated or not ("On Monday the moderator wrote:").
-            above = [index for index in range(number) if lines[index].strip()]
-            if above and _ends_header(lines[above[-1]]) and number - above[-1] <= 2:
-                first = above[-1]
+            written = [index for index in range(number) if lines[index].strip()]
+            if written and _ends_header(lines[written[-1]]) and number - written[-1] <= 2:
+                first = written[-1]
             break
         if _SEPARATOR.match(stripped) or _label_block(lines, number):
             first = number

@@ -9,7 +9,8 @@ from typing import Any
 
 from django import template
 from django.conf import settings
-from django.template.loader import get_template, select_template
+from django.template import Engine
+from django.template.loader import get_template
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -131,7 +132,7 @@ def with_link(text: str, url: str, autoescape: bool = True) -> str:
     would make of a mail's lines, at the cost of an escape and a replace."""
     if not autoescape:
         return text
-    escaped = escape(text)
+    escaped: str = escape(text)
     if url:
         shown = escape(url)
         escaped = escaped.replace(shown, f'<a href="{shown}">{shown}</a>')
@@ -162,7 +163,7 @@ _PHASE_NAME_READS = ("kind", "number", "stage", "step")
 @lru_cache(maxsize=2048)
 def _phase_name(language: str | None, autoescape: bool, *shape: Any) -> str:
     phase = SimpleNamespace(**dict(zip(_PHASE_NAME_READS, shape, strict=True)))
-    compiled = get_template("includes/phase_name.html").template
+    compiled = Engine.get_default().get_template("includes/phase_name.html")
     return str(compiled.render(template.Context({"phase": phase}, autoescape=autoescape))).strip()
 
 
@@ -173,7 +174,7 @@ def event_text(context: template.Context, event: Any) -> str:
     (`names_then`; a substitution renames a seat from then on only)."""
     names = getattr(event, "names_then", None)
     if names is None:
-        names = context.get("names", ())
+        names = context.get("names") or ()
     game = context.get("game")
     ruleset = getattr(game, "ruleset", None) or context.get("ruleset")
     memo = context.get("event_words")
@@ -190,7 +191,7 @@ def event_text(context: template.Context, event: Any) -> str:
 @register.simple_tag(takes_context=True)
 def card_text(context: template.Context, order: engine.Order | None) -> str:
     """A notecard in words."""
-    names = context.get("names", ())
+    names = context.get("names") or ()
     game = context.get("game")
     ruleset = getattr(game, "ruleset", None) or context.get("ruleset")
     words, other = written(order, names, ruleset) if order is not None else ([], False)
@@ -207,19 +208,21 @@ def render_event(
     data = event.data
     compiled = _event_template(kind, ruleset)
     context = {"data": data, "names": names, "viewer": viewer, "event": event, "ruleset": ruleset}
-    text = compiled.render(template.Context(context, autoescape=autoescape))
+    text: str = compiled.render(template.Context(context, autoescape=autoescape))
     text = " ".join(text.split())
     return mark_safe(text) if autoescape else text
 
 
-def _event_template(kind: str, ruleset: str | None) -> Any:
+def _event_template(kind: str, ruleset: str | None) -> template.Template:
     """The template of an event kind: a ruleset family's own (events/lupusburg/ for both
     Lupusburg editions, whose houses and characters word shared kinds their own way), or
     the shared one."""
     family = "lupusburg" if ruleset and ruleset.startswith("lupusburg") else None
+    # The compiled template itself (the engine's, not the backend's wrapper around it), to
+    # render with a Context of its own.
     if family is None:
-        return get_template(f"events/{kind}.html").template
-    return select_template([f"events/{family}/{kind}.html", f"events/{kind}.html"]).template
+        return Engine.get_default().get_template(f"events/{kind}.html")
+    return Engine.get_default().select_template([f"events/{family}/{kind}.html", f"events/{kind}.html"])
 
 
 @register.inclusion_tag("includes/talk.html", takes_context=True)
