@@ -22,7 +22,7 @@ from werewolf import engine, printing
 from werewolf.mail import grammar
 from werewolf.mail.grammar import CardError, read_card
 
-from . import cards, links, polls, selectors, services, talk, validators
+from . import cards, links, middleware, polls, selectors, services, talk, validators
 from .forms import (
     AssignRolesForm,
     DemoForm,
@@ -446,9 +446,10 @@ def _public_url(game: Game) -> str:
 @require_http_methods(["GET", "POST"])
 def seat(request: HttpRequest, token: str) -> HttpResponse:
     """A player's page. GET never changes anything: mail scanners open links too."""
-    if request.method == "POST":
+    if request.method == "POST" and not hasattr(request, middleware.TRIED):
         # A card that goes in costs two statements on PostgreSQL (`cards.hand_in`); any
-        # other goes the way below, which says why it is refused.
+        # other goes the way below, which says why it is refused. (A card the browser
+        # says came from this page was offered it before the rest of the middleware.)
         handed_in = cards.hand_in(token, cards.form_of(request))
         if handed_in is not None:
             # Not redirect(), which would first try the path as a view's name.
