@@ -106,8 +106,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # A card a seat's own page hands in, before the rest (werewolf/games/middleware.py).
-    "werewolf.games.middleware.HandInMiddleware",
+    # A seat's card or post from its own page, taken before the rest (werewolf/games/middleware.py).
+    "werewolf.games.middleware.SeatPostMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

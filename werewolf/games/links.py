@@ -80,21 +80,18 @@ def url_for(player: Player, *, absolute: bool = True) -> str | None:
     link = current(player)
     if link is None:
         return None
-    head, tail = seat_path(get_script_prefix())
+    head, tail = _seat_path(get_script_prefix())
     path = f"{head}{token_for(link.nonce)}{tail}"
     return settings.SITE_URL + path if absolute else path
 
 
 @functools.lru_cache(maxsize=8)
-def seat_path(prefix: str) -> tuple[str, str]:
-    """The seat page's path around its token under the script prefix `prefix`, reversed
-    once per prefix (a phase's mails write twelve links; `reverse` costs more than the
-    rest of writing one). Under "/", the path the URL resolver reads (`path_info`): how
-    `middleware.HandInMiddleware` tells a seat page's POST."""
+def _seat_path(prefix: str) -> tuple[str, str]:
+    """The seat page's path around its token, reversed once per script prefix (a phase's
+    mails write twelve links; `reverse` costs more than the rest of writing one)."""
     sample = "a" * TOKEN_LENGTH  # (a token's shape: nothing in it is quoted)
-    below = reverse("games:seat", args=[sample]).removeprefix(get_script_prefix())
-    head, _, tail = below.partition(sample)
-    return prefix + head, tail
+    head, _, tail = reverse("games:seat", args=[sample]).partition(sample)
+    return head, tail
 
 
 def player_for(token: str) -> Player:

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -452,8 +452,7 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
         # says came from this page was offered it before the rest of the middleware.)
         handed_in = cards.hand_in(token, cards.form_of(request))
         if handed_in is not None:
-            # Not redirect(), which would first try the path as a view's name.
-            return HttpResponseRedirect(f"{request.path}?handed={handed_in.index}")
+            return middleware.card_taken(request, handed_in)
     try:
         player = links.player_for(token)
     except links.LinkError as problem:
@@ -606,9 +605,7 @@ def seat_talk(request: HttpRequest, token: str) -> HttpResponse:
             return _link_error(request, problem)
         _speak(request, player.game)
         return _talk_refused(request, player.game, refusal, reverse("games:seat", args=[token]), request.path)
-    # The seat's page is this path less its "talk/" (games/urls.py): no reverse() to
-    # build it again, and not redirect(), which would first try it as a view's name.
-    return HttpResponseRedirect(request.path.removesuffix("talk/") + "#talk")
+    return middleware.post_taken(request)
 
 
 @require_POST

@@ -1,8 +1,9 @@
-"""A card a seat's own page hands in is taken before the rest of the middleware
-(werewolf/games/middleware.py), and only then: a post the browser says came from the
-site's own page, to a seat's page, at a host the site serves, of a card that goes in.
-It answers as the whole way does, with the same headers; anything else goes the whole
-way, which refuses what it refuses, and asks `cards.hand_in` no second time."""
+"""A card, or a post in the talk, that a seat's own page sends is taken before the rest
+of the middleware (werewolf/games/middleware.py), and only then: a post the browser says
+came from the site's own page, to a seat's page or its talk, at a host the site serves,
+of a card or post that goes in. It answers as the whole way does, with the same
+headers; anything else goes the whole way, which refuses what it refuses (and asks
+`cards.hand_in` no second time)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
 from werewolf.games import cards
-from werewolf.games.models import Game, Order
+from werewolf.games.models import Game, Order, Post
 
 from .play import pack_of, seat_roles
 from .test_card_by_link import kill_form, night_without_early_resolution
@@ -43,7 +44,7 @@ def asked(monkeypatch) -> list[object]:
 @pytest.fixture
 def postgresql() -> None:
     if connection.vendor != "postgresql":
-        pytest.skip("cards.hand_in takes cards on PostgreSQL only; elsewhere everything goes the whole way")
+        pytest.skip("cards.hand_in takes cards on PostgreSQL only; elsewhere a card goes the whole way")
 
 
 def a_night(organiser, name: str) -> tuple[Game, int, str, dict[str, str]]:
@@ -131,3 +132,36 @@ def test_a_post_to_a_seats_other_pages_is_not_taken_for_a_card(organiser, asked,
     assert went_the_whole_way(response)
     assert asked == []
     assert not Order.objects.filter(phase=game.current_phase()).exists()
+
+
+def test_a_same_origin_post_in_the_talk_is_taken_before_the_rest_and_answered_as_the_whole_way_does(organiser) -> None:
+    game, wolf, url, data = a_night(organiser, "Talk")
+    fast = Client().post(url + "talk/", {"channel": "square", "text": "Good evening"}, headers=SAME_ORIGIN)
+    assert fast.status_code == 302, fast.content.decode()[:2000]
+    assert not went_the_whole_way(fast)
+    whole = Client().post(url + "talk/", {"channel": "square", "text": "Good evening again"})
+    assert whole.status_code == 302 and went_the_whole_way(whole)
+    assert {name: fast.get(name) for name in ANSWER_HEADERS} == {name: whole.get(name) for name in ANSWER_HEADERS}
+    assert fast["Location"] == url + "#talk"
+    assert list(Post.objects.filter(game=game, seat=wolf).order_by("pk").values_list("text", flat=True)) == [
+        "Good evening",
+        "Good evening again",
+    ]
+
+
+@pytest.mark.parametrize("post", [{"channel": "square", "text": "   "}, {"channel": "nowhere", "text": "Hello"}])
+def test_a_refused_post_goes_the_whole_way_which_says_why_and_keeps_the_text(organiser, post) -> None:
+    game, wolf, url, data = a_night(organiser, f"Refused {post['channel']}")
+    response = Client().post(url + "talk/", post, headers=SAME_ORIGIN)
+    assert response.status_code == 400
+    assert went_the_whole_way(response)
+    assert not Post.objects.filter(game=game).exists()
+
+
+def test_a_post_in_the_talk_from_another_site_goes_the_whole_way_and_is_refused(organiser) -> None:
+    game, wolf, url, data = a_night(organiser, "Forged talk")
+    response = Client(enforce_csrf_checks=True).post(
+        url + "talk/", {"channel": "square", "text": "Forged"}, headers={"Sec-Fetch-Site": "cross-site"}
+    )
+    assert response.status_code == 403
+    assert not Post.objects.filter(game=game).exists()
