@@ -13,6 +13,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from werewolf import engine
 from werewolf.engine import rulesets
 from werewolf.engine import talk as channels
 from werewolf.engine.simulate import bot_orders
@@ -52,10 +53,16 @@ def talk_a_little(game: Game, rng: Random) -> None:
 
 
 def assert_same_versions(game: Game, seats: dict[int, str], seen: set[str]) -> bool:
-    """Each seat's poll answers its version; whether the open phase shows a public tally."""
+    """Each seat's poll, and the public page's with and without the square, answers its
+    version; whether the open phase shows a public tally."""
     for seat, token in seats.items():
         version = polls.seat_version(token)
         assert version == selectors.version(Game.objects.get(pk=game.pk), seat), (game.ruleset, seat)
+        seen.add(version)
+    for square in (False, True):
+        Game.objects.filter(pk=game.pk).update(public_square=square)
+        version = polls.public_version(game.public_key)
+        assert version == selectors.version(Game.objects.get(pk=game.pk), engine.PUBLIC), (game.ruleset, square)
         seen.add(version)
     game = Game.objects.get(pk=game.pk)
     return game.is_running and selectors.running_tally(game.current_phase()) is not None
@@ -86,7 +93,7 @@ def test_the_poll_answers_the_usual_ways_version_for_every_seat_at_every_step(or
         tallied |= assert_same_versions(game, opened, versions)
         services.resolve_now(Game.objects.get(pk=game.pk))
     assert_same_versions(Game.objects.get(pk=game.pk), opened, versions)
-    assert len(versions) > 3 * len(opened)  # the pages had news, seat by seat, step by step
+    assert len(versions) > 3 * (len(opened) + 2)  # the pages had news, seat by seat, step by step
     assert tallied or ruleset.startswith("lupusburg"), "a day's public tally was compared"
 
 
@@ -109,3 +116,20 @@ def test_a_poll_is_one_statement_and_what_it_does_not_answer_goes_the_usual_way(
     assert polls.seat_version("not-a-token") is None
     assert polls.seat_version("a" * 32) is None
     assert client.get("/p/" + "a" * 32 + "/version.json").status_code == 404
+
+
+def test_the_public_poll_is_one_statement_and_a_key_no_game_has_goes_the_usual_way(organiser) -> None:
+    seats = [services.Seating(name) for name in NAMES[:7]]
+    game = services.start_game(services.create_game(organiser, name="Public", seats=seats, options={}, seed=3))
+    client = Client()
+    url = f"/g/{game.public_key}/version.json"
+    client.get(url)  # the statement prepared on this connection
+    with CaptureQueriesContext(connection) as captured:
+        answer = client.get(url)
+    assert answer.status_code == 200
+    assert answer.json() == {"version": selectors.version(Game.objects.get(pk=game.pk), engine.PUBLIC)}
+    assert len(captured.captured_queries) == 1, captured.captured_queries
+
+    assert polls.public_version("nobody-has-this-key") is None
+    assert client.get("/g/nobody-has-this-key/version.json").status_code == 404
+    assert client.get("/g/not%20a%20key/version.json").status_code == 404

@@ -152,19 +152,24 @@ def speaker_for(token: str) -> Speaker:
 @functools.cache
 def from_link() -> str:
     """The FROM clause of a statement that reads a seat's link (its hash the parameter):
-    `link`, its `player` and `game`, and the game's open `phase` (its id, index and
-    deadline; NULLs when none is open). A card (`cards`) and a page's poll (`polls`)
-    read by it."""
+    `link`, its `player` and `game`, and the game's open `phase` (`open_phase_join`).
+    A card (`cards`) and a page's poll (`polls`) read by it."""
     return f"""
       FROM {SeatLink._meta.db_table} link
       JOIN {Player._meta.db_table} player ON player.id = link.player_id
       JOIN {Game._meta.db_table} game ON game.id = player.game_id
-      LEFT JOIN LATERAL (
-           SELECT opened.id, opened."index", opened.deadline FROM {Phase._meta.db_table} opened
-            WHERE opened.game_id = game.id AND opened.status = '{Phase.Status.OPEN}'
-            ORDER BY opened."index" LIMIT 1) phase ON TRUE
+      {open_phase_join()}
      WHERE link.token_hash = %s
 """
+
+
+def open_phase_join() -> str:
+    """The join that gives a statement reading `game` the game's open `phase`: its id,
+    index and deadline, NULLs when none is open."""
+    return f"""LEFT JOIN LATERAL (
+           SELECT opened.id, opened."index", opened.deadline FROM {Phase._meta.db_table} opened
+            WHERE opened.game_id = game.id AND opened.status = '{Phase.Status.OPEN}'
+            ORDER BY opened."index" LIMIT 1) phase ON TRUE"""
 
 
 def statements() -> Any:

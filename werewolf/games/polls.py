@@ -13,15 +13,21 @@ the same digest is taken (`selectors.version_of`): the events its audience admit
 channels its seat reads (`talk.seat_channels`, `talk.digest_of`). A public tally (a day's vote) needs the
 phase's counted cards: read then, by the usual query (`services.current_orders`).
 
+The public page's poll (`public_version`, one for every spectator's open page) is read
+the same way, by the game's public key: what the public may see of the same things,
+and the square when the organiser shows it (`talk.public_channels`).
+
 Anything else goes the usual way, which answers as it always has: another database, a
-token that is not one, a link that opens nothing or is revoked, a player not seated.
-`tests/web/test_poll_version.py` compares the two for every seat at every step of whole
-games of every ruleset, talk and hidden posts included."""
+token or key that is not one, a link that opens nothing or is revoked, a player not
+seated, a key no game has. `tests/web/test_poll_version.py` compares the two for every
+seat and the public at every step of whole games of every ruleset, talk and hidden
+posts included."""
 
 from __future__ import annotations
 
 import functools
 import json
+from typing import Any
 
 from django.db import connection
 
@@ -36,54 +42,104 @@ def seat_version(token: str) -> str | None:
     when this way does not answer (the caller then goes the usual way)."""
     if connection.vendor != "postgresql" or not links.looks_like_token(token):
         return None
-    _, row = links.run(_poll_sql(), [links.digest(token)])
+    _, row = links.run(_seat_sql(), [links.digest(token)])
     if row is None:
         return None
     revoked, seat, status, text, ruleset, audiences, phase, index, deadline, handed, own, talked = row
     if revoked or seat is None:
         return None
     state = links.state_from(text) if text is not None else None
-    opened = None
-    if status == Game.Status.RUNNING and phase is not None and state is not None:
-        opened = selectors.OpenPhase(
-            index,
-            deadline,
-            selectors.handed_of(state, set(handed)),
-            selectors.tally_of(
-                state, ruleset.startswith("lupusburg"), lambda: services.current_orders(Phase(pk=phase))
-            ),
-            engine.Order.from_json(json.loads(own)) if own is not None else None,
-        )
+    opened = _opened(status, state, ruleset, phase, index, deadline, handed, own)
     readable = [channel.name for channel in talk.seat_channels(status, state, seat)]
     return selectors.version_of(
         status, _seen(audiences, seat), seat, opened, talk.digest_of(readable, json.loads(talked))
     )
 
 
+def public_version(key: str) -> str | None:
+    """The version of the public page of the game whose public key is `key`
+    (`selectors.version` for the public), or None when this way does not answer."""
+    if connection.vendor != "postgresql":
+        return None
+    _, row = links.run(_public_sql(), [key])
+    if row is None:
+        return None
+    status, text, ruleset, public_square, audiences, phase, index, deadline, handed, talked = row
+    state = links.state_from(text) if text is not None else None
+    opened = _opened(status, state, ruleset, phase, index, deadline, handed, None)
+    readable = [channel.name for channel in talk.public_channels(status, state, public_square)]
+    return selectors.version_of(
+        status, _seen(audiences, engine.PUBLIC), engine.PUBLIC, opened, talk.digest_of(readable, json.loads(talked))
+    )
+
+
+def _opened(
+    status: str,
+    state: engine.State | None,
+    ruleset: str,
+    phase: int | None,
+    index: int | None,
+    deadline: Any,
+    handed: list[int],
+    own: str | None,
+) -> selectors.OpenPhase | None:
+    """What the version takes of the open phase, from what the statement read of it."""
+    if status != Game.Status.RUNNING or phase is None or index is None or state is None:
+        return None
+    return selectors.OpenPhase(
+        index,
+        deadline,
+        selectors.handed_of(state, set(handed)),
+        selectors.tally_of(state, ruleset.startswith("lupusburg"), lambda: services.current_orders(Phase(pk=phase))),
+        engine.Order.from_json(json.loads(own)) if own is not None else None,
+    )
+
+
 @functools.lru_cache(maxsize=256)
-def _seen(audiences: str, seat: int) -> int:
-    """How many of the events whose audiences are `audiences` (a JSON list) the seat may
-    see. A game's polls between two of its events ask the same again."""
-    return sum(engine.Audience.from_json(audience).admits(seat) for audience in json.loads(audiences))
+def _seen(audiences: str, viewer: engine.Viewer) -> int:
+    """How many of the events whose audiences are `audiences` (a JSON list) the viewer
+    may see. A game's polls between two of its events ask the same again."""
+    return sum(engine.Audience.from_json(audience).admits(viewer) for audience in json.loads(audiences))
 
 
 @functools.cache
-def _poll_sql() -> str:
-    """The link, its seat and game, the game's events' audiences, its open phase, the
-    seats with a card in it and the seat's own newest card, and the talk's counts by
-    channel (channel, posts, hidden posts), by channel's name."""
+def _seat_sql() -> str:
+    """The link, its seat and game, what both polls read of the game (`_news`), and the
+    seat's own newest card in the open phase."""
+    own = f"""(SELECT own.payload::text FROM {Order._meta.db_table} own
+             WHERE own.phase_id = phase.id AND own.seat = player.seat ORDER BY own.id DESC LIMIT 1)"""
     return f"""
-    SELECT link.revoked_at IS NOT NULL, player.seat, game.status, game.state::text, game.ruleset,
+    SELECT link.revoked_at IS NOT NULL, player.seat, {_news(own)}
+    {links.from_link()}"""
+
+
+@functools.cache
+def _public_sql() -> str:
+    """The game whose public key is the parameter: what both polls read of it (`_news`),
+    with whether it shows its square."""
+    return f"""
+    SELECT {_news(None)}
+      FROM {Game._meta.db_table} game
+      {links.open_phase_join()}
+     WHERE game.public_key = %s"""
+
+
+def _news(own: str | None) -> str:
+    """The columns both polls read of `game` and its open `phase`: the game's status,
+    state and ruleset (the public's poll also whether it shows its square), its events'
+    audiences, the open phase, the seats with a card in it, `own` (the seat's own card,
+    for a seat's poll), and the talk's counts by channel (channel, posts, hidden posts),
+    by channel's name."""
+    square = "" if own is not None else " game.public_square,"
+    own_card = "" if own is None else f"\n           {own},"
+    return f"""game.status, game.state::text, game.ruleset,{square}
            (SELECT coalesce(json_agg(event.audience ORDER BY event.id), '[]')::text
               FROM {Event._meta.db_table} event WHERE event.game_id = game.id),
            phase.id, phase."index", phase.deadline,
            (SELECT coalesce(array_agg(DISTINCT handed.seat), '{{}}')
-              FROM {Order._meta.db_table} handed WHERE handed.phase_id = phase.id),
-           (SELECT own.payload::text FROM {Order._meta.db_table} own
-             WHERE own.phase_id = phase.id AND own.seat = player.seat ORDER BY own.id DESC LIMIT 1),
+              FROM {Order._meta.db_table} handed WHERE handed.phase_id = phase.id),{own_card}
            (SELECT coalesce(json_agg(json_build_array(said.channel, said.total, said.hidden)
                                      ORDER BY said.channel), '[]')::text
               FROM (SELECT post.channel, count(*) AS total,
                            count(*) FILTER (WHERE post.hidden_at IS NOT NULL) AS hidden
-                      FROM {Post._meta.db_table} post WHERE post.game_id = game.id GROUP BY post.channel) said)
-    {links.from_link()}"""
+                      FROM {Post._meta.db_table} post WHERE post.game_id = game.id GROUP BY post.channel) said)"""

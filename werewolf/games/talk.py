@@ -221,14 +221,21 @@ def hide(game: Game, post_id: int | None, *, hidden: bool = True) -> Post:
 def channels_for(game: Game, viewer: engine.Viewer) -> list[talk.Channel]:
     """The channels `viewer` reads: a seat's own; the public page the square when the
     organiser allows; the moderator every channel that exists now."""
+    state = game.engine_state if game.state is not None else None
     if isinstance(viewer, int):
-        return seat_channels(game.status, game.engine_state if game.state is not None else None, viewer)
-    if game.status == Game.Status.DRAFT:
+        return seat_channels(game.status, state, viewer)
+    if viewer != engine.MODERATOR:
+        return public_channels(game.status, state, game.public_square)
+    if game.status == Game.Status.DRAFT or state is None:
         return []
-    found = list(talk.channels(game.engine_state))
-    if viewer == engine.MODERATOR:
-        return found
-    return [channel for channel in found if channel.name == talk.SQUARE and game.public_square]
+    return list(talk.channels(state))
+
+
+def public_channels(status: str, state: engine.State | None, public_square: bool) -> list[talk.Channel]:
+    """The channels the public page reads: the square, when the organiser allows it."""
+    if status == Game.Status.DRAFT or state is None or not public_square:
+        return []
+    return [channel for channel in talk.channels(state) if channel.name == talk.SQUARE]
 
 
 def seat_channels(status: str, state: engine.State | None, seat: int) -> list[talk.Channel]:
