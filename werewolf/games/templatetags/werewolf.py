@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from functools import lru_cache
 from types import SimpleNamespace
@@ -203,13 +204,64 @@ def render_event(
     event: Any, names: Sequence[str], viewer: Any, *, autoescape: bool = True, ruleset: str | None = None
 ) -> str:
     """An event in words for `viewer`. `ruleset` lets a template word an event its own
-    way where rulesets share its kind (a Tabula night death does not say who killed)."""
+    way where rulesets share its kind (a Tabula night death does not say who killed).
+
+    The words are those of everything the event's template reads, and only that: its
+    kind and data, the names, the viewer, the ruleset, the language, and for a few kinds
+    the resolution of the event's phase (`PHASE_READERS`). An event never changes, and a
+    page shows the same events again and again as the game goes on (a seat's page after
+    every card, every seat's page, the mails), so they are worded once for all of those
+    (`_event_words`, per process). `tests/web/test_event_words.py` checks that the event
+    templates read nothing else of the event, and that the words are the same as a
+    fresh rendering's for every event of whole games of every ruleset."""
     kind = event.kind
-    data = event.data
-    compiled = _event_template(kind, ruleset)
+    phase: str | None = _NO_PHASE
+    if kind in PHASE_READERS:
+        opened = getattr(event, "phase", None)
+        phase = _NO_PHASE if opened is None else getattr(opened, "resolution", None)
+    try:
+        data = json.dumps(event.data)  # (its keys in their order: a template reads them as they come)
+    except (TypeError, ValueError):  # not JSON (nothing the engine writes): worded afresh
+        return _marked(_words(event, event.data, tuple(names), viewer, autoescape, ruleset), autoescape)
+    language = translation.get_language()
+    return _marked(_event_words(language, kind, data, tuple(names), viewer, autoescape, ruleset, phase), autoescape)
+
+
+PHASE_READERS = frozenset({"day_ended"})
+"""The event kinds whose template reads the resolution of the event's phase (a tie the
+moderator broke, a majority before the deadline): `event.phase.resolution`, the only
+thing any event template reads of the event itself besides its data."""
+
+_NO_PHASE = "-"
+"""What `_event_words` is given for the phase of an event that has none, or whose kind
+does not read it."""
+
+
+@lru_cache(maxsize=8192)
+def _event_words(
+    language: str | None,
+    kind: str,
+    data: str,
+    names: tuple[str, ...],
+    viewer: Any,
+    autoescape: bool,
+    ruleset: str | None,
+    phase: str | None,
+) -> str:
+    """`render_event`'s words, once per process for the same event, names, viewer and
+    language (`language` is the key's: the words are those of the language active)."""
+    seen = SimpleNamespace(kind=kind, phase=None if phase == _NO_PHASE else SimpleNamespace(resolution=phase))
+    return _words(seen, json.loads(data), names, viewer, autoescape, ruleset)
+
+
+def _words(event: Any, data: Any, names: Sequence[str], viewer: Any, autoescape: bool, ruleset: str | None) -> str:
+    compiled = _event_template(event.kind, ruleset)
     context = {"data": data, "names": names, "viewer": viewer, "event": event, "ruleset": ruleset}
     text: str = compiled.render(template.Context(context, autoescape=autoescape))
-    text = " ".join(text.split())
+    return " ".join(text.split())
+
+
+def _marked(text: str, autoescape: bool) -> str:
     return mark_safe(text) if autoescape else text
 
 

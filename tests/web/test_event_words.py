@@ -1,0 +1,100 @@
+"""An event's words are worded once per process for the same event, names, viewer and
+language (`templatetags.werewolf.render_event`): the event templates read nothing of the
+event but its data and, for a few kinds, its phase's resolution, and the words kept are
+those a fresh rendering gives, for every event of whole games of every ruleset, for
+every seat, the public and the moderator, in both languages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from random import Random
+
+import pytest
+from django.utils import translation
+
+from werewolf import engine
+from werewolf.engine import rulesets
+from werewolf.engine.simulate import bot_orders
+from werewolf.games import selectors, services
+from werewolf.games.models import Game
+from werewolf.games.templatetags import werewolf as tags
+
+from .play import NAMES
+
+pytestmark = pytest.mark.django_db
+
+EVENTS = Path(__file__).resolve().parents[2] / "templates" / "events"
+
+
+def test_event_templates_read_nothing_of_the_event_but_the_phases_resolution_where_said() -> None:
+    readers = set()
+    for path in sorted(EVENTS.rglob("*.html")):
+        text = path.read_text()
+        uses = re.findall(r"\bevent\b[\w.]*", text)
+        assert set(uses) <= {"event.phase.resolution"}, (path, uses)
+        if uses:
+            readers.add(path.stem)
+    assert readers == tags.PHASE_READERS
+
+
+@pytest.mark.parametrize("ruleset", sorted(rulesets.RULESETS))
+def test_the_words_kept_are_a_fresh_renderings_for_every_event_viewer_and_language(organiser, ruleset: str) -> None:
+    rng = Random(ruleset)
+    seats = [services.Seating(name) for name in NAMES[:8]]
+    game = services.start_game(
+        services.create_game(organiser, name=ruleset, seats=seats, options={}, ruleset=ruleset, seed=9)
+    )
+    for _ in range(10):
+        game = Game.objects.get(pk=game.pk)
+        if not game.is_running:
+            break
+        services.submit_orders(game, bot_orders(game.engine_state, rng))
+        game = Game.objects.get(pk=game.pk)
+        if game.is_running:  # (the last card in may have ended the phase, and the game)
+            services.resolve_now(game)
+    game = Game.objects.get(pk=game.pk)
+    names = tuple(selectors.names(game))
+    viewers: list[engine.Viewer] = [*range(len(names)), engine.PUBLIC, engine.MODERATOR]
+    kinds = set()
+    for language in ("en", "it"):
+        with translation.override(language):
+            for event in game.events.order_by("pk").select_related("phase"):
+                kinds.add(event.kind)
+                for viewer in viewers:
+                    if not event.visible_to(viewer):
+                        continue
+                    for autoescape in (True, False):
+                        fresh = tags._words(event, event.data, names, viewer, autoescape, ruleset)
+                        for _ in range(2):  # worded, then kept
+                            kept = tags.render_event(event, list(names), viewer, autoescape=autoescape, ruleset=ruleset)
+                            assert str(kept) == fresh, (ruleset, event.kind, viewer, language)
+    assert len(kinds) > 4, kinds
+
+
+def test_a_phase_resolved_otherwise_is_worded_otherwise() -> None:
+    """Two day_ended events alike but for their phase's resolution are two sets of words."""
+    from types import SimpleNamespace
+
+    data = {"lynched": None, "tied": [], "ballots": []}
+    said = {
+        resolution: tags.render_event(
+            SimpleNamespace(kind="day_ended", data=data, phase=SimpleNamespace(resolution=resolution)),
+            ["Ada", "Bruno"],
+            engine.PUBLIC,
+            autoescape=False,
+            ruleset="classic",
+        )
+        for resolution in ("deadline", "moderator", "majority")
+    }
+    for resolution, words in said.items():
+        fresh = tags._words(
+            SimpleNamespace(kind="day_ended", phase=SimpleNamespace(resolution=resolution)),
+            data,
+            ("Ada", "Bruno"),
+            engine.PUBLIC,
+            False,
+            "classic",
+        )
+        assert words == fresh
+    assert said["moderator"] != said["deadline"]
