@@ -220,15 +220,28 @@ def run(address: str) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        for process in (server, worker):
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        for process in (server, worker):
+        _stop(server, worker)
+    return 0
+
+
+def _stop(*processes: subprocess.Popen[bytes]) -> None:
+    """Stop the server and the worker, each given 15 s to finish what it is doing; a
+    second Ctrl-C (or SIGTERM) meanwhile stops them at once, without a traceback."""
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    try:
+        for process in processes:
             try:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
-    return 0
+    except KeyboardInterrupt:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+        for process in processes:
+            process.wait()
 
 
 def _wait_for(address: str, server: subprocess.Popen[bytes], seconds: float = 60) -> None:
