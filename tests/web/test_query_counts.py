@@ -22,10 +22,10 @@ from .play import pack_of, seat_roles, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PAGE_QUERIES = 11
+PAGE_QUERIES = 10
 """A seat's page by day: its link, the open phase, the seats, the seat's card, who has
-a card in, the cards the public tally counts, the events, the phases, the outcome, and
-the talk (its counts and its posts)."""
+a card in, the cards the public tally counts, the events (the outcome among them), the
+phases, and the talk (its counts and its posts)."""
 
 
 def queries(run) -> int:
@@ -76,7 +76,11 @@ def test_a_seat_page_and_a_card_cost_the_same_after_one_phase_and_after_twelve(o
     late = costs(game)
     assert early == late, (early, late)
     page, posted = early
-    assert posted < page  # a card taken costs less than the page: it only redirects
+    if connection.vendor == "postgresql":
+        # cards.hand_in: the link's read, the card's write, and by day the votes (whether they decide it)
+        assert posted == 3, posted
+    else:
+        assert posted <= page, posted  # the service's way: it redirects, never building the page
     # Each thing the page shows is read once, however often the page asks for it (what
     # it shows, and again for its version), and no read joins the game's row to sort.
     assert page <= PAGE_QUERIES, page

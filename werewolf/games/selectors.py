@@ -272,7 +272,7 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
         "tally": running_tally(phase),
         "cards_in": sum(handed.values()),
         "cards_asked": len(handed),
-        "outcome": outcome_event(game),
+        "outcome": outcome_event(game, seen),
         "version": version(game, seat, seen),
     }
 
@@ -293,7 +293,7 @@ def public_context(game: Game) -> dict[str, Any]:
         "tally": running_tally(phase),
         "cards_in": sum(handed.values()),
         "cards_asked": len(handed),
-        "outcome": outcome_event(game),
+        "outcome": outcome_event(game, seen),
         "version": version(game, engine.PUBLIC, seen),
     }
 
@@ -308,7 +308,7 @@ def _lupusburg(
         return {}
     added: dict[str, Any] = {
         "board": lupusburg.board(state, viewer, seen),
-        "scores": lupusburg.score_rows(outcome_event(game), seated, game),
+        "scores": lupusburg.score_rows(outcome_event(game, seen), seated, game),
     }
     if isinstance(viewer, int):
         hand = engine.roles_of(state, viewer)
@@ -362,7 +362,7 @@ def dashboard_context(game: Game) -> dict[str, Any]:
         "tally": running_tally(phase),
         "cards_in": sum(handed.values()),
         "cards_asked": len(handed),
-        "outcome": outcome_event(game),
+        "outcome": outcome_event(game, seen),
         "version": version(game, engine.PUBLIC),  # what the dashboard polls
         "inbound": list(game.inbound.select_related("player")[:100]),
         "mail_problems": list(
@@ -468,5 +468,13 @@ def export(game: Game) -> dict[str, Any]:
     return exported
 
 
-def outcome_event(game: Game) -> Event | None:
-    return game.events.filter(kind__in=["game_over", "game_ended"]).order_by("-pk").first()
+OUTCOME_KINDS = ("game_over", "game_ended")
+"""The events that say how a game ended: public, both (every viewer's events hold them)."""
+
+
+def outcome_event(game: Game, seen: list[Event] | None = None) -> Event | None:
+    """The game's last outcome event: from `seen`, a viewer's events already read (a
+    page's), else read."""
+    if seen is not None:
+        return next((event for event in reversed(seen) if event.kind in OUTCOME_KINDS), None)
+    return game.events.filter(kind__in=OUTCOME_KINDS).order_by("-pk").first()
