@@ -97,18 +97,24 @@ def test_the_poll_answers_the_usual_ways_version_for_every_seat_at_every_step(or
     assert tallied or ruleset.startswith("lupusburg"), "a day's public tally was compared"
 
 
+def polled_once(client: Client, url: str) -> object:
+    """The poll's answer at `url`, asked a second time (the statement prepared on the
+    connection by the first), which must be one statement."""
+    client.get(url)
+    with CaptureQueriesContext(connection) as captured:
+        answer = client.get(url)
+    assert answer.status_code == 200
+    assert len(captured.captured_queries) == 1, captured.captured_queries  # (logged: by a cursor then)
+    return answer.json()
+
+
 def test_a_poll_is_one_statement_and_what_it_does_not_answer_goes_the_usual_way(organiser) -> None:
     seats = [services.Seating(name) for name in NAMES[:7]]
     game = services.start_game(services.create_game(organiser, name="Poll", seats=seats, options={}, seed=3))
     seat_tokens = tokens(game)
     client = Client()
     url = f"/p/{seat_tokens[0]}/version.json"
-    client.get(url)  # the statement prepared on this connection
-    with CaptureQueriesContext(connection) as captured:
-        answer = client.get(url)
-    assert answer.status_code == 200
-    assert answer.json() == {"version": selectors.version(Game.objects.get(pk=game.pk), 0)}
-    assert len(captured.captured_queries) == 1, captured.captured_queries  # (logged: by a cursor then)
+    assert polled_once(client, url) == {"version": selectors.version(Game.objects.get(pk=game.pk), 0)}
 
     SeatLink.objects.filter(player__game=game, player__seat=0).update(revoked_at=game.created_at)
     assert polls.seat_version(seat_tokens[0]) is None
@@ -123,12 +129,7 @@ def test_the_public_poll_is_one_statement_and_a_key_no_game_has_goes_the_usual_w
     game = services.start_game(services.create_game(organiser, name="Public", seats=seats, options={}, seed=3))
     client = Client()
     url = f"/g/{game.public_key}/version.json"
-    client.get(url)  # the statement prepared on this connection
-    with CaptureQueriesContext(connection) as captured:
-        answer = client.get(url)
-    assert answer.status_code == 200
-    assert answer.json() == {"version": selectors.version(Game.objects.get(pk=game.pk), engine.PUBLIC)}
-    assert len(captured.captured_queries) == 1, captured.captured_queries
+    assert polled_once(client, url) == {"version": selectors.version(Game.objects.get(pk=game.pk), engine.PUBLIC)}
 
     assert polls.public_version("nobody-has-this-key") is None
     assert client.get("/g/nobody-has-this-key/version.json").status_code == 404
