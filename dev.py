@@ -225,23 +225,21 @@ def run(address: str) -> int:
 
 
 def _stop(*processes: subprocess.Popen[bytes]) -> None:
-    """Stop the server and the worker, each given 15 s to finish what it is doing; a
-    second Ctrl-C (or SIGTERM) meanwhile stops them at once, without a traceback."""
+    """Stop the server and the worker, each given 15 s to finish what it is doing. A
+    second Ctrl-C (or SIGTERM) meanwhile is not this process's to act on: it is ignored
+    here, without a traceback. At a terminal a second Ctrl-C reaches the server and the
+    worker too, and they stop at once by themselves, the worker with its beat; killing
+    the worker from here would leave its beat running."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     for process in processes:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
-    try:
-        for process in processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-    except KeyboardInterrupt:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-        for process in processes:
-            process.wait()
+    for process in processes:
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
 
 
 def _wait_for(address: str, server: subprocess.Popen[bytes], seconds: float = 60) -> None:

@@ -25,6 +25,20 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def started_in(var_dir: Path) -> list[int]:
+    """The processes whose environment names `var_dir` as theirs: what one run started."""
+    mark = f"WEREWOLF_VAR_DIR={var_dir}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if mark in (entry / "environ").read_bytes().split(b"\0"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
 def test_the_run_command_serves_the_app_and_a_worker(tmp_path) -> None:
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "CELERY_BROKER_URL")}
@@ -69,5 +83,12 @@ def test_the_run_command_serves_the_app_and_a_worker(tmp_path) -> None:
                 raise
     assert process.returncode == 0, log.read_text()
     assert "Traceback" not in log.read_text(), log.read_text()
+    deadline = time.monotonic() + 15
+    while started_in(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = started_in(tmp_path)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "a process the run command started outlived it (the worker's beat, say)"
     leftovers = subprocess.run(["pgrep", "-f", f"runserver --noreload 127.0.0.1:{port}"], capture_output=True)
     assert leftovers.returncode == 1, "the server outlived the run command"
