@@ -80,18 +80,22 @@ def url_for(player: Player, *, absolute: bool = True) -> str | None:
     link = current(player)
     if link is None:
         return None
-    head, tail = _seat_path(get_script_prefix())
+    head, tail = path_around("games:seat", get_script_prefix())
     path = f"{head}{token_for(link.nonce)}{tail}"
     return settings.SITE_URL + path if absolute else path
 
 
-@functools.lru_cache(maxsize=8)
-def _seat_path(prefix: str) -> tuple[str, str]:
-    """The seat page's path around its token, reversed once per script prefix (a phase's
-    mails write twelve links; `reverse` costs more than the rest of writing one)."""
+@functools.lru_cache(maxsize=16)
+def path_around(name: str, prefix: str) -> tuple[str, str]:
+    """The path of a seat's URL `name` around its token under the script prefix
+    `prefix`, reversed once per name and prefix (a phase's mails write twelve links;
+    `reverse` costs more than the rest of writing one). Under "/", the path the URL
+    resolver reads (`path_info`), by which `middleware.SeatPostMiddleware` tells a seat's
+    card or post."""
     sample = "a" * TOKEN_LENGTH  # (a token's shape: nothing in it is quoted)
-    head, _, tail = reverse("games:seat", args=[sample]).partition(sample)
-    return head, tail
+    below = reverse(name, args=[sample]).removeprefix(get_script_prefix())
+    head, _, tail = below.partition(sample)
+    return prefix + head, tail
 
 
 def player_for(token: str) -> Player:

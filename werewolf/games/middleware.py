@@ -34,12 +34,10 @@ own (`card_taken`, `post_taken`), with the header the rest would add to them
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.urls import get_script_prefix, reverse
 
 from . import cards, links, services, talk
 
@@ -77,7 +75,7 @@ def _take(request: HttpRequest) -> HttpResponse | None:
     """The answer, if the request is a seat's card or post that goes in; else None."""
     path = request.path_info
     for name in ("games:seat", "games:seat_talk"):
-        head, tail = _around(name)
+        head, tail = links.path_around(name, "/")
         if path.startswith(head) and path.endswith(tail):
             token = path[len(head) : len(path) - len(tail)]
             if links.looks_like_token(token):
@@ -95,12 +93,3 @@ def _take(request: HttpRequest) -> HttpResponse | None:
     except (links.LinkError, services.ServiceError):
         return None  # the view tries again, and says why
     return post_taken(request)
-
-
-@functools.cache
-def _around(name: str) -> tuple[str, str]:
-    """A seat's URL `name` around its token, as the URL resolver reads it (`path_info`,
-    below the script's prefix)."""
-    sample = "a" * links.TOKEN_LENGTH  # (a token's shape: nothing in it is quoted)
-    head, _, tail = reverse(name, args=[sample]).removeprefix(get_script_prefix()).partition(sample)
-    return "/" + head, tail
