@@ -329,6 +329,16 @@ def test_goals_bets_take_the_top_coin_of_the_stack_first_come_first_served() -> 
     assert state.rules.bets == ((3, 0, 5), (1, 2, 4))
 
 
+def test_a_blank_bet_keeps_the_seal_and_is_no_act() -> None:
+    state = at(start(GOALS), BETS_STEP)
+    assert engine.validate(state, 2, engine.SLEEP_ORDER) == engine.SLEEP_ORDER
+    assert not engine.acts_at_once(state, 2, engine.SLEEP_ORDER)
+    assert engine.acts_at_once(state, 2, Order("bet", (0,)))
+    # Kept to the deadline, it places no bet and draws no coin.
+    after, events = engine.resolve(state, {2: engine.SLEEP_ORDER})
+    assert not after.rules.has_bet(2) and not [event for event in events if event.kind == "coin_kept"]
+
+
 def test_goals_only_players_with_a_living_character_bet() -> None:
     state = at(without(start(GOALS), 6, 7), BETS_STEP)
     assert 3 not in engine.phase(state).slots and refused(state, 3, Order("bet", (0,))) == "no_character"

@@ -125,6 +125,50 @@ def test_a_bet_is_applied_at_once_and_seen_by_everyone(organiser_client: Client)
     assert (game.state, Event.objects.filter(game=game).count()) == before
 
 
+def test_an_empty_bet_keeps_the_seal_and_is_kept_as_a_card(organiser_client: Client) -> None:
+    """The bet form left empty hands in SLEEP: the seat keeps its seal. It is no act (nothing
+    is drawn, nobody is told), the step stays open for the others, and the seat may still bet
+    until it closes."""
+    game = _lupusburg_game(organiser_client)
+    phase = _to_bets(game)
+    paths = seat_paths(game)
+    seat, target = sorted(engine.phase(game.engine_state).slots)[:2]
+    before = (game.state, Event.objects.filter(game=game).count())
+    anonymous = Client()
+    response = anonymous.post(paths[seat], {"phase": phase.pk, "target": ""})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert (game.state, Event.objects.filter(game=game).count()) == before
+    row = Order.objects.get(phase=phase, seat=seat)
+    assert row.act is None and row.payload["kind"] == "sleep"
+    assert services.current_orders(phase) == {seat: engine.Order("sleep")}
+    page = anonymous.get(paths[seat])
+    assert page.status_code == 200
+    # A bet afterwards still counts at once.
+    assert anonymous.post(paths[seat], {"phase": phase.pk, "target": target}).status_code == 302
+    game.refresh_from_db()
+    assert game.engine_state.rules.has_bet(seat)
+
+
+def test_the_last_seal_kept_closes_the_step_when_every_card_is_in(organiser_client: Client) -> None:
+    """With early resolution, the bets step closes once every seat still asked has either bet
+    or kept its seal."""
+    game = _lupusburg_game(organiser_client, players=4, seed=41)
+    Game.objects.filter(pk=game.pk).update(early_resolution=True)
+    phase = _to_bets(game)
+    seats = sorted(engine.phase(game.engine_state).slots)
+    for seat in seats[:-1]:
+        game.refresh_from_db()
+        services.submit_order(game, seat, engine.Order("bet", ((seat + 1) % 4,)), phase_id=phase.pk)
+    game.refresh_from_db()
+    services.submit_order(game, seats[-1], engine.Order("sleep"), phase_id=phase.pk)
+    phase.refresh_from_db()
+    game.refresh_from_db()
+    assert phase.status == Phase.Status.RESOLVED
+    assert game.current_phase().stage == "accusation"
+    assert not game.engine_state.rules.has_bet(seats[-1])
+
+
 def test_the_last_bet_closes_the_step_and_opens_the_accusation(organiser_client: Client) -> None:
     game = _lupusburg_game(organiser_client, players=4, seed=41)
     phase = _to_bets(game)

@@ -8,7 +8,8 @@ The contract (docs/architecture.md, "The engine contract"):
 - `phase(state)` -> `PhaseSpec`: the open step and the `Slot` it asks of each seat
 - `validate(state, seat, order)` -> `Order | OrderError`
 - `resolve(state, orders, rng=None)` -> `(State, [Event])`
-- `act(state, seat, order, number)` -> `(State, [Event])`: an instant card, at once
+- `act(state, seat, order, number)` -> `(State, [Event])`: an instant card, at once;
+  `acts_at_once(state, seat, order)` says whether a checked order is one
 - `outcome(state)` -> `Outcome | None`
 
 State, orders and events serialize to JSON and back without loss.
@@ -130,6 +131,14 @@ def act(state: State, seat: int, order: Order, number: int) -> tuple[State, list
     if isinstance(checked, OrderError) or slot is None or not slot.card.instant:
         raise ValueError(f"not an instant card: {order}")
     return rules.act(state, seat, checked, act_rng(state.seed, state.index, number))
+
+
+def acts_at_once(state: State, seat: int, order: Order) -> bool:
+    """Whether `order`, checked, is an instant act for `seat` now: the step asks the seat an
+    instant card and the order is that card. A blank card (SLEEP) on an instant step is not an
+    act: it declines (a Lupusburg player keeping their seal) and is kept like any other card."""
+    slot = phase(state).asks(seat)
+    return slot is not None and slot.card.instant and order.kind == slot.card.kind
 
 
 def outcome(state: State) -> Outcome | None:

@@ -428,7 +428,7 @@ def submit_orders(
         acts = phase.orders.filter(act__isnull=False).count()
         for seat, card in sorted(checked.items()):
             assert isinstance(card, engine.Order)
-            instant = _instant(state, seat)
+            instant = engine.acts_at_once(state, seat, card)
             if instant:
                 checked_now = engine.validate(state, seat, card)  # an earlier act may have changed the step
                 if isinstance(checked_now, engine.OrderError):
@@ -453,11 +453,6 @@ def submit_orders(
     if trigger:
         resolve_phase(phase.pk, trigger)
     return rows
-
-
-def _instant(state: engine.State, seat: int) -> bool:
-    slot = engine.phase(state).asks(seat)
-    return slot is not None and slot.card.instant
 
 
 def _apply_act(
