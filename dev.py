@@ -201,7 +201,9 @@ def parse_address(address: str) -> str | None:
 def run(address: str) -> int:
     os.environ.setdefault("WEREWOLF_SITE_URL", f"http://{address}")
     manage("migrate", "--no-input", "-v", "0")
-    login = subprocess.check_output([str(PYTHON), "manage.py", "ensure_organiser"], cwd=ROOT, text=True).strip()
+    login = subprocess.check_output(
+        [str(PYTHON), "manage.py", "ensure_organiser", "--staff"], cwd=ROOT, text=True
+    ).strip()
     worker = subprocess.Popen(
         [str(PYTHON), "-m", "celery", "-A", "werewolf", "worker", "-B", "--pool=solo", "--loglevel=warning"], cwd=ROOT
     )

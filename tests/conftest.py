@@ -57,3 +57,13 @@ def _site_language_after_each_test():
     from django.utils import translation
 
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _limits_from_zero():
+    """Every test starts with every limit unspent (the limits count in the shared cache,
+    which outlives a test: files under the run's var directory, or Redis)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

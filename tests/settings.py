@@ -29,3 +29,7 @@ WEREWOLF_ORDERS_ADDRESS = "orders@werewolf.test"
 # with these secrets; mail itself stays in memory.
 INSTALLED_APPS = [*INSTALLED_APPS, "anymail"]  # noqa: F405
 ANYMAIL = {"WEBHOOK_SECRET": "hook:secret-words", "MAILGUN_WEBHOOK_SIGNING_KEY": "key-mailgun-test"}
+
+# Whole games post and sign up far faster than people do: the limits a test is not about
+# are out of its way (tests/web/test_limits.py sets each one it checks).
+WEREWOLF_RATES = {**WEREWOLF_RATES, "talk_post": "100000/60", "join_address": "100000/3600"}  # noqa: F405

@@ -15,7 +15,7 @@ broker.install()
 
 app = Celery("werewolf")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.imports = ("tasks.phases", "tasks.mail", "tasks.printing")
+app.conf.imports = ("tasks.phases", "tasks.mail", "tasks.printing", "tasks.housekeeping")
 
 
 @app.on_after_finalize.connect
@@ -33,6 +33,9 @@ def _schedule_sweeper(sender: Celery, **kwargs: object) -> None:
     )
     sender.add_periodic_task(
         settings.WEREWOLF_MAIL_SWEEP_SECONDS, sender.signature("tasks.mail.send_pending_mail"), name="send pending mail"
+    )
+    sender.add_periodic_task(
+        600, sender.signature("tasks.housekeeping.drop_expired_signups"), name="drop expired sign-ups"
     )
     if settings.WEREWOLF_IMAP_HOST:
         sender.add_periodic_task(

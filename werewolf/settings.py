@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import csp.constants
 import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -100,11 +101,16 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "crispy_forms",
     "crispy_bootstrap5",
+    "csp",
     "werewolf.games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Every answer's headers, the fast path's included: the policy below, and no caching of
+    # anything the app itself makes (werewolf/headers.py).
+    "csp.middleware.CSPMiddleware",
+    "werewolf.headers.NoStoreMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A seat's card or post from its own page, taken before the rest (werewolf/games/middleware.py).
     "werewolf.games.middleware.SeatPostMiddleware",
@@ -117,6 +123,69 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# The pages' script and styles are static files: no inline script, style or handler runs.
+# Images may be data: URIs (Bootstrap's icons); the polls fetch from the site itself.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.constants.SELF],
+        "script-src": [csp.constants.SELF],
+        "style-src": [csp.constants.SELF],
+        "img-src": [csp.constants.SELF, "data:"],
+        "font-src": [csp.constants.SELF],
+        "connect-src": [csp.constants.SELF],
+        "object-src": [csp.constants.NONE],
+        "base-uri": [csp.constants.NONE],
+        "form-action": [csp.constants.SELF],
+        "frame-ancestors": [csp.constants.NONE],
+    }
+}
+
+# The cache every web and worker process shares: the limits below count in it, so they
+# hold behind a load balancer. Redis when there are several machines
+# (WEREWOLF_CACHE_URL=redis://...); else files under var/cache, which every process of one
+# machine shares (never one process's memory, nor the database a card's INSERT waits on).
+CACHES: dict[str, dict[str, Any]]
+if os.environ.get("WEREWOLF_CACHE_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["WEREWOLF_CACHE_URL"],
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 20000},
+        }
+    }
+
+
+def _rates() -> dict[str, str]:
+    """How often each limited thing may happen (werewolf/limits.py): COUNT/SECONDS, each
+    overridable by WEREWOLF_RATES (`talk_post=20/60,login_account=10/900`)."""
+    rates = {
+        "login_account": "5/900",  # wrong passwords for one account
+        "login_address": "30/900",  # wrong passwords from one network address
+        "talk_post": "10/60",  # posts by one seat
+        "join_game": "30/3600",  # sign-ups by a game's join link
+        "join_email": "3/3600",  # sign-ups for one mail address (each sends a mail)
+        "join_address": "20/3600",  # sign-ups from one network address
+    }
+    for item in _env_list("WEREWOLF_RATES", ""):
+        name, _, rate = item.partition("=")
+        if name.strip() not in rates:
+            raise RuntimeError(f"WEREWOLF_RATES names {name.strip()!r}; the limits are {', '.join(rates)}")
+        rates[name.strip()] = rate.strip()
+    return rates
+
+
+WEREWOLF_RATES = _rates()
+WEREWOLF_BEHIND_PROXY = _env_bool("WEREWOLF_BEHIND_PROXY", False)
+WEREWOLF_SIGNUP_HOURS = float(os.environ.get("WEREWOLF_SIGNUP_HOURS", "48"))
+"""How long a sign-up by a join link waits for its confirmation by mail before it is dropped."""
 
 ROOT_URLCONF = "werewolf.urls"
 WSGI_APPLICATION = "werewolf.wsgi.application"

@@ -29,6 +29,17 @@
   tick();
   setInterval(tick, 1000);
 
+  // A form that asks before it acts (resolving a phase now, ending a game): its question is
+  // in data-confirm, as the page's policy runs no script written into the page.
+  // A link to copy (a seat's private link on the dashboard) is selected whole on focus.
+  document.addEventListener("focusin", function (event) {
+    if (event.target.hasAttribute && event.target.hasAttribute("data-select-on-focus")) { event.target.select(); }
+  });
+  document.addEventListener("submit", function (event) {
+    var question = event.target.getAttribute && event.target.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) { event.preventDefault(); }
+  });
+
   // The New game form: only the chosen ruleset's options show (without scripts, all do,
   // each under its ruleset's name).
   var chooser = document.querySelector("select[name=ruleset]");

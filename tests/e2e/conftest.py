@@ -34,7 +34,37 @@ def browser(monkeypatch):
             )
         except Error as failure:
             require("chromium", False, f"Playwright could not launch it: {failure}")
+        blocked: list[str] = []
+        _watch_for_blocked(browser, blocked)
         try:
             yield browser
         finally:
             browser.close()
+        # The pages' policy (Content-Security-Policy) blocks inline script and style: a
+        # page that tried to run any would work in the tests' eyes only partly.
+        assert not blocked, "\n".join(blocked)
+
+
+def _watch_for_blocked(browser, blocked: list[str]) -> None:
+    """Collect what the Content-Security-Policy blocked on every page any context opens."""
+
+    def watch(page) -> None:
+        page.on(
+            "console",
+            lambda message: (
+                blocked.append(f"{page.url}: {message.text}") if "Content Security Policy" in message.text else None
+            ),
+        )
+
+    for name in ("new_page", "new_context"):
+        made = getattr(browser, name)
+
+        def wrapped(*args, made=made, name=name, **kwargs):
+            result = made(*args, **kwargs)
+            if name == "new_page":
+                watch(result)
+            else:
+                result.on("page", watch)
+            return result
+
+        setattr(browser, name, wrapped)

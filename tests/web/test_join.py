@@ -4,13 +4,16 @@ and takes a seat when the organiser starts; every refusal says what to do."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from html import unescape
 
 import pytest
+from django.conf import settings
 from django.core import mail, signing
 from django.test import Client
+from django.utils import timezone
 
-from werewolf.games import links, services
+from werewolf.games import services
 from werewolf.games.models import Game, Player
 
 from .play import GAME_FORM, NAMES
@@ -92,6 +95,7 @@ def test_each_refusal_says_what_to_do_and_changes_nothing(organiser_client: Clie
     assert Player.objects.count() == 2
     for name in NAMES[2:7]:
         ask(client, game, name, f"{name.lower()}@example.org")
+        client.post(confirm_link(f"{name.lower()}@example.org").split("testserver", 1)[-1])
     full = ask(client, game, "Eighth", "eighth@example.org")
     assert full.status_code == 400 and "The game is full" in text(full)
     assert Player.objects.count() == 7
@@ -106,9 +110,9 @@ def test_forged_and_expired_confirmation_links_open_nothing(organiser_client: Cl
     assert client.post(forged).status_code == 404
     other = signing.dumps(Player.objects.get(name="Alba").pk, salt="other")
     assert client.post(f"/join/confirm/{other}/").status_code == 404
-    monkeypatch.setattr(links, "SIGNUP_MAX_AGE", -1)
+    monkeypatch.setattr(settings, "WEREWOLF_SIGNUP_HOURS", -1)
     expired = client.post(path)
-    assert expired.status_code == 404 and "older than three days" in text(expired)
+    assert expired.status_code == 404 and "Ask for a seat again" in text(expired)
     assert Player.objects.get(name="Zoë").pending
 
 
@@ -146,7 +150,41 @@ def test_the_join_link_as_a_qr_code_on_the_dashboard_and_on_a_screen(organiser_c
     dashboard = organiser_client.get(f"/games/{game.pk}/").content.decode()
     assert '<svg role="img" aria-label="The join link as a QR code"' in dashboard and path in dashboard
     screen = organiser_client.get(f"/games/{game.pk}/join-code/").content.decode()
-    assert path in screen and url in screen and "max-width: 100%" in screen
+    assert path in screen and url in screen and re.search(r"<svg [^>]*width=\"\d+\"[^>]*class=\"qr\"", screen)
     assert Client().get(f"/games/{game.pk}/join-code/").status_code == 302  # the organiser's only
     services.close_signup(game)
     assert organiser_client.get(f"/games/{game.pk}/join-code/").status_code == 302
+
+
+def test_a_sign_up_not_confirmed_holds_no_seat_and_expires(organiser_client: Client) -> None:
+    game = open_game(organiser_client, signup_limit=7)
+    client = Client()
+    for name in NAMES[2:7]:  # five pending: seven in all, two of them confirmed
+        assert ask(client, game, name, f"{name.lower()}@example.org").status_code == 200
+    # The table is not full: a pending sign-up squats no seat.
+    assert ask(client, game, "Zoë", "zoe@example.org").status_code == 200
+    for name in NAMES[2:7]:
+        client.post(confirm_link(f"{name.lower()}@example.org").split("testserver", 1)[-1])
+    # Now it is: the last to confirm finds it full, and is told so.
+    late = client.post(confirm_link("zoe@example.org").split("testserver", 1)[-1])
+    assert late.status_code == 400 and "full" in text(late)
+    assert Player.objects.get(name="Zoë").pending
+    # Past WEREWOLF_SIGNUP_HOURS, the beat drops it.
+    Player.objects.filter(name="Zoë").update(joined_at=timezone.now() - timedelta(hours=49))
+    assert services.drop_expired_signups() == 1
+    assert not Player.objects.filter(name="Zoë").exists()
+
+
+def test_the_organiser_sees_and_removes_a_pending_sign_up(organiser_client: Client) -> None:
+    game = open_game(organiser_client)
+    ask(Client(), game, "Zoë", "zoe@example.org")
+    dashboard = text(organiser_client.get(f"/games/{game.pk}/"))
+    assert "to confirm by mail" in dashboard and "Remove Zoë's sign-up" in dashboard
+    zoe = Player.objects.get(name="Zoë")
+    response = organiser_client.post(f"/games/{game.pk}/", {"action": "remove_signup", "player": zoe.pk})
+    assert response.status_code == 302 and not Player.objects.filter(pk=zoe.pk).exists()
+    # A confirmed player is never removed this way.
+    alba = Player.objects.get(name="Alba")
+    organiser_client.post(f"/games/{game.pk}/", {"action": "remove_signup", "player": alba.pk})
+    assert Player.objects.filter(pk=alba.pk).exists()
+    assert Client().post(confirm_link("zoe@example.org").split("testserver", 1)[-1]).status_code == 404

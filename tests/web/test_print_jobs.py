@@ -81,7 +81,7 @@ def test_a_big_tables_notecards_print_in_a_worker_for_its_organiser_only(
     for path in ("", "version.json", "document.pdf"):
         assert other.get(f"/print/{job.key}/{path}").status_code == 404
         assert Client().get(f"/print/{job.key}/{path}").status_code == 302
-    assert other.get(url).status_code == 403 and PrintJob.objects.count() == 1
+    assert other.get(url).status_code == 404 and PrintJob.objects.count() == 1
 
     renders = counting_renders(monkeypatch)
     before = organiser_client.get(f"/print/{job.key}/version.json").json()["version"]
@@ -201,7 +201,7 @@ def test_a_long_games_record_prints_in_a_worker_in_parts_numbered_as_a_whole(
     for path in ("", "version.json", "document.pdf"):
         assert other.get(f"/print/{job.key}/{path}").status_code == 404
         assert Client().get(f"/print/{job.key}/{path}").status_code == 302
-    assert other.get(url).status_code == 403
+    assert other.get(url).status_code == 404
 
     renders = counting_renders(monkeypatch)
     assert printing.run_job(job.pk) and not printing.run_job(job.pk)

@@ -4,6 +4,7 @@ organiser's moderator posts and hidden posts."""
 
 from __future__ import annotations
 
+import re
 from html import unescape
 
 import pytest
@@ -242,3 +243,25 @@ def test_the_talk_is_mailed_at_each_players_pace_once_and_only_what_they_read(or
     say(client, game, wolves[1], "square", "Hello?")
     assert talk.send_digests(now + timedelta(hours=3)) == 5
     assert client.post(seat_url(game, villager) + "talk/mail/", {"pace": "sometimes"}).status_code == 400
+
+
+def test_a_busy_square_shows_the_latest_posts_and_the_earlier_ones_a_click_away(organiser) -> None:
+    from werewolf.games.talk import SHOWN
+
+    game = started_game(organiser, "Busy square")
+    Post.objects.bulk_create(
+        Post(game=game, channel="square", seat=0, author="Alba", text=f"Post number {number:03}")
+        for number in range(SHOWN + 10)
+    )
+    path = links.url_for(game.players.get(seat=1), absolute=False)
+    client = Client()
+    page = client.get(path).content.decode()
+    shown = re.findall(r"Post number (\d+)", page)
+    assert shown == [f"{number:03}" for number in range(10, SHOWN + 10)]
+    earlier = re.search(r'href="\?before=(\d+)#talk">Earlier posts<', page)
+    assert earlier is not None
+    older = client.get(f"{path}?before={earlier.group(1)}").content.decode()
+    assert re.findall(r"Post number (\d+)", older) == [f"{number:03}" for number in range(10)]
+    assert "Back to the latest posts" in older and "Earlier posts" not in older
+    public = Client().get(f"/g/{game.public_key}/?before=abc")  # odd input: the latest, as usual
+    assert public.status_code == 200

@@ -20,7 +20,7 @@ from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from werewolf import engine
+from werewolf import engine, limits
 from werewolf.engine import rulesets
 from werewolf.engine.rulesets import tabula
 from werewolf.engine.rulesets.lunapiena import cast as lunapiena_cast
@@ -1022,8 +1022,27 @@ def deck_counts(deck: tuple[str, ...]) -> list[tuple[str, int]]:
 
 
 class OrganiserLoginForm(AuthenticationForm):
-    """The organiser's log in; a refusal (a wrong password) is tied to both fields, so a
-    screen reader says why with each (templates/registration/login.html shows it)."""
+    """The organiser's log in (the admin's too: it sends its log in here); a refusal (a
+    wrong password) is tied to both fields, so a screen reader says why with each
+    (templates/registration/login.html shows it). Wrong passwords are limited per account
+    and per network address (`limits`); once either is spent, no password is tried, the
+    right one included, until the time the refusal gives."""
+
+    def clean(self) -> dict[str, Any]:
+        account = (self.data.get("username") or "").strip().casefold()
+        address = limits.client_address(self.request) if self.request is not None else ""
+        try:
+            limits.check("login_account", account)
+            limits.check("login_address", address)
+        except limits.Limited as limited:
+            message = words("includes/limited.html", {"limited": limited})
+            raise forms.ValidationError(message, code="limited") from None
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            limits.count("login_account", account)
+            limits.count("login_address", address)
+            raise
 
     def full_clean(self) -> None:
         super().full_clean()

@@ -15,6 +15,7 @@ import json
 import re
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Generic, TypeVar
 
 from django.conf import settings
@@ -313,8 +314,6 @@ def _bounce_mac(pk: int) -> str:
     return base64.b32encode(mac).decode().rstrip("=").lower()[:16]
 
 
-SIGNUP_MAX_AGE = 3 * 24 * 3600
-"""How long a link to confirm a sign-up works: three days."""
 _SIGNUP_SALT = "werewolf.signup"
 
 
@@ -326,9 +325,9 @@ def signup_url(player: Player) -> str:
 
 def player_for_signup(token: str) -> Player:
     """The pending player a confirmation link names; `LinkError` "unknown" if forged or
-    mangled (or the player has gone), "expired" after three days."""
+    mangled (or the player has gone), "expired" after WEREWOLF_SIGNUP_HOURS."""
     try:
-        pk = signing.loads(token, salt=_SIGNUP_SALT, max_age=SIGNUP_MAX_AGE)
+        pk = signing.loads(token, salt=_SIGNUP_SALT, max_age=timedelta(hours=settings.WEREWOLF_SIGNUP_HOURS))
     except signing.SignatureExpired:
         raise LinkError("expired") from None
     except signing.BadSignature:

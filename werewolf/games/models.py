@@ -24,6 +24,9 @@ class Game(models.Model):
     name = models.CharField(_("name"), max_length=120)
     ruleset = models.CharField(_("ruleset"), max_length=32, default="classic")
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_games")
+    co_organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="co_organised_games", verbose_name=_("co-organisers")
+    )  # accounts the organiser invited to run this game (access.py says what they may do)
     options = models.JSONField(_("options"), default=dict)
     seed = models.BigIntegerField()
     state = models.JSONField(null=True, blank=True, editable=False)

@@ -198,18 +198,30 @@ def close_signup(game: Game) -> Game:
     return game
 
 
+def signup_expiry() -> timedelta:
+    """How long a sign-up waits for its confirmation before it is dropped (and its mailed
+    link stops working): WEREWOLF_SIGNUP_HOURS."""
+    return timedelta(hours=settings.WEREWOLF_SIGNUP_HOURS)
+
+
 def sign_up(key: str, name: str, email: str) -> Player:
     """A person asks for a seat by the join link: kept as pending and mailed a link to
-    confirm (the address must be theirs). Refused (`ServiceError`) when the sign-up is
-    closed ("signup_closed"), the table is full ("signup_full"), or the address already
-    has a seat ("signup_address_taken"); `name` and `email` are checked by the form."""
+    confirm (the address must be theirs). A pending sign-up holds no seat: the table is
+    full when the confirmed players fill it, and a sign-up not confirmed within
+    `signup_expiry` is dropped. Asking again with the same address replaces one's own
+    pending sign-up (a lost mail). Refused (`ServiceError`) when the sign-up is closed
+    ("signup_closed"), the table is full ("signup_full"), the address already has a seat
+    ("signup_address_taken") or the name is taken; `name` and `email` are checked by the
+    form."""
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(signup_key=key, status=Game.Status.DRAFT).first()
         if not key or game is None:
             raise ServiceError("signup_closed")
+        game.players.filter(pending=True, joined_at__lt=timezone.now() - signup_expiry()).delete()
+        game.players.filter(pending=True, email__iexact=email).delete()
         players = list(game.players.all())
         limit = game.signup_limit or engine.rulesets.get(game.ruleset).max_players
-        if len(players) >= limit:
+        if sum(not player.pending for player in players) >= limit:
             raise ServiceError("signup_full")
         if any(player.email.casefold() == email.casefold() for player in players if player.email):
             raise ServiceError("signup_address_taken")
@@ -221,7 +233,8 @@ def sign_up(key: str, name: str, email: str) -> Player:
 
 
 def confirm_signup(player: Player) -> Player:
-    """The person confirmed by the link mailed to them: the seat is theirs. Confirming
+    """The person confirmed by the link mailed to them: the seat is theirs, if the
+    confirmed players have not filled the table meanwhile ("signup_full"). Confirming
     twice changes nothing."""
     with transaction.atomic():
         game = _locked(player.game)
@@ -229,9 +242,32 @@ def confirm_signup(player: Player) -> Player:
         if found is None or game.status != Game.Status.DRAFT or (found.pending and not game.signup_key):
             raise ServiceError("signup_closed")
         if found.pending:
+            limit = game.signup_limit or engine.rulesets.get(game.ruleset).max_players
+            if game.players.filter(pending=False).count() >= limit:
+                raise ServiceError("signup_full")
             found.pending = False
             found.save(update_fields=["pending"])
     return found
+
+
+def remove_signup(game: Game, player_id: int | None) -> None:
+    """The organiser removes a sign-up still waiting for its confirmation (its link then
+    confirms nothing)."""
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status != Game.Status.DRAFT:
+            raise ServiceError("already_started")
+        if player_id is not None:
+            game.players.filter(pk=player_id, pending=True).delete()
+
+
+def drop_expired_signups(now: datetime | None = None) -> int:
+    """Drop every sign-up that waited longer than `signup_expiry` (the beat runs it)."""
+    now = now or timezone.now()
+    _, dropped = Player.objects.filter(
+        pending=True, game__status=Game.Status.DRAFT, joined_at__lt=now - signup_expiry()
+    ).delete()
+    return dropped.get(Player._meta.label, 0)
 
 
 def assign_roles(game: Game, roles: Mapping[int, str], alpha: int | None) -> None:
@@ -360,6 +396,7 @@ def next_in_series(game: Game, organiser: Any) -> Game:
         public_square=game.public_square,
         language=game.language,
     )
+    following.co_organisers.set(game.co_organisers.all())
     number = 1 + max([first.series_number, *Game.objects.filter(series=first).values_list("series_number", flat=True)])
     Game.objects.filter(pk=following.pk).update(series=first, series_number=number)
     following.refresh_from_db()

@@ -15,7 +15,7 @@ from django.db import connection, models, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from werewolf import engine
+from werewolf import engine, limits
 from werewolf.engine import talk
 
 from . import links
@@ -25,8 +25,9 @@ from .services import ServiceError, _mail, outbox
 PACES = {"each": timedelta(0), "hourly": timedelta(hours=1), "daily": timedelta(days=1)}
 """How long a player's talk digests wait after the last one, by the pace they chose."""
 
-SHOWN = 200
-"""The newest posts a page shows per channel (the export keeps them all)."""
+SHOWN = 40
+"""The newest posts a page shows per channel; the earlier ones are a click away, the
+same number at a time (and the export keeps them all)."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ class Room:
     posts: list[Post]
     may_write: bool
     closed: str
+    earlier: int | None = None
+    """Where the posts before these begin (the oldest shown), when there may be more."""
 
 
 def clean_text(text: str) -> str:
@@ -68,6 +71,8 @@ def post(
     before the dawn. The phase a post belongs to is the last one opened."""
     text = clean_text(text)
     _check(game.status, game.state, seat, channel, text)
+    if seat is not None:
+        _count(game.pk, seat)
     if seat is None:
         name = ""
     elif author is not None and author.seat == seat:
@@ -97,10 +102,15 @@ def post_by_link(token: str, channel: str, text: str) -> None:
     text = clean_text(text)
     key = links.digest(token)
     known = _RECENT.get(key)
-    if known is not None and _allowed(known, channel, text) and _insert_if_unchanged(known, key, channel, text):
-        return
+    if known is not None and _allowed(known, channel, text):
+        _count(known.game, known.seat)
+        if _insert_if_unchanged(known, key, channel, text):
+            return
+        _uncount(known.game, known.seat)
     speaker = links.speaker_for(token)
     _RECENT.remember(key, speaker)
+    _check(speaker.status, speaker.state, speaker.seat, channel, text)
+    _count(speaker.game, speaker.seat)
     _post_as(speaker, channel, text)
 
 
@@ -167,11 +177,24 @@ def _insert_if_unchanged_sql(vendor: str) -> str:
 """
 
 
+def _count(game: int, seat: int | None) -> None:
+    """Count a seat's post against its limit (`limits`, per seat): refused with
+    `ServiceError("limited")`, which says when to try again, once the limit is spent."""
+    try:
+        limits.hit("talk_post", f"{game}:{seat}")
+    except limits.Limited as limited:
+        raise ServiceError("limited", limited=limited) from None
+
+
+def _uncount(game: int, seat: int | None) -> None:
+    """Take back `_count` for a post that was not written after all."""
+    limits.uncount("talk_post", f"{game}:{seat}")
+
+
 def _post_as(speaker: links.Speaker, channel: str, text: str) -> None:
-    """`post` for a seat by its own link (`links.speaker_for`): the same checks and the
-    same refusals, on the state as the link's query read it, then one INSERT. Nothing
-    else is read. `text` is cleaned already (`clean_text`)."""
-    _check(speaker.status, speaker.state, speaker.seat, channel, text)
+    """`post` for a seat by its own link (`links.speaker_for`), once checked and counted:
+    one INSERT, on the state as the link's query read it. Nothing else is read. `text` is
+    cleaned already (`clean_text`)."""
     # One plain INSERT, in autocommit: one statement, one round trip. Compiling the
     # ORM's took longer than the database did (and bulk_create adds a transaction: two
     # more round trips on PostgreSQL). tests/web/test_talk.py checks that the row is
@@ -245,17 +268,20 @@ def seat_channels(status: str, state: engine.State | None, seat: int) -> list[ta
     return list(talk.readable(state, seat))
 
 
-def rooms(game: Game, viewer: engine.Viewer) -> list[Room]:
+def rooms(game: Game, viewer: engine.Viewer, before: int | None = None) -> list[Room]:
     """What `viewer` reads, channel by channel, newest posts last (the newest `SHOWN` of
-    the channels together), in one query whatever the number of channels. Hidden posts
-    are left out, except for the moderator, who sees them marked, and also sees the
-    posts of a group gone since (both Lovers dead)."""
+    the channels together, or those before the post numbered `before`), in one query
+    whatever the number of channels. Hidden posts are left out, except for the moderator,
+    who sees them marked, and also sees the posts of a group gone since (both Lovers
+    dead)."""
     channels = channels_for(game, viewer)
     if not channels:
         return []
     posts = game.posts.all() if viewer == engine.MODERATOR else game.posts.filter(hidden_at=None)
     if viewer != engine.MODERATOR:
         posts = posts.filter(channel__in=[channel.name for channel in channels])
+    if before is not None:
+        posts = posts.filter(pk__lt=before)
     newest = list(reversed(posts.order_by("-pk")[: SHOWN * max(len(channels), 1)]))
     by_channel: dict[str, list[Post]] = {}
     for found in newest:
@@ -270,7 +296,9 @@ def rooms(game: Game, viewer: engine.Viewer) -> list[Room]:
         if isinstance(viewer, int):
             may_write = viewer in channel.writers
             closed = "" if may_write else talk.refusal(state, viewer, channel.name, "-") or ""
-        rooms.append(Room(channel.name, by_channel.get(channel.name, [])[-SHOWN:], may_write, closed))
+        shown = by_channel.get(channel.name, [])[-SHOWN:]
+        earlier = shown[0].pk if len(shown) == SHOWN else None
+        rooms.append(Room(channel.name, shown, may_write, closed, earlier))
     return rooms
 
 

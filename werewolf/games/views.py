@@ -10,7 +10,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,11 +17,11 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from werewolf import engine, printing
+from werewolf import engine, limits, printing
 from werewolf.mail import grammar
 from werewolf.mail.grammar import CardError, read_card
 
-from . import cards, links, middleware, polls, selectors, services, talk, validators
+from . import access, cards, links, middleware, organisers, polls, selectors, services, talk, validators
 from .forms import (
     AssignRolesForm,
     DemoForm,
@@ -62,6 +61,7 @@ DONE = {
     ),
     "entered": _("%(name)s's card is in."),
     "not_a_draft": _("This game has started: it can no longer be changed or deleted."),
+    "co_organiser": _("%(name)s now runs this game with you: it is on their list of games."),
 }
 """What the organiser is told after an action went through (shown by base.html)."""
 
@@ -70,7 +70,7 @@ DONE = {
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    games = Game.objects.filter(organiser=request.user) if request.user.is_authenticated else Game.objects.none()
+    games = access.games_of(request.user)
     return render(request, "games/home.html", {"games": games, "demo_form": DemoForm()})
 
 
@@ -98,7 +98,7 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
         request.POST or None,
         initial=GameForm.initial_for(game),
         submit_label=_("Save the game"),
-        organiser=request.user,
+        organiser=game.organiser,
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -116,7 +116,7 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def delete(request: HttpRequest, pk: int) -> HttpResponse:
     """Delete a game that has not started: a page that asks, and its POST that does."""
-    game = _organised(request, pk)
+    game = _organised(request, pk, access.Action.OWN)
     if game.status != Game.Status.DRAFT:
         messages.error(request, DONE["not_a_draft"])
         return redirect("games:dashboard", pk=pk)
@@ -219,7 +219,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                 services.end_game(game)
                 messages.success(request, DONE["ended"])
             elif action == "next_in_series":
-                following = services.next_in_series(game, request.user)
+                following = services.next_in_series(game, game.organiser)
                 messages.success(request, DONE["series"] % {"number": following.series_number})
                 return redirect("games:dashboard", pk=following.pk)
             elif action == "resume_mail":
@@ -227,6 +227,15 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                 player = get_object_or_404(Player, game=game, seat=-1 if seat is None else seat)
                 services.resume_mail(player)
                 messages.success(request, DONE["resumed"] % {"name": player.name})
+            elif action in ("add_co_organiser", "remove_co_organiser"):
+                game = _organised(request, pk, access.Action.OWN)
+                if action == "add_co_organiser":
+                    added = organisers.add_co_organiser(game, request.POST.get("who", ""))
+                    messages.success(request, DONE["co_organiser"] % {"name": added.get_username()})
+                else:
+                    organisers.remove_co_organiser(game, validators.ascii_number(request.POST.get("user", "")))
+            elif action == "remove_signup":
+                services.remove_signup(game, validators.ascii_number(request.POST.get("player", "")))
             elif action == "mail_link":
                 seat = validators.ascii_number(request.POST.get("seat", ""))
                 player = get_object_or_404(Player, game=game, seat=-1 if seat is None else seat)
@@ -249,6 +258,8 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "pending": game.players.filter(pending=True).count() if game.signup_key else 0,
             "reminded": _reminded(game),
             "entered": validators.ascii_number(request.GET.get("entered", "")),
+            "owner": access.may(request.user, game, access.Action.OWN),
+            "co_organisers": game.co_organisers.order_by("username"),
         }
     )
     return render(request, "games/dashboard.html", context, status=400 if error else 200)
@@ -429,11 +440,12 @@ def _speak(request: HttpRequest, game: Game) -> None:
     request.game_language = game.language  # type: ignore[attr-defined]
 
 
-def _organised(request: HttpRequest, pk: int) -> Game:
-    game = get_object_or_404(Game, pk=pk)
-    if game.organiser_id != request.user.pk and not request.user.is_superuser:
-        raise PermissionDenied
-    return game
+def _organised(request: HttpRequest, pk: int, action: access.Action | None = None) -> Game:
+    """The game an organiser's page is about, if this visitor may do what the request does
+    to it: look (GET) or run it (POST), unless the view names the action. Else 404."""
+    if action is None:
+        action = access.Action.VIEW if request.method in ("GET", "HEAD") else access.Action.RUN
+    return access.game_for(request.user, pk, action)
 
 
 def _public_url(game: Game) -> str:
@@ -582,8 +594,18 @@ def _talk_refused(
         "back": back,
         "talk_url": action,
         "max_post": engine.talk.MAX_POST,
+        "limited": refusal.params.get("limited"),
     }
-    return render(request, "games/talk_refused.html", context, status=400)
+    return _limited_or(render(request, "games/talk_refused.html", context, status=400), refusal)
+
+
+def _limited_or(response: HttpResponse, refusal: services.ServiceError | None) -> HttpResponse:
+    """A refusal by a limit answers 429, saying when to try again (Retry-After) too."""
+    limited = refusal.params.get("limited") if refusal is not None else None
+    if isinstance(limited, limits.Limited):
+        response.status_code = 429
+        response["Retry-After"] = str(limited.retry_after)
+    return response
 
 
 def _link_error(request: HttpRequest, problem: links.LinkError) -> HttpResponse:
@@ -680,8 +702,15 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
     form = JoinForm(request.POST or None)
     error = None
     if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data["email"]
         try:
-            player = services.sign_up(key, form.cleaned_data["name"], form.cleaned_data["email"])
+            try:  # each sign-up mails its address: limited per game, address and network
+                limits.hit("join_game", key)
+                limits.hit("join_email", email.casefold())
+                limits.hit("join_address", limits.client_address(request))
+            except limits.Limited as limited:
+                raise services.ServiceError("limited", limited=limited) from None
+            player = services.sign_up(key, form.cleaned_data["name"], email)
         except services.ServiceError as refusal:
             error = refusal
         else:
@@ -689,7 +718,7 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
     status = 400 if error or form.errors else 200
     seated = game.players.filter(pending=False).count()
     context = {"game": game, "form": form, "error": error, "seated": seated, "names": []}
-    return render(request, "games/join.html", context, status=status)
+    return _limited_or(render(request, "games/join.html", context, status=status), error)
 
 
 @require_http_methods(["GET", "POST"])
@@ -748,14 +777,7 @@ def print_deck(request: HttpRequest) -> HttpResponse:
 def _print_job(request: HttpRequest, key: str) -> PrintJob:
     if not re.fullmatch(r"[0-9a-f]{64}", key):
         raise Http404
-    job = get_object_or_404(PrintJob, key=key)
-    if job.kind != "deck":
-        # A game's document (role cards, notecards with their seat links, the record)
-        # tells what its players may not know: the game's organiser's only, unseen by others.
-        mine = Game.objects.filter(pk=job.params.get("game"), organiser_id=request.user.pk).exists()
-        if not (mine or request.user.is_superuser):
-            raise Http404
-    return job
+    return access.print_job_for(request.user, get_object_or_404(PrintJob, key=key))
 
 
 @login_required

@@ -282,14 +282,24 @@ def talk(context: template.Context, game: Any, viewer: Any, talk_url: str) -> di
     """The channels `viewer` reads (a seat number, "public" or "moderator"), with their
     posts and, where it may write, a form posting to `talk_url`."""
     from werewolf.games import talk as talk_module
+    from werewolf.games.validators import ascii_number
 
+    request = context.get("request")
+    before = ascii_number(request.GET.get("before", "")) if request is not None else None
     return {
-        "rooms": talk_module.rooms(game, viewer),
+        "rooms": talk_module.rooms(game, viewer, before),
+        "before": before,
         "talk_url": talk_url,
         "moderator": viewer == engine.MODERATOR,
         "max_post": engine.talk.MAX_POST,
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.simple_tag
+def signup_hours() -> int:
+    """How many hours a sign-up waits for its confirmation (WEREWOLF_SIGNUP_HOURS)."""
+    return round(settings.WEREWOLF_SIGNUP_HOURS)
 
 
 @register.simple_tag
@@ -305,7 +315,9 @@ def qr_code(url: str, label: str, scale: int = 4) -> str:
     code.save(out, kind="svg", border=2, xmldecl=False, svgclass="qr", lineclass=None, title=label, omitsize=True)
     width = code.symbol_size(scale=scale, border=2)[0]
     svg = out.getvalue().decode()
-    attributes = f'role="img" aria-label="{_attribute(label)}" style="width: {width}px; max-width: 100%; height: auto" '
+    # Its width as an attribute, never a style: the pages' policy lets no inline style in
+    # (app.css keeps it within its container).
+    attributes = f'role="img" aria-label="{_attribute(label)}" width="{width}" '
     return mark_safe(svg.replace("<svg ", "<svg " + attributes, 1))
 
 

@@ -1,0 +1,191 @@
+"""Who may do what, walked over every organiser URL: as someone logged out, as a player
+(who has a seat link and no account), as another organiser, as a co-organiser of the game,
+as its organiser, and as the site's staff. Another organiser's game answers as if it did
+not exist (404), and what a visitor may not do leaves the game as it was.
+
+The table below must name every URL of the games app that takes a game's number: a new
+organiser page fails this test until it says who may open it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from werewolf import printing
+from werewolf.games import links
+from werewolf.games.access import Action
+from werewolf.games.models import Game
+
+from .play import snapshot, started_game
+
+pytestmark = pytest.mark.django_db
+
+VIEW, RUN, OWN = Action.VIEW, Action.RUN, Action.OWN
+GET_ONLY = None
+
+# url name: (what a GET needs, what a POST needs; GET_ONLY where the page takes no POST,
+# and the POST's data: an action that changes nothing, or one refused on a running game).
+ORGANISER_URLS: dict[str, tuple[Action | None, Action | None, dict[str, Any]]] = {
+    "dashboard": (VIEW, RUN, {"action": "nothing"}),
+    "edit": (VIEW, RUN, {}),
+    "delete": (OWN, OWN, {}),
+    "seat_card": (VIEW, RUN, {}),
+    "paper_cards": (VIEW, RUN, {}),
+    "substitute": (VIEW, RUN, {}),
+    "export": (VIEW, GET_ONLY, {}),
+    "game_role_cards": (VIEW, GET_ONLY, {}),
+    "game_notecards": (VIEW, GET_ONLY, {}),
+    "game_tally": (VIEW, GET_ONLY, {}),
+    "game_record": (VIEW, GET_ONLY, {}),
+    "game_script": (VIEW, GET_ONLY, {}),
+    "game_score_sheet": (VIEW, GET_ONLY, {}),
+    "join_code": (VIEW, GET_ONLY, {}),
+    "dashboard_signup": (None, RUN, {"action": "close_signup"}),
+    "dashboard_talk": (None, RUN, {"channel": "square", "text": ""}),
+}
+MAY = {
+    "anonymous": frozenset(),
+    "player": frozenset(),
+    "other organiser": frozenset(),
+    "co-organiser": frozenset({VIEW, RUN}),
+    "organiser": frozenset({VIEW, RUN, OWN}),
+    "staff": frozenset({VIEW, RUN, OWN}),
+}
+
+
+def _patterns(resolver: URLResolver, namespace: str = "") -> list[tuple[str, str]]:
+    found = []
+    for entry in resolver.url_patterns:
+        if isinstance(entry, URLResolver):
+            found += _patterns(entry, entry.namespace or namespace)
+        elif isinstance(entry, URLPattern) and namespace == "games":
+            found.append((entry.name or "", str(entry.pattern)))
+    return found
+
+
+def test_the_table_names_every_page_about_a_game() -> None:
+    about_a_game = {name for name, route in _patterns(get_resolver()) if route.startswith("games/<int:pk>/")}
+    assert about_a_game == set(ORGANISER_URLS)
+    numbered = {name for name, route in _patterns(get_resolver()) if "<int:pk>" in route}
+    assert numbered - about_a_game == {"character_edit", "character_delete"}  # tested below
+
+
+def test_a_character_is_its_organisers_only(organiser: Any, django_user_model: Any) -> None:
+    from werewolf.games.models import Character
+
+    mine = Client()
+    mine.force_login(organiser)
+    page = mine.get("/characters/new/")
+    assert page.status_code == 200
+    character = Character.objects.create(organiser=organiser, name="Baker", definition={})
+    other = Client()
+    other.force_login(django_user_model.objects.create_user("other", password="long enough pw"))
+    for url in (f"/characters/{character.pk}/", f"/characters/{character.pk}/delete/"):
+        assert other.get(url).status_code in (404, 405)
+        assert other.post(url, {"name": "Stolen"}).status_code == 404
+        assert Client().post(url).status_code == 302
+    character.refresh_from_db()
+    assert character.name == "Baker"
+
+
+@pytest.fixture
+def visitors(organiser: Any, django_user_model: Any) -> tuple[Game, dict[str, Client]]:
+    game = started_game(organiser, "Access")
+    co, other = (django_user_model.objects.create_user(name, password="long enough pw") for name in ("co", "other"))
+    staff = django_user_model.objects.create_user("staff", password="long enough pw", is_staff=True)
+    game.co_organisers.add(co)
+    clients = {name: Client() for name in MAY}
+    for name, user in (("organiser", organiser), ("co-organiser", co), ("other organiser", other), ("staff", staff)):
+        clients[name].force_login(user)
+    player_link = links.url_for(game.players.get(seat=0), absolute=False)
+    assert clients["player"].get(player_link).status_code == 200
+    return game, clients
+
+
+def _url(name: str, game: Game) -> str:
+    seat = {"seat": 0} if name in ("seat_card", "substitute") else {}
+    return reverse(f"games:{name}", kwargs={"pk": game.pk, **seat})
+
+
+def _answered(response: Any, allowed: bool, who: str) -> str | None:
+    """What is wrong with the answer, if anything."""
+    status = response.status_code
+    if who in ("anonymous", "player"):
+        ok = status == 302 and response["Location"].startswith("/accounts/login/")
+    elif allowed:
+        ok = status not in (403, 404) and status < 500
+    else:
+        ok = status == 404
+    return None if ok else f"{status} {response.get('Location', '')}"
+
+
+def test_every_organiser_url_answers_each_kind_of_visitor_as_it_may(
+    visitors: tuple[Game, dict[str, Client]],
+) -> None:
+    game, clients = visitors
+    wrong = []
+    for name, (get_needs, post_needs, data) in ORGANISER_URLS.items():
+        url = _url(name, game)
+        for who, client in clients.items():
+            may = MAY[who]
+            if get_needs is not None:
+                problem = _answered(client.get(url), get_needs in may, who)
+                if problem:
+                    wrong.append(f"GET {name} as {who}: {problem}")
+            if post_needs is not None:
+                before = snapshot(game), game.status
+                response = client.post(url, data)
+                game.refresh_from_db()
+                problem = _answered(response, post_needs in may, who)
+                if problem:
+                    wrong.append(f"POST {name} as {who}: {problem}")
+                if post_needs not in may and (snapshot(game), game.status) != before:
+                    wrong.append(f"POST {name} as {who} changed the game")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_game_document_print_job_is_for_those_who_may_see_the_game(
+    visitors: tuple[Game, dict[str, Client]],
+) -> None:
+    game, clients = visitors
+    job = printing.game_job(game, paper="a4", backs=False)
+    for path in ("", "version.json", "document.pdf"):
+        url = f"/print/{job.key}/{path}"
+        for who, client in clients.items():
+            problem = _answered(client.get(url), VIEW in MAY[who], who)
+            assert problem is None, f"GET {url} as {who}: {problem}"
+
+
+def test_the_list_of_games_holds_what_one_organises_or_co_organises(
+    visitors: tuple[Game, dict[str, Client]],
+) -> None:
+    game, clients = visitors
+    dashboard = _url("dashboard", game)
+    for who in ("organiser", "co-organiser", "other organiser"):
+        page = clients[who].get("/").content.decode()
+        assert (dashboard in page) == (who != "other organiser"), who
+
+
+def test_only_the_organiser_chooses_who_co_organises(
+    visitors: tuple[Game, dict[str, Client]], django_user_model: Any
+) -> None:
+    game, clients = visitors
+    url = _url("dashboard", game)
+    django_user_model.objects.create_user("third", email="third@example.org", password="long enough pw")
+    # The co-organiser may run the game, but not add or remove anyone.
+    assert clients["co-organiser"].post(url, {"action": "add_co_organiser", "who": "third"}).status_code == 404
+    co = game.co_organisers.get()
+    assert clients["co-organiser"].post(url, {"action": "remove_co_organiser", "user": co.pk}).status_code == 404
+    assert list(game.co_organisers.values_list("username", flat=True)) == ["co"]
+    # The organiser adds by address or user name, and is told plainly when nobody answers.
+    assert clients["organiser"].post(url, {"action": "add_co_organiser", "who": "THIRD@example.org"}).status_code == 302
+    assert set(game.co_organisers.values_list("username", flat=True)) == {"co", "third"}
+    refused = clients["organiser"].post(url, {"action": "add_co_organiser", "who": "nobody-here"})
+    assert refused.status_code == 400 and "No organiser account is called" in refused.content.decode()
+    refused = clients["organiser"].post(url, {"action": "add_co_organiser", "who": "organiser"})
+    assert refused.status_code == 400 and "own organiser" in refused.content.decode()
+    clients["organiser"].post(url, {"action": "remove_co_organiser", "user": co.pk})
+    assert clients["co-organiser"].get(url).status_code == 404
