@@ -880,8 +880,12 @@ def _context(
     state = shared.state
     following = shared.following
     slot = engine.phase(state).asks(seat) if following else None
-    reference = links.reference_for(player, following.index) if following and slot else None
-    mail_orders = bool(settings.WEREWOLF_MAIL_ORDERS and reference)
+    # Every mail carries the seat's reply address, asked for a card or not (a ghost, a
+    # suspect, a game just over), so that HELP and STATUS reach the seat's game from any
+    # of its mails; `mail_orders` says whether the mail also asks for a card by reply.
+    replied = following or phase
+    reference = links.reference_for(player, replied.index) if replied is not None else None
+    mail_orders = bool(settings.WEREWOLF_MAIL_ORDERS and reference and slot)
     unasked = selectors.unasked(state, seat) if following else ""
     return {
         "game": game,
@@ -898,7 +902,7 @@ def _context(
         "unasked": unasked,
         "link": links.url_for(player),
         "mail_orders": mail_orders,
-        "reply_to": orders_address(reference) if mail_orders and reference else "",
+        "reply_to": orders_address(reference) if settings.WEREWOLF_MAIL_ORDERS and reference else "",
         "scores": _scores(game, state, shared.names),
         "said_alike": shared.words,
     }
