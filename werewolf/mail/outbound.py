@@ -42,7 +42,6 @@ from django.template.loader import get_template, render_to_string
 from django.utils import timezone, translation
 
 from werewolf import engine
-from werewolf.engine import rulesets
 from werewolf.games import links, queue, selectors
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player
 
@@ -139,7 +138,10 @@ def queue_inbound_reply(row: InboundMessage, reading: Any) -> list[int]:
             "taken_for": reading.phase,
             "standing": selectors.card_of(context["next_phase"], player.seat) if reading.code == "status" else None,
             "max_post": engine.talk.MAX_POST,
-            "verbs": grammar.verbs(rulesets.get(player.game.ruleset).cards, player.game.ruleset),
+            # The words of the card asked of this seat now, and only those: not every word
+            # the ruleset (or another) knows, nor another seat's card, which would tell
+            # which roles are in play.
+            "verbs": grammar.verbs([context["slot"].card] if context["slot"] else [], player.game.ruleset),
         }
     )
     headers = {"In-Reply-To": row.message_id, "References": row.message_id} if row.message_id else {}
