@@ -185,6 +185,29 @@ def queue_reminders(phase: Phase, players: list[Player]) -> list[int]:
     )
 
 
+def queue_deadline_moved(phase: Phase, players: list[Player]) -> list[int]:
+    """Tell each of `players` that the organiser moved the open phase's deadline: once
+    per seat and new deadline (the key), with what the phase asks of the seat."""
+    stamp = int(phase.deadline.timestamp())
+    return _queue(
+        [
+            (
+                player,
+                f"deadline:{phase.pk}:{player.pk}:{stamp}",
+                Dispatch.Kind.REMINDER,
+                phase,
+                partial(_render_deadline_moved, player),
+            )
+            for player in players
+            if player.email and not player.is_bot
+        ]
+    )
+
+
+def _render_deadline_moved(player: Player) -> dict[str, Any]:
+    return _render(player, "deadline_moved", _context(player))
+
+
 def _render_reminder(player: Player) -> dict[str, Any]:
     return _render(player, "reminder", _context(player))
 
@@ -773,7 +796,7 @@ def _plain(template: str, context: dict[str, Any]) -> str:
     return str(Engine.get_default().get_template(template).render(Context(context, autoescape=False)))
 
 
-CALENDAR_MAILS = ("welcome", "phase")
+CALENDAR_MAILS = ("welcome", "phase", "deadline_moved")
 """Mails that carry the open phase's deadline as an iCalendar event."""
 
 
