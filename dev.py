@@ -18,6 +18,7 @@ printing, translation, IMAP and Postfix tests, when they are missing and this us
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 import os
@@ -26,6 +27,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import venv
 from pathlib import Path
@@ -82,11 +84,18 @@ def install(*, dev: bool) -> None:
     extra = "[dev]" if dev else ""
     stamp = VENV / f".installed{extra or '-base'}"
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if stamp.exists() and stamp.read_text() == wanted:
+    # What `test` installs holds what `run` needs: either stamp will do for `run`.
+    stamps = [stamp] if dev else [stamp, VENV / ".installed[dev]"]
+    if any(done.exists() and done.read_text() == wanted for done in stamps):
         return
-    print("Installing the project and its dependencies into .venv ...", flush=True)
-    pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.check_call([*pip, "--upgrade", "pip"], cwd=ROOT)
+    pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off"]
+    print("Installing the project and its dependencies into .venv (step 1 of 2: pip itself) ...", flush=True)
+    subprocess.check_call([*pip, "--quiet", "--upgrade", "pip"], cwd=ROOT)
+    print(
+        "Installing the project and its dependencies into .venv (step 2 of 2: about a hundred packages; "
+        "the first time takes a few minutes, one line a package below) ...",
+        flush=True,
+    )
     subprocess.check_call([*pip, "-e", f".{extra}"], cwd=ROOT)
     stamp.write_text(wanted)
 
@@ -204,26 +213,73 @@ def run(address: str) -> int:
     login = subprocess.check_output(
         [str(PYTHON), "manage.py", "ensure_organiser", "--staff"], cwd=ROOT, text=True
     ).strip()
-    worker = subprocess.Popen(
-        [str(PYTHON), "-m", "celery", "-A", "werewolf", "worker", "-B", "--pool=solo", "--loglevel=warning"], cwd=ROOT
+    worker = Watched(
+        "the Celery worker (and its beat)",
+        [str(PYTHON), "-m", "celery", "-A", "werewolf", "worker", "-B", "--pool=solo", "--loglevel=warning"],
     )
-    server = subprocess.Popen([str(PYTHON), "manage.py", "runserver", "--noreload", address], cwd=ROOT)
+    server = Watched("the web server", [str(PYTHON), "manage.py", "runserver", "--noreload", address])
     signal.signal(signal.SIGTERM, _interrupt)
+    dead: Watched | None = None
     try:
-        _wait_for(address, server)
-        print()
-        print(f"Werewolf is running at http://{address}/")
-        print(login)
-        print("Log in, then 'Start a demo game' to watch bots play with you, or 'New game' to set one up.")
-        print(_where_mail_goes() + " Ctrl-C stops.")
-        sys.stdout.flush()
-        while worker.poll() is None and server.poll() is None:
+        _wait_for(address, server.process)
+        dead = _dead(worker, server)
+        if dead is None:
+            print()
+            print(f"Werewolf is running at http://{address}/")
+            print(login)
+            print("Log in, then 'Start a demo game' to watch bots play with you, or 'New game' to set one up.")
+            print(_where_mail_goes() + " Ctrl-C stops.")
+            sys.stdout.flush()
+        while dead is None:
             time.sleep(0.5)
+            dead = _dead(worker, server)
     except KeyboardInterrupt:
         pass
     finally:
-        _stop(server, worker)
-    return 0
+        _stop(server.process, worker.process)
+    if dead is None:
+        return 0
+    # A process that died is said, with how and its last lines, and the run fails: a
+    # worker that died leaves cards taken but no phase resolved and no mail sent.
+    print(
+        f"\ndev.py run: {dead.name} stopped (exit status {dead.process.returncode}), so Werewolf is not running. "
+        "Its last lines:",
+        file=sys.stderr,
+    )
+    for line in dead.tail:
+        print(f"    {line}", file=sys.stderr)
+    print("Fix what they say (the settings in the environment or the env file), then run it again.", file=sys.stderr)
+    return 1
+
+
+class Watched:
+    """A process `run` starts: its output goes on to this terminal, and its last lines
+    are kept, to be said if it dies."""
+
+    def __init__(self, name: str, command: list[str]) -> None:
+        self.name = name
+        self.tail: collections.deque[str] = collections.deque(maxlen=15)
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.copier = threading.Thread(target=self._copy, daemon=True)
+        self.copier.start()
+
+    def _copy(self) -> None:
+        assert self.process.stdout is not None
+        for raw in self.process.stdout:
+            line = raw.decode("utf-8", "replace").rstrip()
+            self.tail.append(line)
+            print(line, file=sys.stderr, flush=True)
+
+    def dead(self) -> bool:
+        if self.process.poll() is None:
+            return False
+        self.copier.join(timeout=5)  # its last lines, read to the end
+        return True
+
+
+def _dead(*watched: Watched) -> Watched | None:
+    """The first of the processes that has stopped, if any."""
+    return next((one for one in watched if one.dead()), None)
 
 
 def _stop(*processes: subprocess.Popen[bytes]) -> None:

@@ -154,8 +154,10 @@ def postfix(request, sink, settings) -> Iterator[tuple[int, Path]]:
     for path, lines in guide_lines(printed).items():
         with open(path, "a", encoding="utf-8") as target:
             target.write("\n".join(lines) + "\n")
-    load = re.search(r"#    (postmap .+ && postfix .+ reload)", printed).group(1)
-    postmap, _ = load.split(" && ")
+    # The guide's load line: postmap, then start (a new instance is not running yet).
+    load = re.search(r"#    (postmap .+) && \(postfix (.+) start \|\| postfix .+ reload\)", printed)
+    assert load is not None, printed
+    postmap = load.group(1)
     subprocess.run(postmap.split(), check=True, timeout=60)
     started = subprocess.run(
         ["postfix", "-c", str(conf), "start"], capture_output=True, text=True, timeout=60, check=False

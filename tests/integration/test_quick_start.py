@@ -92,3 +92,30 @@ def test_the_run_command_serves_the_app_and_a_worker(tmp_path) -> None:
     assert not left, "a process the run command started outlived it (the worker's beat, say)"
     leftovers = subprocess.run(["pgrep", "-f", f"runserver --noreload 127.0.0.1:{port}"], capture_output=True)
     assert leftovers.returncode == 1, "the server outlived the run command"
+
+
+def test_a_worker_that_dies_at_start_is_reported_and_the_run_fails(tmp_path) -> None:
+    """The worker cannot start (here its broker URL names no transport): the run says
+    which process stopped, with its exit status and last lines, stops the server, and
+    exits non-zero, instead of saying Werewolf runs. (`run` itself, not `dev.py run`:
+    the install step is the README's test's, above.)"""
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL",)}
+    env.update(
+        {
+            "WEREWOLF_VAR_DIR": str(tmp_path),
+            "DJANGO_SETTINGS_MODULE": "werewolf.settings",
+            "CELERY_BROKER_URL": "nosuchtransport://nowhere",
+        }
+    )
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import dev; sys.exit(dev.run('127.0.0.1:{port}'))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    said = done.stdout + done.stderr
+    assert done.returncode == 1, said
+    assert "the Celery worker (and its beat) stopped (exit status" in done.stderr, said
+    assert "nosuchtransport" in done.stderr.split("Its last lines:")[1], said
+    assert "Ctrl-C stops" not in said or "Werewolf is not running" in done.stderr
+    deadline = time.monotonic() + 15
+    while started_in(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not started_in(tmp_path), "a process the run started outlived it"

@@ -46,9 +46,15 @@ def test_the_welcome_and_each_phase_mail_carry_the_deadline(game: Game) -> None:
         uids.add(str(event["UID"]))
     assert len(uids) == len(welcomes)  # one event per seat
     services.extend_deadline(game, 30)
+    phase.refresh_from_db()
+    moved = mail.outbox[len(welcomes) :]  # the new deadline, told to every seat
+    assert len(moved) == len(welcomes)
+    for message in moved:
+        (event,) = events_in(message)
+        assert event.decoded("DTEND") == phase.deadline.replace(microsecond=0)
     services.resolve_now(game, phase.index)
     following = game.current_phase()
-    results = mail.outbox[len(welcomes) :]
+    results = mail.outbox[len(welcomes) + len(moved) :]
     assert results
     for message in results:
         (event,) = events_in(message)
@@ -67,3 +73,32 @@ def test_an_extended_deadline_is_a_later_sequence_of_the_same_event(game: Game) 
     after = icalendar.Calendar.from_ical(outbound.calendar(player, phase, outbound._context(player))).walk("VEVENT")[0]
     assert after["UID"] == before["UID"] and int(after["SEQUENCE"]) > int(before["SEQUENCE"])
     assert after.decoded("DTEND") - before.decoded("DTEND") == timedelta(minutes=60)
+
+
+def test_a_moved_deadline_is_told_to_every_player_and_in_the_public_log(game: Game, settings) -> None:
+    """Players reminded of one deadline hear of the new one (issue 28): a mail to every
+    seat, a ghost's too, saying the new deadline in the game's time zone, and the
+    public log says it too."""
+    from zoneinfo import ZoneInfo
+
+    from werewolf.games.templatetags.werewolf import render_event
+
+    settings.WEREWOLF_MAIL_ORDERS = True
+    Game.objects.filter(pk=game.pk).update(timezone="Europe/Rome")
+    game.refresh_from_db()
+    sent = len(mail.outbox)
+    phase = services.extend_deadline(game, 12)
+    moved = mail.outbox[sent:]
+    seated = game.players.exclude(seat=None)
+    assert sorted(message.to[0].split("<")[-1].rstrip(">") for message in moved) == sorted(
+        player.email for player in seated
+    )
+    local = phase.deadline.astimezone(ZoneInfo("Europe/Rome"))
+    clock = f"{local.hour}:{local.minute:02d}"
+    for message in moved:
+        assert "The deadline has moved" in message.subject
+        assert "moved the deadline" in message.body and clock in message.body, message.body
+        assert message.reply_to, "the mail names no reply address"
+    event = game.events.filter(kind="deadline_extended").get()
+    words = str(render_event(event, [player.name for player in seated.order_by("seat")], None))
+    assert "extended the deadline by 12 minutes" in words and clock in words and "Europe/Rome" in words, words

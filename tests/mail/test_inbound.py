@@ -340,3 +340,37 @@ def test_help_and_status_cannot_be_a_players_name() -> None:
     for name in ("Help", "STATUS"):
         with pytest.raises(ValidationError):
             clean_player_name(name)
+
+
+def _mailed_to(player) -> list:
+    return [message for message in mail.outbox if player.email in message.to[0]]
+
+
+def test_every_mail_to_a_seat_carries_its_reply_address_and_the_dead_are_answered(game: Game) -> None:
+    """A seat nothing is asked of (here a dead villager) gets mails with a Reply-To that
+    the inbound route reads, so HELP and STATUS reach its game, and are answered that
+    nothing is asked of it now; a card from it is refused and changes nothing."""
+    wolves = pack_of(game)
+    victim = seat_of(game, "villager")
+    for wolf in wolves:
+        services.submit_order(game, wolf, engine.Order("kill", (victim,)), phase_id=game.current_phase().pk)
+    services.resolve_now(Game.objects.get(pk=game.pk))
+    game.refresh_from_db()
+    assert not game.engine_state.alive[victim]
+    dead = game.players.get(seat=victim)
+    news = _mailed_to(dead)[-1]  # "Night 1 is over", which asks nothing of a ghost
+    assert news.reply_to, "a mail to a seat nothing is asked of has no reply address"
+    local = news.reply_to[0].split("@")[0]
+    assert links.player_for_reference(local.split("+", 1)[1]) == (dead, game.current_phase().index)
+    for word in ("HELP", "status"):
+        kept = inbound.receive(letter(game, victim, f"Hi,\n{word}\n\n> Night 1 is over\n", to=news.reply_to[0]))
+        assert kept.status == "command" and kept.code == word.lower(), kept.code
+        answer = last_reply_to(game, victim)
+        assert "Nothing is asked of you now" in answer, answer
+        assert "How to write your card" not in answer and "you have no card in yet" not in answer
+    before = snapshot(game)
+    alive = next(seat for seat in game.engine_state.living())
+    kept = inbound.receive(letter(game, victim, f"VOTE {name_of(game, alive)}", to=news.reply_to[0]))
+    assert kept.status == InboundMessage.Status.REFUSED and kept.code == "not_asked", kept.code
+    assert "No card is asked of you in this phase" in last_reply_to(game, victim)
+    assert snapshot(game) == before

@@ -96,6 +96,21 @@ SHAPES = {
         "INQUIRE Hélène",
     ),
     "undated header line over a quote": ("\n\nOn Monday the moderator wrote:\n> INQUIRE Ada\n", None),
+    # A greeting above the quote, the card under it (issue 28: read as the card "Hi").
+    "greeting above the quote, card below": (
+        "Hi,\n\nOn Mon, 23 Nov 2026 at 10:12, Werewolf <orders+x1@example.org> wrote:\n> Night 2.\n"
+        "> Write INQUIRE and one name.\n\nINQUIRE Bruno\n",
+        "INQUIRE Bruno",
+    ),
+    "greeting directly above the marks, card below, sign-off": (
+        "Hi,\n\n> Night 2.\n> Write INQUIRE and one name.\n\nINQUIRE Bruno\n\nCheers,\nFarid\n",
+        "INQUIRE Bruno",
+    ),
+    "greeting above the quote, names below": (
+        "Good evening!\n\n> Night 2.\n> Write INQUIRE and one name.\n\nBruno\n",
+        "Bruno",
+    ),
+    "card above the quote, another below it": ("INQUIRE Ada\n\n> Night 2.\n\nINQUIRE Bruno\n", "INQUIRE Ada"),
     # What worked before keeps working.
     "signature": ("INQUIRE Ada\n\n-- \nAda Lovelace\nAnalytical Engines Ltd.\n", "INQUIRE Ada"),
     "sent from my iphone": ("SLEEP\n\nSent from my iPhone\n", "SLEEP"),
@@ -124,6 +139,8 @@ def test_a_header_needs_a_date_and_an_address_or_a_quote() -> None:
 
 def test_a_refusal_names_the_players_own_words_not_a_greeting() -> None:
     assert card("Hello,\n\nI think I will pass tonight.\n") == "I think I will pass tonight."
+    # A greeting above a quote with no card under it either: the greeting is what was written.
+    assert card("Hi,\n\n> Night 2.\n> Write INQUIRE and one name.\n") == "Hi,"
 
 
 def test_a_header_line_starting_with_a_name_prefix_is_still_a_header() -> None:

@@ -163,6 +163,12 @@ class Sweep:
         if phase is not None and not engine.phase(game.engine_state).public_orders:
             for row in Order.objects.filter(phase__game=game).order_by("pk"):
                 own.setdefault(row.seat, []).append(self._card(row.order))
+            # What a seat wrote itself is no secret from it, taken or refused: a refusal
+            # echoes the card it read ("What your card said: LYNCH Brio").
+            for seat, text in (
+                InboundMessage.objects.filter(game=game).exclude(player=None).values_list("player__seat", "card")
+            ):
+                own.setdefault(seat, []).append(text)
             latest = {row.seat: row.order for row in phase.orders.order_by("pk")}  # `selectors.card_of`
             for seat, card in latest.items():
                 if card.kind != "sleep":
@@ -518,3 +524,71 @@ def test_a_mason_sees_the_other_in_the_circle_and_nobody_else_does(organiser) ->
         pack = set(game.events.get(kind="pack_formed").data["pack"])
         expected = {seat} | (set(masons) if seat in masons else set()) | (pack if seat in pack else set())
         assert shown == expected, seat
+
+
+def _bots_hand_in(game: Game, rng: Random) -> None:
+    """Every seat the open step asks hands in a bot's card; the step is resolved."""
+    game.refresh_from_db()
+    phase = game.current_phase()
+    for seat, slot in sorted(engine.phase(game.engine_state).slots.items()):
+        services.submit_order(game, seat, bot_card(slot, seat, rng), phase_id=phase.pk)
+    if Phase.objects.get(pk=phase.pk).status == Phase.Status.OPEN:
+        services.resolve_now(Game.objects.get(pk=game.pk))
+    game.refresh_from_db()
+
+
+def _refusal(answer: str) -> str:
+    """The answer's refusal paragraph, without the open phase's lines below it."""
+    return answer.split("What your card said")[0].split("deadline")[0]
+
+
+def test_a_ghosts_accusation_vote_arriving_late_is_told_it_is_late(organiser) -> None:
+    """A ghost's vote for the accusation that arrives once the ballot is open is late:
+    it is told so, not that the dead have no ballot (issue 28)."""
+    rng = Random(3)
+    game = tabula_game(organiser, 8, 3, first_night="normal")
+    sweep = Sweep(game)
+    _bots_hand_in(game, rng)  # night 1: the pack kills
+    state = game.engine_state
+    assert game.current_phase().stage == "accusation"
+    ghost = next(seat for seat in range(state.seats) if not state.alive[seat])
+    accusation = reply_address(game.players.get(seat=ghost))
+    _bots_hand_in(game, rng)
+    assert game.current_phase().stage == "ballot"
+    before = snapshot(game)
+    kept = reply(game, sweep, ghost, f"VOTE {sweep.names[state.living()[0]]}", rng, to=accusation)
+    assert kept.status == InboundMessage.Status.REFUSED and kept.code == "phase_closed", kept.code
+    assert snapshot(game) == before
+    refusal = _refusal(sweep.last(ghost))
+    assert "It came too late" in refusal and "no ballot" not in refusal, refusal
+
+
+def test_a_kill_on_the_quiet_first_night_is_told_the_wolves_only_meet(organiser) -> None:
+    rng = Random(4)
+    game = tabula_game(organiser, 8, 4)
+    sweep = Sweep(game)
+    state = game.engine_state
+    wolf = state.rules.pack[0]
+    prey = next(seat for seat in state.living() if seat not in state.rules.pack)
+    before = snapshot(game)
+    kept = reply(game, sweep, wolf, f"KILL {sweep.names[prey]}", rng)
+    assert kept.status == InboundMessage.Status.REFUSED and kept.code == "pack_only_meets", kept.code
+    assert snapshot(game) == before
+    answer = sweep.last(wolf)
+    assert "Tonight the werewolves only meet" in answer and "does not fit your role" not in answer, answer
+
+
+def test_the_words_offered_after_an_unknown_word_are_the_seats_own(organiser) -> None:
+    """An unknown first word is answered with the words of the card asked of the seat
+    now: a sleeping villager on Tabula's quiet first night is offered SLEEP, not other
+    rulesets' words nor other roles' (issue 28)."""
+    rng = Random(5)
+    game = tabula_game(organiser, 8, 5)
+    sweep = Sweep(game)
+    state = game.engine_state
+    villager = next(seat for seat in state.living() if state.rules.roles[seat] == "villager")
+    kept = reply(game, sweep, villager, f"DANCE {sweep.names[0]}", rng)
+    assert kept.status == InboundMessage.Status.REFUSED and kept.code == "unknown_keyword", kept.code
+    refusal = _refusal(sweep.last(villager))
+    offered = refusal.split("is not a notecard word: write ")[1].split(", or just the names")[0]
+    assert offered == "SLEEP", refusal

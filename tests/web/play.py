@@ -13,7 +13,7 @@ from django.test import Client
 from werewolf import engine
 from werewolf.games import links, selectors
 from werewolf.games.forms import NotecardForm
-from werewolf.games.models import Event, Game, Order, Phase, Player
+from werewolf.games.models import Event, Game, InboundMessage, Order, Phase, Player
 from werewolf.games.templatetags.werewolf import render_event
 
 NAMES = [
@@ -222,6 +222,8 @@ def secrets_hidden_from(game: Game, viewer: engine.Viewer) -> set[str]:
                 card_summary(row.order, names, game.ruleset)
                 for row in Order.objects.filter(phase__game=game, seat=viewer)
             ]
+            # and what it mailed, taken or refused (a refusal echoes the card it read)
+            + list(InboundMessage.objects.filter(game=game, player__seat=viewer).values_list("card", flat=True))
             if isinstance(viewer, int)
             else []
         )

@@ -185,7 +185,10 @@ def _checked(
     slot = spec.asks(seat)
     if slot is None:
         return OrderError(rules.unasked(state, seat))
-    return check(slot, order, rules, state, seat, prune=prune)
+    checked = check(slot, order, rules, state, seat, prune=prune)
+    if isinstance(checked, OrderError) and checked.code == "wrong_order":
+        return OrderError(rules.misfit(state, seat, order))
+    return checked
 
 
 __all__ = [

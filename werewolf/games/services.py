@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from random import Random
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import transaction
@@ -780,18 +781,29 @@ def extend_deadline(game: Game, minutes: int, phase_index: int | None = None) ->
         phase = _open_phase_of(game, phase_index)
         phase.deadline = max(phase.deadline, timezone.now()) + timedelta(minutes=minutes)
         phase.save(update_fields=["deadline"])
+        # The new deadline as the game's clock reads it, so the log says it in words.
+        local = phase.deadline.astimezone(ZoneInfo(game.timezone)).replace(tzinfo=None)
         _record(
             game,
             phase,
             [
                 engine.Event(
                     "deadline_extended",
-                    {"minutes": minutes, "deadline": phase.deadline.isoformat()},
+                    {
+                        "minutes": minutes,
+                        "deadline": phase.deadline.isoformat(),
+                        "local": local.isoformat(timespec="minutes"),
+                        "zone": game.timezone,
+                    },
                     engine.Audience.public(),
                 )
             ],
         )
         _schedule(phase)
+        # Every player is told: a deadline they were reminded of has moved.
+        players = list(game.players.exclude(seat=None).filter(is_bot=False).exclude(email=""))
+        queued = [outbox().queue_deadline_moved(phase, players)]
+        _mail(queued)
     return phase
 
 

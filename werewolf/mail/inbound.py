@@ -266,13 +266,12 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
         code = "game_not_running" if game.status == Game.Status.DRAFT else "game_over"
         return Reading(Status.REFUSED, code, player=player, reply_to=player)
     if phase.index != index:
-        unasked = _unasked(game, player.seat)
-        if unasked is not None:
-            # An old mail answered by a seat the open step asks nothing of (in a Tabula
-            # ballot, a ghost or a suspect): the reason it has no card says more.
-            params = {"service_error": services.ServiceError(unasked)}
-            return Reading(Status.REFUSED, unasked, player=player, phase=phase, reply_to=player, params=params)
-        return Reading(Status.REFUSED, "phase_closed", player=player, phase=phase, reply_to=player)
+        # A reply to the mail of a phase already resolved: late, whatever the open step
+        # asks (a ghost's accusation vote arriving as the ballot opens is late, not a
+        # ghost's ballot). `unasked` says the open step asks the seat for nothing, so the
+        # answer does not tell it to reply to the newest mail with a card.
+        params = {"unasked": bool(selectors.unasked(game.engine_state, player.occupied_seat))}
+        return Reading(Status.REFUSED, "phase_closed", player=player, phase=phase, reply_to=player, params=params)
     reading = Reading(Status.REFUSED, "", player=player, phase=phase, card=texts[0], reply_to=player)
     seat = player.occupied_seat
     slot = engine.phase(game.engine_state).asks(seat)
@@ -349,18 +348,6 @@ def _talk(
             params={"talk_error": refusal.code},
         )
     return Reading(Status.POSTED, "posted", player=speaker, card=posted.text[:2000])
-
-
-def _unasked(game: Game, seat: int | None) -> str | None:
-    """Why the open step asks the seat for no card, when the ruleset has a reason of its
-    own (a ghost's or a suspect's ballot in Tabula); else None. Public knowledge only:
-    who is dead, who is suspected."""
-    if seat is None:
-        return None
-    code = selectors.unasked(game.engine_state, seat)
-    if code in ("", "not_asked", "game_over"):
-        return None  # nothing more to say than that the mail was for a closed phase
-    return code
 
 
 def _addressee(addresses: Iterable[str]) -> tuple[Player | None, int, str]:

@@ -42,7 +42,6 @@ from django.template.loader import get_template, render_to_string
 from django.utils import timezone, translation
 
 from werewolf import engine
-from werewolf.engine import rulesets
 from werewolf.games import links, queue, selectors
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player
 
@@ -139,7 +138,10 @@ def queue_inbound_reply(row: InboundMessage, reading: Any) -> list[int]:
             "taken_for": reading.phase,
             "standing": selectors.card_of(context["next_phase"], player.seat) if reading.code == "status" else None,
             "max_post": engine.talk.MAX_POST,
-            "verbs": grammar.verbs(rulesets.get(player.game.ruleset).cards, player.game.ruleset),
+            # The words of the card asked of this seat now, and only those: not every word
+            # the ruleset (or another) knows, nor another seat's card, which would tell
+            # which roles are in play.
+            "verbs": grammar.verbs([context["slot"].card] if context["slot"] else [], player.game.ruleset),
         }
     )
     headers = {"In-Reply-To": row.message_id, "References": row.message_id} if row.message_id else {}
@@ -181,6 +183,29 @@ def queue_reminders(phase: Phase, players: list[Player]) -> list[int]:
             for player in players
         ]
     )
+
+
+def queue_deadline_moved(phase: Phase, players: list[Player]) -> list[int]:
+    """Tell each of `players` that the organiser moved the open phase's deadline: once
+    per seat and new deadline (the key), with what the phase asks of the seat."""
+    stamp = int(phase.deadline.timestamp())
+    return _queue(
+        [
+            (
+                player,
+                f"deadline:{phase.pk}:{player.pk}:{stamp}",
+                Dispatch.Kind.REMINDER,
+                phase,
+                partial(_render_deadline_moved, player),
+            )
+            for player in players
+            if player.email and not player.is_bot
+        ]
+    )
+
+
+def _render_deadline_moved(player: Player) -> dict[str, Any]:
+    return _render(player, "deadline_moved", _context(player))
 
 
 def _render_reminder(player: Player) -> dict[str, Any]:
@@ -771,7 +796,7 @@ def _plain(template: str, context: dict[str, Any]) -> str:
     return str(Engine.get_default().get_template(template).render(Context(context, autoescape=False)))
 
 
-CALENDAR_MAILS = ("welcome", "phase")
+CALENDAR_MAILS = ("welcome", "phase", "deadline_moved")
 """Mails that carry the open phase's deadline as an iCalendar event."""
 
 
@@ -880,8 +905,12 @@ def _context(
     state = shared.state
     following = shared.following
     slot = engine.phase(state).asks(seat) if following else None
-    reference = links.reference_for(player, following.index) if following and slot else None
-    mail_orders = bool(settings.WEREWOLF_MAIL_ORDERS and reference)
+    # Every mail carries the seat's reply address, asked for a card or not (a ghost, a
+    # suspect, a game just over), so that HELP and STATUS reach the seat's game from any
+    # of its mails; `mail_orders` says whether the mail also asks for a card by reply.
+    replied = following or phase
+    reference = links.reference_for(player, replied.index) if replied is not None else None
+    mail_orders = bool(settings.WEREWOLF_MAIL_ORDERS and reference and slot)
     unasked = selectors.unasked(state, seat) if following else ""
     return {
         "game": game,
@@ -898,7 +927,7 @@ def _context(
         "unasked": unasked,
         "link": links.url_for(player),
         "mail_orders": mail_orders,
-        "reply_to": orders_address(reference) if mail_orders and reference else "",
+        "reply_to": orders_address(reference) if settings.WEREWOLF_MAIL_ORDERS and reference else "",
         "scores": _scores(game, state, shared.names),
         "said_alike": shared.words,
     }

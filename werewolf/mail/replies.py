@@ -14,8 +14,9 @@ Headers are recognised by their shape, never by a list of phrases: a line (or tw
 three lines joined) that holds a date or a time and an address, or that a ">" quote
 follows, and ends with a colon; or two or more "Label: value" lines in a row, one of
 them holding a date or an address. Only the player's own text counts: above the
-quote, or, when nothing is written above it, between and below ">"-marked lines (a
-bottom-posted or inline answer). Unmarked quoted mail (Outlook's) is never read.
+quote, or, when nothing is written above it (or nothing that may be a card: a
+greeting such as "Hi,"), between and below ">"-marked lines too (a bottom-posted or
+inline answer under a greeting). Unmarked quoted mail (Outlook's) is never read.
 
 In the player's text a card starts on a line that starts with a notecard word (a
 greeting above it is passed over) and ends at the end of that line; a wolf's list may
@@ -136,11 +137,13 @@ def split(body: str, words: Grammar, names: Sequence[str]) -> Reply:
         before = lines[header][: dated.start()].strip() if dated is not None else ""
         if before and (words.starts_with_word(before) or names_only(before.split()[0], names, exact=True)):
             cut = before
-    if any(line.strip() for line in above) or cut:
+    if cut or (any(line.strip() for line in above) and (not marked or _holds_card(above, words, names))):
         return Reply(tuple(line.strip() for line in above), cut, quoted)
     if not marked:
         return Reply((), "", quoted)
-    # Nothing above a ">" quote: the answer is below it, or between its lines.
+    # Nothing above a ">" quote, or only words that are no card (a greeting: "Hi,"):
+    # the answer is below it, or between its lines.
+    greeting = [line.strip() for line in above if line.strip()]
     headers: set[int] = set()
     for number in range(body_from, len(lines)):
         start = _header_start(lines, number)
@@ -153,7 +156,15 @@ def split(body: str, words: Grammar, names: Sequence[str]) -> Reply:
             break
         if not (_marked(stripped) or _SEPARATOR.match(stripped) or number in headers):
             below.append(stripped)
-    return Reply(tuple(below), "", quoted)
+    if greeting and not _holds_card(below, words, names):
+        return Reply(tuple(line.strip() for line in above), "", quoted)
+    return Reply((*greeting, "", *below) if greeting else tuple(below), "", quoted)
+
+
+def _holds_card(lines: Sequence[str], words: Grammar, names: Sequence[str]) -> bool:
+    """Whether any of `lines` may be a card: it starts with a notecard word, or holds
+    nothing but players' names."""
+    return any(line.strip() and (words.starts_with_word(line.strip()) or names_only(line, names)) for line in lines)
 
 
 def _until_signature(lines: Sequence[str]) -> list[str]:

@@ -89,6 +89,11 @@ class Ruleset(Protocol):
         """Why `value` may not stand in `field` of `seat`'s card (a refusal code)."""
         ...
 
+    def misfit(self, state: State, seat: int, order: Order) -> str:
+        """Why a card of the wrong kind for the seat's slot is refused: "wrong_order", or
+        a reason of the ruleset's own (a Tabula wolf's KILL on the quiet first night)."""
+        ...
+
     def resolve(self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
         """Resolve the open step with the checked cards (in seat order); append the
         events."""

@@ -275,6 +275,9 @@ class Classic:
     def bound(self, state: State, field: Field) -> int:
         return state.seats
 
+    def misfit(self, state: State, seat: int, order: Order) -> str:
+        return "wrong_order"
+
     def unasked(self, state: State, seat: int) -> str:
         return "not_asked"
 

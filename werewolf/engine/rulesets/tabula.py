@@ -490,6 +490,13 @@ class Tabula:
     def bound(self, state: State, field: Field) -> int:
         return state.seats
 
+    def misfit(self, state: State, seat: int, order: Order) -> str:
+        """A wolf's KILL on the quiet first night: the pack only meets tonight."""
+        quiet = state.phase == "night" and state.number == 1 and state.options["first_night"] == "quiet"
+        if quiet and order.kind == KILL.kind and seat in state.rules.pack:
+            return "pack_only_meets"
+        return "wrong_order"
+
     def unasked(self, state: State, seat: int) -> str:
         """In the ballot, a ghost and a suspect are told why they have no vote."""
         if state.phase == "day" and state.step == 2:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any
@@ -20,6 +21,16 @@ from werewolf import engine
 from werewolf.mail import grammar
 
 register = template.Library()
+
+
+@register.filter
+def wall_clock(value: Any) -> datetime | str:
+    """A time an event holds as the game's clock read it ("2026-11-27T01:03"), as a
+    naive datetime, so that `date` shows it as it is, in no viewer's zone."""
+    try:
+        return datetime.fromisoformat(str(value)).replace(tzinfo=None)
+    except ValueError:
+        return ""
 
 
 @register.filter

@@ -347,6 +347,9 @@ class LunaPiena:
     def bound(self, state: State, field: Field) -> int:
         return state.seats
 
+    def misfit(self, state: State, seat: int, order: Order) -> str:
+        return "wrong_order"
+
     def unasked(self, state: State, seat: int) -> str:
         if state.phase == "day" and state.step == 2:
             if not state.alive[seat]:

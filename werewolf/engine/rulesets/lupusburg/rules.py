@@ -249,6 +249,9 @@ class Lupusburg:
             return KEEP_RANKS
         return state.seats
 
+    def misfit(self, state: State, seat: int, order: Order) -> str:
+        return "wrong_order"
+
     def unasked(self, state: State, seat: int) -> str:
         rules: LupusburgState = state.rules
         if state.phase == "day":

@@ -68,5 +68,6 @@ class Command(BaseCommand):
             "listener": opts["listener"],
             "port": opts["port"],
             "problems": ready.problems(),
+            "access": [] if opts["listener"] else ready.access_problems(opts["user"]),
         }
         self.stdout.write(render_to_string("mail_setup/postfix.txt", context))
