@@ -100,3 +100,41 @@ def test_a_hidden_rulesets_options_stop_nobody(organiser_client: Client) -> None
     assert Game.objects.get().ruleset == "tabula"
     response = organiser_client.post("/games/new/", {**GAME_FORM, "players": _tabula(7)["players"], "seers": ""})
     assert response.status_code == 200 and "This field is required" in response.content.decode()
+
+
+def test_the_new_game_form_renders_without_logging_an_error(organiser_client: Client, caplog) -> None:
+    """Before any character is built, the form has no characters to tick: its layout
+    must not name those fields (crispy-forms logged a traceback for each, every time)."""
+    import logging
+
+    with caplog.at_level(logging.DEBUG):
+        response = organiser_client.get("/games/new/")
+    assert response.status_code == 200
+    assert 'name="tabula_characters"' not in response.content.decode()
+    problems = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert not problems, [record.getMessage() for record in problems]
+
+
+def test_the_time_zones_offered_are_canonical_and_a_saved_alias_is_kept(organiser, organiser_client) -> None:
+    from werewolf.games import services
+    from werewolf.games.forms import timezone_choices
+
+    offered = {zone for _label, zones in timezone_choices() for zone, _place in zones}
+    assert {"Africa/Asmara", "Asia/Kolkata", "Europe/Rome", "America/Argentina/Buenos_Aires", "UTC"} <= offered
+    assert not offered & {"Africa/Asmera", "Asia/Calcutta", "US/Eastern", "Etc/GMT+3", "Japan"}
+    assert len(offered) < 450
+    # A draft that has an old alias keeps it, offered and accepted, when it is edited.
+    game = services.create_game(
+        organiser,
+        name="Old zone",
+        seats=[services.Seating(n, "") for n in NAMES[:7]],
+        options={"seers": 1},
+        timezone_name="Asia/Calcutta",
+    )
+    page = organiser_client.get(f"/games/{game.pk}/edit/").content.decode()
+    assert '<option value="Asia/Calcutta" selected>' in page
+    form = {**GAME_FORM, "players": "\n".join(NAMES[:7]), "timezone": "Asia/Calcutta"}
+    assert organiser_client.post(f"/games/{game.pk}/edit/", form).status_code == 302
+    game.refresh_from_db()
+    assert game.timezone == "Asia/Calcutta"
+    assert organiser_client.post("/games/new/", {**form, "name": "New"}).status_code == 200  # not for a new game

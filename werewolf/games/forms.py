@@ -7,6 +7,7 @@ import zoneinfo
 from functools import cache, lru_cache
 from typing import Any, cast
 
+from babel.core import get_global
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
@@ -194,21 +195,29 @@ COMMON_ZONES = (
 
 @cache
 def _zones() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
-    """The time zones by region, each named by its place within the region; without
-    the legacy names that have no region ("GMT", "Japan", "posixrules", "Factory",
-    "localtime"): UTC, the one of those worth offering, heads the common zones."""
+    """The canonical time zones by region, each named by its place within the region:
+    without the legacy aliases CLDR names (Africa/Asmera for Africa/Asmara, Asia/Calcutta
+    for Asia/Kolkata, US/Eastern...), the Etc/ offsets (whose signs read backwards) and
+    the names that have no region ("GMT", "Japan", "posixrules"): UTC, the one of those
+    worth offering, heads the common zones."""
+    aliases = get_global("zone_aliases")
     regions: dict[str, list[tuple[str, str]]] = {}
     for zone in sorted(zoneinfo.available_timezones()):
         region, slash, place = zone.partition("/")
-        if slash:
+        if slash and region != "Etc" and zone not in aliases:
             regions.setdefault(region, []).append((zone, place.replace("_", " ")))
     return tuple((region, tuple(zones)) for region, zones in sorted(regions.items()))
 
 
-def timezone_choices() -> list[Any]:
-    """The time-zone menu: the common zones first, then every region's (optgroups)."""
+def timezone_choices(kept: str = "") -> list[Any]:
+    """The time-zone menu: the common zones first, then every region's (optgroups). A
+    zone no longer offered that a game already has (`kept`) is offered too, on top."""
     common = [(zone, zone.replace("_", " ")) for zone in COMMON_ZONES]
-    return [(_("Common"), common)] + [(region, list(zones)) for region, zones in _zones()]
+    choices: list[Any] = [(_("Common"), common)] + [(region, list(zones)) for region, zones in _zones()]
+    offered = set(COMMON_ZONES).union(zone for _region, zones in _zones() for zone, _place in zones)
+    if kept and kept not in offered and kept in zoneinfo.available_timezones():
+        choices.insert(0, (kept, kept.replace("_", " ")))
+    return choices
 
 
 def _helper(label: str | Promise) -> FormHelper:
@@ -533,14 +542,18 @@ class GameForm(forms.Form):
             (name, _("%(special)s (from %(least)s players)") % {"special": words, "least": tabula.SPECIALS[name][0]})
             for name, words in TABULA_SPECIALS.items()
         ]
-        _choices_field(self, "timezone").choices = timezone_choices()
+        kept = str(self.initial.get("timezone") or "")
+        _choices_field(self, "timezone").choices = timezone_choices(kept)
         self.helper = _helper(submit_label or _("Create the game"))
         self.helper.layout = Layout(
-            *COMMON_FIELDS,
+            *(name for name in COMMON_FIELDS if name in self.fields),
             *(
                 Fieldset(
                     RULESET_LEGENDS[group],
-                    *names,
+                    # Only the fields this form has: the characters to tick exist once the
+                    # organiser has built one, and crispy-forms logs a traceback for a name
+                    # it cannot find.
+                    *(name for name in names if name in self.fields),
                     css_class="ruleset-options",
                     data_ruleset=" ".join(members(group)),
                 )
