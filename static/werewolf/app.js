@@ -98,6 +98,10 @@
     if (news && lines.length) {
       news.textContent = "";
       window.setTimeout(function () { news.textContent = lines.join(" "); }, 50);
+      // Once read out, the news leaves the hidden region: the page itself already shows
+      // it, and left there it would be on the page twice ("Your deck is ready." twice).
+      window.clearTimeout(announce.clearing);
+      announce.clearing = window.setTimeout(function () { news.textContent = ""; }, 3000);
     }
   }
 

@@ -266,3 +266,33 @@ def test_a_player_whose_browser_keeps_no_cookies_still_hands_in_a_card(browser, 
     sent = posts[0].all_headers()  # (`headers` leaves the Sec-Fetch ones out)
     assert sent.get("sec-fetch-site") == "same-origin" and "csrftoken" not in sent.get("cookie", ""), sent
     context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_deck_that_becomes_ready_says_so_once(browser, live_server, settings, django_user_model):
+    """The waiting page of a deck reads out that the deck is ready, and then shows it once:
+    the hidden live region does not keep a second copy of the news on the page."""
+    from playwright.sync_api import expect
+
+    from werewolf.games.models import PrintJob
+
+    django_user_model.objects.create_user("organiser", password=PASSWORD)
+    job = PrintJob.objects.create(key="a" * 64, kind="deck", total=4, filename="deck.pdf")
+    connections.close_all()
+    context = browser.new_context()
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "organiser")
+    page.fill("input[name=password]", PASSWORD)
+    submit(page, page.locator("main form [type=submit]"))
+    page.goto(f"{live_server.url}/print/{job.key}/")
+    expect(page.locator("main")).to_contain_text("Waiting for a worker")
+    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.DONE, done=4, pdf=b"%PDF-1.7")
+    connections.close_all()
+    expect(page.locator("#live-news")).to_contain_text("Your deck is ready.")  # read out
+    expect(page.locator("#live-news")).to_be_empty(timeout=10_000)
+    assert page.inner_text("body").count("Your deck is ready.") == 1
+    context.close()
