@@ -35,7 +35,7 @@ _LINE = re.compile(r"^\s*(?P<name>[^<>,;]+?)\s*(?:[<,;]\s*(?P<email>[^<>\s,;]+)\
 RULESET_CHOICES = [
     ("classic", _("Classic Werewolf")),
     ("tabula", _("Lupus in Tabula (7 to 24 players)")),
-    ("lunapiena", _("Lupus in Tabula, Luna Piena edition (7 to 23 players)")),
+    ("lunapiena", _("Lupus in Tabula, Luna Piena edition (7 to 24 players)")),
     ("lupusburg", _("Lupusburg, with the coin bag (4 to 8 players)")),
     ("lupusburg-goals", _("Lupusburg, with secret goals and the Chimney Sweeper (4 to 8 players)")),
 ]

@@ -53,7 +53,7 @@ from . import cast as deck_table
 
 ID = "lunapiena"
 MIN_PLAYERS = 7
-MAX_PLAYERS = 23
+MAX_PLAYERS = 24
 
 _LIST = Field(most=None, ranked=True, optional=True, count_error="empty_list", prune=True)
 _ALSO = Field("also", least=1, most=1, optional=True, word="ALSO", prune=True)
