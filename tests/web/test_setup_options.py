@@ -58,8 +58,6 @@ def test_a_tabula_game_takes_its_own_options_and_stage_lengths(organiser_client:
 
 
 def test_a_tabula_form_refuses_next_to_the_right_field(organiser_client: Client) -> None:
-    page = organiser_client.post("/games/new/", _tabula(9, tabula_specials=["mythomaniac"])).content.decode()
-    assert "needs more players than the table has" in page
     page = organiser_client.post("/games/new/", _tabula(6, tabula_specials_default="on")).content.decode()
     assert "Lupus in Tabula needs between 7 and 24 players" in page
     assert Game.objects.count() == 0
@@ -138,3 +136,13 @@ def test_the_time_zones_offered_are_canonical_and_a_saved_alias_is_kept(organise
     game.refresh_from_db()
     assert game.timezone == "Asia/Calcutta"
     assert organiser_client.post("/games/new/", {**form, "name": "New"}).status_code == 200  # not for a new game
+
+
+def test_a_special_below_its_suggested_number_is_taken_with_a_warning(organiser_client: Client) -> None:
+    """The rulebook's numbers are suggestions: the Possessed at nine players is taken,
+    and the dashboard warns of the suggestion."""
+    response = organiser_client.post("/games/new/", _tabula(9, tabula_specials=["medium", "possessed"]), follow=True)
+    page = response.content.decode()
+    assert Game.objects.get().options["specials"] == ["medium", "possessed"]
+    assert "The rulebook suggests the Possessed from 10 players; your table has 9." in page
+    assert "alert-warning" in page

@@ -164,7 +164,6 @@ SETUP_ERRORS = {
     ),
     "bad_definition": _("One of your characters can no longer be played: open it on the Characters page."),
     "lupusburg_player_count": _("Lupusburg needs between %(min)s and %(max)s players."),
-    "special_needs_more_players": _("A special chosen needs more players than the table has (see the numbers)."),
     "too_many_wolves": _("Too many werewolves: they must be fewer than the other players."),
     "no_wolves": _("A game needs at least one werewolf."),
     "too_many_seers": _("There are not enough players for that many seers."),
@@ -176,6 +175,13 @@ SETUP_ERRORS = {
         "have fewer werewolves, open the game with a day, or make the first night quiet."
     ),
 }
+ADVICE = {
+    "below_suggestion": _(
+        "The rulebook suggests %(special)s from %(count)s players; your table has %(players)s. "
+        "It is in the deck all the same: take it out on the form if you prefer."
+    ),
+}
+"""The rulebook's advice on options the form takes all the same (`engine.advice`)."""
 MAX_PHASE_MINUTES = 60 * 24 * 60
 """The longest night or day: sixty days. Longer would overflow a deadline's date (and the
 database's integer) long before any table would wait that long."""
@@ -408,7 +414,10 @@ class GameForm(forms.Form):
         choices=[],
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text=_("Each with the least number of players it suits. The Freemasons are two cards."),
+        help_text=_(
+            "Each with the number of players the rulebook suggests for it: a special below its number is taken, "
+            "with a warning. The Freemasons are two cards."
+        ),
     )
     tabula_first_night = forms.ChoiceField(
         label=_("First night"),
@@ -539,7 +548,11 @@ class GameForm(forms.Form):
             del self.fields["tabula_characters"]
             del self.fields["lunapiena_characters"]
         _choices_field(self, "tabula_specials").choices = [
-            (name, _("%(special)s (from %(least)s players)") % {"special": words, "least": tabula.SPECIALS[name][0]})
+            (
+                name,
+                _("%(special)s (suggested from %(least)s players)")
+                % {"special": words, "least": tabula.SPECIALS[name][0]},
+            )
             for name, words in TABULA_SPECIALS.items()
         ]
         kept = str(self.initial.get("timezone") or "")
@@ -688,6 +701,15 @@ class GameForm(forms.Form):
             return data
         try:
             data["options"] = engine.options(ruleset, self.option_values(ruleset), expected or len(seats))
+            data["advice"] = [
+                ADVICE[item.code]
+                % {
+                    "special": TABULA_SPECIALS.get(item.value, item.value),
+                    "count": item.count,
+                    "players": expected or len(seats),
+                }
+                for item in engine.advice(ruleset, data["options"], expected or len(seats))
+            ]
         except engine.SetupError as error:
             prefixed = f"{family(ruleset)}_{error.option}" if ruleset != "classic" else error.option
             field = prefixed if prefixed in self.fields else error.option if error.option in self.fields else None

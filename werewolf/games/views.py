@@ -82,6 +82,7 @@ def create(request: HttpRequest) -> HttpResponse:
         game = services.create_game(request.user, **_game_settings(form.cleaned_data))
         _signup_as_asked(game, form.cleaned_data)
         messages.success(request, DONE["created"])
+        _advise(request, form)
         return redirect("games:dashboard", pk=game.pk)
     return render(request, "games/game_form.html", {"form": form})
 
@@ -108,8 +109,15 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, DONE["not_a_draft"])
         else:
             messages.success(request, DONE["saved"])
+            _advise(request, form)
         return redirect("games:dashboard", pk=pk)
     return render(request, "games/game_form.html", {"form": form, "game": game})
+
+
+def _advise(request: HttpRequest, form: GameForm) -> None:
+    """The rulebook's advice on what the organiser chose, taken all the same."""
+    for advice in form.cleaned_data.get("advice", ()):
+        messages.warning(request, advice)
 
 
 @login_required

@@ -49,6 +49,7 @@ from ...random import clockwise_distance, setup_rng
 from ...state import PhaseSpec, Stage, State
 from ...table import Role
 from ...talk import Channel
+from ..base import Advice
 from . import cast as deck_table
 
 ID = "lunapiena"
@@ -196,6 +197,10 @@ class LunaPiena:
     def characters(self, options: Mapping[str, Any]) -> Mapping[str, Character]:
         """A game's characters as definitions (their blocks say what each does)."""
         return cast_of(options).characters
+
+    def advice(self, options: Mapping[str, Any], players: int) -> tuple[Advice, ...]:
+        """No advice: every option this ruleset takes is the rulebook's to take."""
+        return ()
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Check and complete the options for a table of `players`: the organiser's

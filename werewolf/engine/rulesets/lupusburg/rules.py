@@ -23,6 +23,7 @@ from ...orders import Order
 from ...outcome import Outcome
 from ...random import setup_rng
 from ...state import PhaseSpec, State
+from ..base import Advice
 from .scoring import outcome_of, points, winner_of
 from .state import Bet, LupusburgOptions, LupusburgState
 from .table import (
@@ -83,6 +84,10 @@ class Lupusburg:
         self.goals = edition == GOALS
 
     # Setup.
+
+    def advice(self, options: Mapping[str, Any], players: int) -> tuple[Advice, ...]:
+        """No advice: every option this ruleset takes is the rulebook's to take."""
+        return ()
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
