@@ -284,3 +284,16 @@ def lupusburg_rows(game: Game) -> list[dict]:
     from werewolf.games import lupusburg
 
     return lupusburg.score_rows(selectors.outcome_event(game), selectors.names(game), game)
+
+
+def test_the_werewolfs_empty_claw_is_refused_on_his_page(organiser_client: Client) -> None:
+    """The Werewolf kills every night: his card left empty is refused with the reason,
+    and nothing is taken."""
+    game = _lupusburg_game(organiser_client)
+    phase = game.current_phase()
+    assert phase is not None and phase.stage == "night"
+    wolf = next(seat for seat, slot in engine.phase(game.engine_state).slots.items() if slot.kind == "claw")
+    response = Client().post(seat_paths(game)[wolf], {"phase": phase.pk, "target": ""})
+    assert response.status_code == 400
+    assert "The Werewolf kills every night: name a house to claw" in text_of(response.content.decode())
+    assert not Order.objects.filter(phase=phase, seat=wolf).exists()

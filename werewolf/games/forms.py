@@ -513,8 +513,8 @@ class GameForm(forms.Form):
     )
     lupusburg_missing_claw = forms.ChoiceField(
         label=_("When the Werewolf hands in no claw"),
-        choices=[("nobody", _("No house is clawed")), ("random", _("A house is clawed at random"))],
-        initial="nobody",
+        choices=[("random", _("A house is clawed at random")), ("nobody", _("No house is clawed"))],
+        initial="random",
         required=False,
     )
     lupusburg_reveal_dead = forms.BooleanField(
@@ -764,7 +764,7 @@ class GameForm(forms.Form):
         if family(ruleset) == "lupusburg":
             return {
                 "placement": data.get("lupusburg_placement") or "random",
-                "missing_claw": data.get("lupusburg_missing_claw") or "nobody",
+                "missing_claw": data.get("lupusburg_missing_claw") or "random",
                 "reveal_dead": bool(data.get("lupusburg_reveal_dead")),
             }
         # Every classic field is an option as it stands, but these three: an empty count
