@@ -146,3 +146,22 @@ def test_a_special_below_its_suggested_number_is_taken_with_a_warning(organiser_
     assert Game.objects.get().options["specials"] == ["medium", "possessed"]
     assert "The rulebook suggests the Possessed from 10 players; your table has 9." in page
     assert "alert-warning" in page
+
+
+def test_lupusburg_is_not_offered_the_organisers_deal_it_would_ignore(organiser, organiser_client: Client) -> None:
+    """Lupusburg's setup does not take a deal of one role a seat: the form refuses
+    "assigned by me" for it, and a draft that has it is dealt at random, without the
+    assignment form on its dashboard."""
+    from werewolf.games import services
+
+    form = {**GAME_FORM, "ruleset": "lupusburg", "players": "\n".join(NAMES[:5]), "dealing": "assign"}
+    response = organiser_client.post("/games/new/", form)
+    assert response.status_code == 200 and Game.objects.count() == 0
+    assert "dealt by the server only" in response.content.decode()
+    seats = [services.Seating(name, "") for name in NAMES[:5]]
+    game = services.create_game(
+        organiser, name="Old draft", seats=seats, options={}, ruleset="lupusburg", deal_roles=False
+    )
+    assert 'name="action" value="assign"' not in organiser_client.get(f"/games/{game.pk}/").content.decode()
+    game = services.start_game(game)
+    assert game.status == Game.Status.RUNNING and len(game.deal["characters"]) == 10

@@ -164,6 +164,10 @@ SETUP_ERRORS = {
     ),
     "bad_definition": _("One of your characters can no longer be played: open it on the Characters page."),
     "lupusburg_player_count": _("Lupusburg needs between %(min)s and %(max)s players."),
+    "no_role_deal": _(
+        "This ruleset's cards are dealt by the server only: each player holds more than one card, which the "
+        "organiser's deal cannot say yet. Choose a random deal."
+    ),
     "too_many_wolves": _("Too many werewolves: they must be fewer than the other players."),
     "no_wolves": _("A game needs at least one werewolf."),
     "too_many_seers": _("There are not enough players for that many seers."),
@@ -304,7 +308,10 @@ class GameForm(forms.Form):
         label=_("Roles"),
         choices=[("deal", _("Dealt at random when the game starts")), ("assign", _("Assigned by me before the start"))],
         initial="deal",
-        help_text=_("Assigning roles suits a group that knows each other well; new groups enjoy a random deal more."),
+        help_text=_(
+            "Assigning roles suits a group that knows each other well; new groups enjoy a random deal more. "
+            "Lupusburg is always dealt at random (the deal of its two characters a player is not taken yet)."
+        ),
     )
     early_resolution = forms.BooleanField(
         label=_("Resolve a phase early when every card is in"), required=False, initial=True
@@ -690,6 +697,8 @@ class GameForm(forms.Form):
         expected = self.expected_players(seats or [], rules)
         data["expected_players"] = expected
         least = 0 if expected else rules.min_players
+        if data.get("dealing") == "assign" and not rules.role_deal:
+            self.add_error("dealing", ValidationError(SETUP_ERRORS["no_role_deal"], code="no_role_deal"))
         limit = data.get("signup_limit")
         if limit and not rules.min_players <= limit <= rules.max_players:
             key = self.count_error(ruleset)

@@ -196,7 +196,8 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     game = _organised(request, pk)
     error = None
     extend_form = _extend_form(game)
-    roles_form = AssignRolesForm(game=game) if game.status == Game.Status.DRAFT and not game.deal_roles else None
+    assigning = game.status == Game.Status.DRAFT and not game.deal_roles and engine.rulesets.get(game.ruleset).role_deal
+    roles_form = AssignRolesForm(game=game) if assigning else None
     if request.method == "POST":
         action = request.POST.get("action")
         try:

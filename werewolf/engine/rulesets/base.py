@@ -45,6 +45,13 @@ class Ruleset(Protocol):
     def max_players(self) -> int: ...
 
     @property
+    def role_deal(self) -> bool:
+        """Whether `setup` takes an organiser's deal of one role a seat (`deal` with
+        `roles`, and `alpha` where there is a pack), as the server's "roles assigned by
+        me" gives it."""
+        ...
+
+    @property
     def roles(self) -> Mapping[str, Role]:
         """The cast, by role name."""
         ...

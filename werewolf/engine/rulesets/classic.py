@@ -137,6 +137,7 @@ class Classic:
     id = ID
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    role_deal = True
     roles = ROLES
     cards = CARDS
     state_type = ClassicState

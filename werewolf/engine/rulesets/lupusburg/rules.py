@@ -73,6 +73,10 @@ class Lupusburg:
     id: str
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    role_deal = False
+    """A seat holds two characters, a chest and maybe a goal: the whole deal is `setup`'s
+    `deal` (characters, chests, burgomaster, goals), which the server takes only from a
+    recorded game, not yet from the organiser's form."""
     roles = ROLES
     cards = CARDS
     state_type = LupusburgState
