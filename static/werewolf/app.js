@@ -156,12 +156,16 @@
   // After a refusal, the keyboard and the screen reader start at its message (or at the
   // first field refused).
   var refusal = document.querySelector("main [role=alert]");
+  var taken = document.querySelector("#handed [role=status]");
   if (refusal) {
     refusal.setAttribute("tabindex", "-1");
     refusal.focus();
-  } else {
-    var invalid = document.querySelector("main .is-invalid");
-    if (invalid) { invalid.focus(); }
+  } else if (document.querySelector("main .is-invalid")) {
+    document.querySelector("main .is-invalid").focus();
+  } else if (taken) {
+    // A card just handed in: its answer is where the keyboard and the reader start.
+    taken.setAttribute("tabindex", "-1");
+    taken.focus();
   }
 
   var watch = document.querySelector("[data-version-url]");

@@ -495,6 +495,10 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
             "form": form,
             "error": error,
             "handed": still_open,
+            # An instant card (a Lupusburg bet) acted when it went in: it is not changed.
+            "handed_at_once": still_open
+            and Order.objects.filter(phase=phase, seat=seat).order_by("-pk").values_list("act", flat=True).first()
+            is not None,
             "handed_phase": handed_phase if handed_phase is not None and not still_open else None,
             # Why no card is asked (a ghost in a ballot, a suspect): public facts only.
             "unasked": selectors.unasked(card["state"], seat) if phase and slot is None else "",
