@@ -332,3 +332,22 @@ def test_the_second_vote_is_offered_only_to_a_seat_with_two(organiser_client: Cl
     assert one.card.kind == "ballot"
     assert "also" not in form_for(one).fields and "also" in form_for(two).fields
     assert form_for(two).fields["also"].label == "Second vote"
+
+
+def test_the_dashboard_folds_every_secret_away_by_default(organiser_client: Client) -> None:
+    """An organiser may project the dashboard: what it shows unfolded names no character,
+    chest or coin; those are in <details> (closed), the board and the log alike."""
+    import re
+
+    from werewolf.games.forms import role_name
+
+    game = _lupusburg_game(organiser_client)
+    _to_bets(game)
+    html = organiser_client.get(f"/games/{game.pk}/").content.decode()
+    assert "<details open" not in html
+    main = html[html.index("<main") : html.index("</main>")]  # (the site's name is "Werewolf")
+    shown = text_of(re.sub(r"<details.*?</details>", "", main, flags=re.S))
+    for character in set(game.deal["characters"]):
+        assert role_name(character) not in shown, (character, shown[max(0, shown.find(role_name(character)) - 200) :][:400])
+    assert "chest" not in shown.lower() and "coin" not in shown.lower()
+    assert all(role_name(character) in text_of(html) for character in set(game.deal["characters"]))
