@@ -109,6 +109,10 @@
     if (news && lines.length) {
       news.textContent = "";
       window.setTimeout(function () { news.textContent = lines.join(" "); }, 50);
+      // Once read out, the news leaves the hidden region: the page itself already shows
+      // it, and left there it would be on the page twice ("Your deck is ready." twice).
+      window.clearTimeout(announce.clearing);
+      announce.clearing = window.setTimeout(function () { news.textContent = ""; }, 3000);
     }
   }
 
@@ -163,12 +167,16 @@
   // After a refusal, the keyboard and the screen reader start at its message (or at the
   // first field refused).
   var refusal = document.querySelector("main [role=alert]");
+  var taken = document.querySelector("#handed [role=status]");
   if (refusal) {
     refusal.setAttribute("tabindex", "-1");
     refusal.focus();
-  } else {
-    var invalid = document.querySelector("main .is-invalid");
-    if (invalid) { invalid.focus(); }
+  } else if (document.querySelector("main .is-invalid")) {
+    document.querySelector("main .is-invalid").focus();
+  } else if (taken) {
+    // A card just handed in: its answer is where the keyboard and the reader start.
+    taken.setAttribute("tabindex", "-1");
+    taken.focus();
   }
 
   var watch = document.querySelector("[data-version-url]");

@@ -266,3 +266,65 @@ def test_a_player_whose_browser_keeps_no_cookies_still_hands_in_a_card(browser, 
     sent = posts[0].all_headers()  # (`headers` leaves the Sec-Fetch ones out)
     assert sent.get("sec-fetch-site") == "same-origin" and "csrftoken" not in sent.get("cookie", ""), sent
     context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_deck_that_becomes_ready_says_so_once(browser, live_server, settings, django_user_model):
+    """The waiting page of a deck reads out that the deck is ready, and then shows it once:
+    the hidden live region does not keep a second copy of the news on the page."""
+    from playwright.sync_api import expect
+
+    from werewolf.games.models import PrintJob
+
+    django_user_model.objects.create_user("organiser", password=PASSWORD)
+    job = PrintJob.objects.create(key="a" * 64, kind="deck", total=4, filename="deck.pdf")
+    connections.close_all()
+    context = browser.new_context()
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "organiser")
+    page.fill("input[name=password]", PASSWORD)
+    submit(page, page.locator("main form [type=submit]"))
+    page.goto(f"{live_server.url}/print/{job.key}/")
+    expect(page.locator("main")).to_contain_text("Waiting for a worker")
+    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.DONE, done=4, pdf=b"%PDF-1.7")
+    connections.close_all()
+    expect(page.locator("#live-news")).to_contain_text("Your deck is ready.")  # read out
+    expect(page.locator("#live-news")).to_be_empty(timeout=10_000)
+    assert page.inner_text("body").count("Your deck is ready.") == 1
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_lupusburg_card_handed_in_is_confirmed_on_screen(browser, live_server, settings, organiser):
+    """Under the ring of houses the card form sits far down the page: once a card is in,
+    the answer is seen without scrolling at 1280 x 800, and it has the focus."""
+    from playwright.sync_api import expect
+
+    from werewolf.games import links, services
+
+    settings.SITE_URL = live_server.url
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:5]]
+    game = services.start_game(
+        services.create_game(organiser, name="Burg", seats=seats, options={}, ruleset="lupusburg", seed=3)
+    )
+    url = live_server.url + links.url_for(game.players.get(seat=0), absolute=False)
+    connections.close_all()
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.goto(url)
+    for select in page.locator("[data-live=card] select").all():
+        select.select_option(index=1)
+    button = page.locator("button:has-text('Hand in your card'), input[type=submit][value='Hand in your card']")
+    button.scroll_into_view_if_needed()
+    submit(page, button)
+    notice = page.get_by_text("Your card is in")
+    expect(notice).to_be_in_viewport(ratio=1)
+    expect(page.locator("#handed [role=status]")).to_be_focused()
+    context.close()

@@ -134,7 +134,7 @@ def test_table_sizes_and_options(ruleset: str) -> None:
     for players in (3, 9):
         with pytest.raises(engine.SetupError):
             engine.options(ruleset, {}, players)
-    assert engine.options(ruleset, {}, 6) == {"placement": "random", "missing_claw": "nobody", "reveal_dead": False}
+    assert engine.options(ruleset, {}, 6) == {"placement": "random", "missing_claw": "random", "reveal_dead": False}
     assert engine.options(ruleset, {"placement": "card"}, 6)["placement"] == "card"
 
 
@@ -222,11 +222,22 @@ def test_a_thief_without_a_living_character_is_called_like_anyone(ruleset: str) 
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
-def test_a_missing_claw_kills_nobody_or_a_random_house(ruleset: str) -> None:
+def test_a_missing_claw_kills_a_random_house_or_with_the_option_nobody(ruleset: str) -> None:
+    """The Werewolf kills every night: a claw missing at the deadline falls on a house
+    drawn among those he could have named (the default), or, with `nobody`, on none."""
     _, events = engine.resolve(start(ruleset), {})
-    assert "dawn_no_death" in kinds(events) and "killed" not in kinds(events)
-    _, events = engine.resolve(start(ruleset, missing_claw="random"), {})
     assert one(events, "killed").data["seat"] in range(5)
+    assert one(events, "claw_drawn").audience == engine.Audience.moderator()
+    _, events = engine.resolve(start(ruleset, missing_claw="nobody"), {})
+    assert "dawn_no_death" in kinds(events) and "killed" not in kinds(events)
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_the_werewolf_must_claw_every_night_sleep_and_an_empty_card_are_refused(ruleset: str) -> None:
+    state = start(ruleset)
+    assert refused(state, 0, engine.SLEEP_ORDER) == "must_claw"
+    assert refused(state, 0, Order("claw")) == "must_claw"
+    assert refused(state, 0, Order("claw", (2,))) is None
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
@@ -468,7 +479,7 @@ def test_bag_the_werewolf_wins_with_as_many_characters_as_everyone_else() -> Non
 
 
 def test_goals_the_werewolf_wins_only_when_he_alone_holds_a_character() -> None:
-    state = without(start(GOALS), 0, 2, 3, 4, 5, 6, 7, 8)  # Andrew 1, Emma 1
+    state = without(start(GOALS, missing_claw="nobody"), 0, 2, 3, 4, 5, 6, 7, 8)  # Andrew 1, Emma 1
     after, _ = engine.resolve(state, {})
     assert not after.over
     after, _ = engine.resolve(state, {0: Order("claw", (9,))})

@@ -161,8 +161,6 @@ def test_the_card_set_aside_at_seven_is_drawn() -> None:
     [
         ({}, 6, "player_count", "players", 6),
         ({}, 25, "player_count", "players", 25),
-        ({"specials": ["medium"]}, 8, "special_needs_more_players", "specials", "medium"),
-        ({"specials": "medium,werehamster"}, 14, "special_needs_more_players", "specials", "werehamster"),
         ({"specials": ["cupid"]}, 12, "bad_option_value", "specials", ["cupid"]),
         ({"first_night": "loud"}, 12, "bad_option_value", "first_night", "loud"),
         ({"wolves": 3}, 12, "unknown_option", "wolves", 3),
@@ -172,8 +170,20 @@ def test_bad_setups_are_named(options, players, code, option, value) -> None:
     with pytest.raises(engine.SetupError) as refused:
         engine.options("tabula", options, players)
     assert (refused.value.code, refused.value.option) == (code, option)
-    if code == "special_needs_more_players":
-        assert refused.value.value == value
+
+
+def test_a_special_below_its_suggested_number_is_taken_with_advice() -> None:
+    """The rulebook's numbers are suggested minimums: a special below its number is
+    taken, and named as advice with the number it suggests."""
+    checked = engine.options("tabula", {"specials": "medium,possessed,werehamster"}, 9)
+    assert checked["specials"] == ["medium", "possessed", "werehamster"]
+    advice = engine.advice("tabula", checked, 9)
+    assert [(item.code, item.option, item.value, item.count) for item in advice] == [
+        ("below_suggestion", "specials", "possessed", 10),
+        ("below_suggestion", "specials", "werehamster", 15),
+    ]
+    assert engine.advice("tabula", engine.options("tabula", {}, 24), 24) == ()
+    assert engine.advice("classic", engine.options("classic", {}, 9), 9) == ()
 
 
 def test_options_defaults_and_choices() -> None:

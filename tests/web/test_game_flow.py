@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from tests.conftest import in_pass
 from werewolf import engine
 from werewolf.games import services
-from werewolf.games.models import Game, Phase
+from werewolf.games.models import Game, Order, Phase
 
 from .play import (
     card_form,
@@ -86,6 +86,7 @@ def play_whole_game(
     assert len(paths) == players
     with translation.override(game.language):  # what the game's players read
         card_in = gettext("Your card is in. You can change it until the phase resolves.")
+        at_once = gettext("Your card is in, and it counted at once: it cannot be changed.")  # a bet
     rng = Random(seed)
     anonymous = Client()
     sampling = Random(f"{seed}/sweep") if sample else None
@@ -118,7 +119,8 @@ def play_whole_game(
                 assert response.status_code == 302, response.content.decode()[:2000]
                 page = anonymous.get(response["Location"]).content.decode()
                 if open_phase(game) is not None and open_phase(game).pk == phase.pk:
-                    assert card_in in text_of(page)
+                    acted = Order.objects.filter(phase=phase, seat=seat).latest("pk").act is not None
+                    assert (at_once if acted else card_in) in text_of(page)
             if check and handed == 1 and not sample and every_phase:
                 sweep(game, paths, anonymous, sampling, sample)  # cards in hand must stay secret too
         if Phase.objects.get(pk=phase.pk).status == Phase.Status.OPEN:

@@ -190,3 +190,19 @@ def test_every_luna_piena_card_has_words_help_and_an_example(card) -> None:
     assert written.startswith(f"{card.word} Player01")
     if more:
         assert written == f"{card.word} Player01 ALSO Player02"
+
+
+def test_a_table_of_twenty_four_is_taken_as_the_box_says(organiser_client: Client) -> None:
+    """The box says 8 to 24 players, the moderator counted; here the server moderates,
+    so 24 sit at the table: the whole second order and one more Villager."""
+    from werewolf import engine
+    from werewolf.games import services
+
+    from .play import GAME_FORM, NAMES
+
+    game = services.start_game(create_game(organiser_client, players=24, **LUNAPIENA))
+    roles = [engine.roles_of(game.engine_state, seat)[0] for seat in range(24)]
+    assert game.status == Game.Status.RUNNING and roles.count("wolf") == 3
+    players = "\n".join([*NAMES, "Yara"])
+    response = organiser_client.post("/games/new/", {**GAME_FORM, **LUNAPIENA, "language": "en", "players": players})
+    assert "Luna Piena needs between 7 and 24 players" in response.content.decode()

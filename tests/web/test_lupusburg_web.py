@@ -284,3 +284,70 @@ def lupusburg_rows(game: Game) -> list[dict]:
     from werewolf.games import lupusburg
 
     return lupusburg.score_rows(selectors.outcome_event(game), selectors.names(game), game)
+
+
+def test_the_werewolfs_empty_claw_is_refused_on_his_page(organiser_client: Client) -> None:
+    """The Werewolf kills every night: his card left empty is refused with the reason,
+    and nothing is taken."""
+    game = _lupusburg_game(organiser_client)
+    phase = game.current_phase()
+    assert phase is not None and phase.stage == "night"
+    wolf = next(seat for seat, slot in engine.phase(game.engine_state).slots.items() if slot.kind == "claw")
+    response = Client().post(seat_paths(game)[wolf], {"phase": phase.pk, "target": ""})
+    assert response.status_code == 400
+    assert "The Werewolf kills every night: name a house to claw" in text_of(response.content.decode())
+    assert not Order.objects.filter(phase=phase, seat=wolf).exists()
+
+
+def test_after_a_bet_the_page_says_it_counted_at_once_and_the_coins_carry_no_numbers(
+    organiser_client: Client,
+) -> None:
+    """A bet acts when it goes in: the page says so, and never that it may be changed.
+    The coin to keep is named in words only (a number there read like a coin's value)."""
+    game = _lupusburg_game(organiser_client)
+    phase = _to_bets(game)
+    paths = seat_paths(game)
+    bettor, target = sorted(engine.phase(game.engine_state).slots)[:2]
+    client = Client()
+    form = text_of(client.get(paths[bettor]).content.decode())
+    assert "the highest of the coins drawn" in form
+    assert "(1)" not in form and "(2)" not in form and "(3)" not in form
+    response = client.post(paths[bettor], {"phase": phase.pk, "target": target}, follow=True)
+    page = text_of(response.content.decode())
+    assert "Your card is in, and it counted at once: it cannot be changed." in page
+    assert "You can change it" not in page
+    assert "You have placed your bet" in page
+
+
+def test_the_second_vote_is_offered_only_to_a_seat_with_two(organiser_client: Client) -> None:
+    """Everyone has two votes in the accusation; in the ballot, a seat has one vote per
+    living character not suspected: the second select only where the slot gives one."""
+    from werewolf.games.forms import NotecardForm
+
+    def form_for(slot: engine.Slot) -> NotecardForm:
+        return NotecardForm(slot=slot, names=[f"P{n}" for n in range(5)], seat=0, submit="hand_in")
+
+    one = engine.Slot(engine.rulesets.get("lupusburg").cards[-1], ((2, 3), ()))
+    two = engine.Slot(one.card, ((2, 3), (2, 3)))
+    assert one.card.kind == "ballot"
+    assert "also" not in form_for(one).fields and "also" in form_for(two).fields
+    assert form_for(two).fields["also"].label == "Second vote"
+
+
+def test_the_dashboard_folds_every_secret_away_by_default(organiser_client: Client) -> None:
+    """An organiser may project the dashboard: what it shows unfolded names no character,
+    chest or coin; those are in <details> (closed), the board and the log alike."""
+    import re
+
+    from werewolf.games.forms import role_name
+
+    game = _lupusburg_game(organiser_client)
+    _to_bets(game)
+    html = organiser_client.get(f"/games/{game.pk}/").content.decode()
+    assert "<details open" not in html
+    main = html[html.index("<main") : html.index("</main>")]  # (the site's name is "Werewolf")
+    shown = text_of(re.sub(r"<details.*?</details>", "", main, flags=re.S))
+    for character in set(game.deal["characters"]):
+        assert role_name(character) not in shown, character
+    assert "chest" not in shown.lower() and "coin" not in shown.lower()
+    assert all(role_name(character) in text_of(html) for character in set(game.deal["characters"]))

@@ -36,6 +36,11 @@ def options(ruleset: str, raw: Mapping[str, Any], players: int) -> dict[str, Any
     return dict(rulesets.get(ruleset).options(raw, players))
 
 
+def advice(ruleset: str, options: Mapping[str, Any], players: int) -> tuple[rulesets.Advice, ...]:
+    """What the rulebook suggests against checked `options` (advice, never a refusal)."""
+    return rulesets.get(ruleset).advice(options, players)
+
+
 def setup(
     ruleset: str, raw_options: Mapping[str, Any], players: int, seed: int, deal: Mapping[str, Any] | None = None
 ) -> tuple[State, list[Event]]:
@@ -210,6 +215,7 @@ __all__ = [
     "State",
     "Viewer",
     "act",
+    "advice",
     "all_in",
     "cast",
     "characters",

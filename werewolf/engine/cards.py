@@ -151,7 +151,7 @@ def check(
             if not 0 <= value < limit:
                 return OrderError(f"unknown_{field.refers}", value)
     if order.kind == SLEEP.kind:
-        return SLEEP_ORDER if card.blank else OrderError("wrong_order")
+        return SLEEP_ORDER if card.blank else OrderError(card.empty_error or "wrong_order")
     if order.kind != card.kind or (order.more and any(card.field(name) is None for name, _ in order.more)):
         return OrderError("wrong_order")
     if len(card.fields) == 1 and not (prune and card.fields[0].prune):

@@ -7,6 +7,7 @@ import zoneinfo
 from functools import cache, lru_cache
 from typing import Any, cast
 
+from babel.core import get_global
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
@@ -34,7 +35,7 @@ _LINE = re.compile(r"^\s*(?P<name>[^<>,;]+?)\s*(?:[<,;]\s*(?P<email>[^<>\s,;]+)\
 RULESET_CHOICES = [
     ("classic", _("Classic Werewolf")),
     ("tabula", _("Lupus in Tabula (7 to 24 players)")),
-    ("lunapiena", _("Lupus in Tabula, Luna Piena edition (7 to 23 players)")),
+    ("lunapiena", _("Lupus in Tabula, Luna Piena edition (7 to 24 players)")),
     ("lupusburg", _("Lupusburg, with the coin bag (4 to 8 players)")),
     ("lupusburg-goals", _("Lupusburg, with secret goals and the Chimney Sweeper (4 to 8 players)")),
 ]
@@ -163,7 +164,10 @@ SETUP_ERRORS = {
     ),
     "bad_definition": _("One of your characters can no longer be played: open it on the Characters page."),
     "lupusburg_player_count": _("Lupusburg needs between %(min)s and %(max)s players."),
-    "special_needs_more_players": _("A special chosen needs more players than the table has (see the numbers)."),
+    "no_role_deal": _(
+        "This ruleset's cards are dealt by the server only: each player holds more than one card, which the "
+        "organiser's deal cannot say yet. Choose a random deal."
+    ),
     "too_many_wolves": _("Too many werewolves: they must be fewer than the other players."),
     "no_wolves": _("A game needs at least one werewolf."),
     "too_many_seers": _("There are not enough players for that many seers."),
@@ -175,6 +179,13 @@ SETUP_ERRORS = {
         "have fewer werewolves, open the game with a day, or make the first night quiet."
     ),
 }
+ADVICE = {
+    "below_suggestion": _(
+        "The rulebook suggests %(special)s from %(count)s players; your table has %(players)s. "
+        "It is in the deck all the same: take it out on the form if you prefer."
+    ),
+}
+"""The rulebook's advice on options the form takes all the same (`engine.advice`)."""
 MAX_PHASE_MINUTES = 60 * 24 * 60
 """The longest night or day: sixty days. Longer would overflow a deadline's date (and the
 database's integer) long before any table would wait that long."""
@@ -194,21 +205,29 @@ COMMON_ZONES = (
 
 @cache
 def _zones() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
-    """The time zones by region, each named by its place within the region; without
-    the legacy names that have no region ("GMT", "Japan", "posixrules", "Factory",
-    "localtime"): UTC, the one of those worth offering, heads the common zones."""
+    """The canonical time zones by region, each named by its place within the region:
+    without the legacy aliases CLDR names (Africa/Asmera for Africa/Asmara, Asia/Calcutta
+    for Asia/Kolkata, US/Eastern...), the Etc/ offsets (whose signs read backwards) and
+    the names that have no region ("GMT", "Japan", "posixrules"): UTC, the one of those
+    worth offering, heads the common zones."""
+    aliases = get_global("zone_aliases")
     regions: dict[str, list[tuple[str, str]]] = {}
     for zone in sorted(zoneinfo.available_timezones()):
         region, slash, place = zone.partition("/")
-        if slash:
+        if slash and region != "Etc" and zone not in aliases:
             regions.setdefault(region, []).append((zone, place.replace("_", " ")))
     return tuple((region, tuple(zones)) for region, zones in sorted(regions.items()))
 
 
-def timezone_choices() -> list[Any]:
-    """The time-zone menu: the common zones first, then every region's (optgroups)."""
+def timezone_choices(kept: str = "") -> list[Any]:
+    """The time-zone menu: the common zones first, then every region's (optgroups). A
+    zone no longer offered that a game already has (`kept`) is offered too, on top."""
     common = [(zone, zone.replace("_", " ")) for zone in COMMON_ZONES]
-    return [(_("Common"), common)] + [(region, list(zones)) for region, zones in _zones()]
+    choices: list[Any] = [(_("Common"), common)] + [(region, list(zones)) for region, zones in _zones()]
+    offered = set(COMMON_ZONES).union(zone for _region, zones in _zones() for zone, _place in zones)
+    if kept and kept not in offered and kept in zoneinfo.available_timezones():
+        choices.insert(0, (kept, kept.replace("_", " ")))
+    return choices
 
 
 def _helper(label: str | Promise) -> FormHelper:
@@ -289,7 +308,10 @@ class GameForm(forms.Form):
         label=_("Roles"),
         choices=[("deal", _("Dealt at random when the game starts")), ("assign", _("Assigned by me before the start"))],
         initial="deal",
-        help_text=_("Assigning roles suits a group that knows each other well; new groups enjoy a random deal more."),
+        help_text=_(
+            "Assigning roles suits a group that knows each other well; new groups enjoy a random deal more. "
+            "Lupusburg is always dealt at random (the deal of its two characters a player is not taken yet)."
+        ),
     )
     early_resolution = forms.BooleanField(
         label=_("Resolve a phase early when every card is in"), required=False, initial=True
@@ -399,7 +421,10 @@ class GameForm(forms.Form):
         choices=[],
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text=_("Each with the least number of players it suits. The Freemasons are two cards."),
+        help_text=_(
+            "Each with the number of players the rulebook suggests for it: a special below its number is taken, "
+            "with a warning. The Freemasons are two cards."
+        ),
     )
     tabula_first_night = forms.ChoiceField(
         label=_("First night"),
@@ -495,8 +520,8 @@ class GameForm(forms.Form):
     )
     lupusburg_missing_claw = forms.ChoiceField(
         label=_("When the Werewolf hands in no claw"),
-        choices=[("nobody", _("No house is clawed")), ("random", _("A house is clawed at random"))],
-        initial="nobody",
+        choices=[("random", _("A house is clawed at random")), ("nobody", _("No house is clawed"))],
+        initial="random",
         required=False,
     )
     lupusburg_reveal_dead = forms.BooleanField(
@@ -530,17 +555,25 @@ class GameForm(forms.Form):
             del self.fields["tabula_characters"]
             del self.fields["lunapiena_characters"]
         _choices_field(self, "tabula_specials").choices = [
-            (name, _("%(special)s (from %(least)s players)") % {"special": words, "least": tabula.SPECIALS[name][0]})
+            (
+                name,
+                _("%(special)s (suggested from %(least)s players)")
+                % {"special": words, "least": tabula.SPECIALS[name][0]},
+            )
             for name, words in TABULA_SPECIALS.items()
         ]
-        _choices_field(self, "timezone").choices = timezone_choices()
+        kept = str(self.initial.get("timezone") or "")
+        _choices_field(self, "timezone").choices = timezone_choices(kept)
         self.helper = _helper(submit_label or _("Create the game"))
         self.helper.layout = Layout(
-            *COMMON_FIELDS,
+            *(name for name in COMMON_FIELDS if name in self.fields),
             *(
                 Fieldset(
                     RULESET_LEGENDS[group],
-                    *names,
+                    # Only the fields this form has: the characters to tick exist once the
+                    # organiser has built one, and crispy-forms logs a traceback for a name
+                    # it cannot find.
+                    *(name for name in names if name in self.fields),
                     css_class="ruleset-options",
                     data_ruleset=" ".join(members(group)),
                 )
@@ -664,6 +697,8 @@ class GameForm(forms.Form):
         expected = self.expected_players(seats or [], rules)
         data["expected_players"] = expected
         least = 0 if expected else rules.min_players
+        if data.get("dealing") == "assign" and not rules.role_deal:
+            self.add_error("dealing", ValidationError(SETUP_ERRORS["no_role_deal"], code="no_role_deal"))
         limit = data.get("signup_limit")
         if limit and not rules.min_players <= limit <= rules.max_players:
             key = self.count_error(ruleset)
@@ -675,6 +710,15 @@ class GameForm(forms.Form):
             return data
         try:
             data["options"] = engine.options(ruleset, self.option_values(ruleset), expected or len(seats))
+            data["advice"] = [
+                ADVICE[item.code]
+                % {
+                    "special": TABULA_SPECIALS.get(item.value, item.value),
+                    "count": item.count,
+                    "players": expected or len(seats),
+                }
+                for item in engine.advice(ruleset, data["options"], expected or len(seats))
+            ]
         except engine.SetupError as error:
             prefixed = f"{family(ruleset)}_{error.option}" if ruleset != "classic" else error.option
             field = prefixed if prefixed in self.fields else error.option if error.option in self.fields else None
@@ -729,7 +773,7 @@ class GameForm(forms.Form):
         if family(ruleset) == "lupusburg":
             return {
                 "placement": data.get("lupusburg_placement") or "random",
-                "missing_claw": data.get("lupusburg_missing_claw") or "nobody",
+                "missing_claw": data.get("lupusburg_missing_claw") or "random",
                 "reveal_dead": bool(data.get("lupusburg_reveal_dead")),
             }
         # Every classic field is an option as it stands, but these three: an empty count

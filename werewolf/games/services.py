@@ -148,7 +148,7 @@ def start_game(game: Game) -> Game:
         if game.draw_seats:
             seating_rng(game.seed).shuffle(players)
         deal = None
-        if not game.deal_roles:
+        if not game.deal_roles and engine.rulesets.get(game.ruleset).role_deal:
             deal = _assigned_deal(players)
             if not all(deal["roles"]):
                 raise ServiceError("roles_not_assigned")

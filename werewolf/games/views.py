@@ -82,6 +82,7 @@ def create(request: HttpRequest) -> HttpResponse:
         game = services.create_game(request.user, **_game_settings(form.cleaned_data))
         _signup_as_asked(game, form.cleaned_data)
         messages.success(request, DONE["created"])
+        _advise(request, form)
         return redirect("games:dashboard", pk=game.pk)
     return render(request, "games/game_form.html", {"form": form})
 
@@ -108,8 +109,15 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, DONE["not_a_draft"])
         else:
             messages.success(request, DONE["saved"])
+            _advise(request, form)
         return redirect("games:dashboard", pk=pk)
     return render(request, "games/game_form.html", {"form": form, "game": game})
+
+
+def _advise(request: HttpRequest, form: GameForm) -> None:
+    """The rulebook's advice on what the organiser chose, taken all the same."""
+    for advice in form.cleaned_data.get("advice", ()):
+        messages.warning(request, advice)
 
 
 @login_required
@@ -188,7 +196,8 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     game = _organised(request, pk)
     error = None
     extend_form = _extend_form(game)
-    roles_form = AssignRolesForm(game=game) if game.status == Game.Status.DRAFT and not game.deal_roles else None
+    assigning = game.status == Game.Status.DRAFT and not game.deal_roles and engine.rulesets.get(game.ruleset).role_deal
+    roles_form = AssignRolesForm(game=game) if assigning else None
     if request.method == "POST":
         action = request.POST.get("action")
         try:
@@ -498,6 +507,10 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
             "form": form,
             "error": error,
             "handed": still_open,
+            # An instant card (a Lupusburg bet) acted when it went in: it is not changed.
+            "handed_at_once": still_open
+            and Order.objects.filter(phase=phase, seat=seat).order_by("-pk").values_list("act", flat=True).first()
+            is not None,
             "handed_phase": handed_phase if handed_phase is not None and not still_open else None,
             # Why no card is asked (a ghost in a ballot, a suspect): public facts only.
             "unasked": selectors.unasked(card["state"], seat) if phase and slot is None else "",

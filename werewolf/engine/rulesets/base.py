@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from random import Random
 from typing import Any, Protocol
 
@@ -13,6 +14,18 @@ from ..orders import Order
 from ..outcome import Outcome
 from ..state import PhaseSpec, RulesetState, State
 from ..table import Role
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """Advice on checked options, which the organiser may follow or not (never a
+    refusal): `code` says what ("below_suggestion"), `option` and `value` what it is
+    about, `count` the number it suggests (players)."""
+
+    code: str
+    option: str
+    value: str
+    count: int
 
 
 class Ruleset(Protocol):
@@ -30,6 +43,13 @@ class Ruleset(Protocol):
 
     @property
     def max_players(self) -> int: ...
+
+    @property
+    def role_deal(self) -> bool:
+        """Whether `setup` takes an organiser's deal of one role a seat (`deal` with
+        `roles`, and `alpha` where there is a pack), as the server's "roles assigned by
+        me" gives it."""
+        ...
 
     @property
     def roles(self) -> Mapping[str, Role]:
@@ -54,6 +74,11 @@ class Ruleset(Protocol):
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Check `raw` options for a table of `players`, defaults filled in (SetupError)."""
+        ...
+
+    def advice(self, options: Mapping[str, Any], players: int) -> tuple[Advice, ...]:
+        """What the rulebook suggests against checked `options` for `players`, as advice
+        (a special below its suggested number of players)."""
         ...
 
     def setup(

@@ -29,6 +29,7 @@ from ..state import PhaseKind, PhaseSpec, Stage, State
 from ..table import Role, table
 from ..talk import Channel
 from ..voting import leaders, strict_majority
+from .base import Advice
 
 ID = "classic"
 MIN_PLAYERS = 5
@@ -136,6 +137,7 @@ class Classic:
     id = ID
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    role_deal = True
     roles = ROLES
     cards = CARDS
     state_type = ClassicState
@@ -144,6 +146,10 @@ class Classic:
     def night_order(self) -> tuple[str, ...]:
         """The night's steps in call order (the moderator's script reads them)."""
         return NIGHT_STEPS.names
+
+    def advice(self, options: Mapping[str, Any], players: int) -> tuple[Advice, ...]:
+        """No advice: every option this ruleset takes is the rulebook's to take."""
+        return ()
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Check and complete the options for a table of `players`."""

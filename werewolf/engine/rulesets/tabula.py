@@ -36,6 +36,7 @@ from ..random import setup_rng
 from ..state import PhaseSpec, Stage, State
 from ..table import Role, table
 from ..talk import Channel
+from .base import Advice
 
 ID = "tabula"
 MIN_PLAYERS = 7
@@ -306,6 +307,7 @@ class Tabula:
     id = ID
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    role_deal = True
     roles = ROLES
     cards = CARDS
     state_type = TabulaState
@@ -315,9 +317,18 @@ class Tabula:
         """The night's steps in call order (the moderator's script reads them)."""
         return WITH_THEIR_CHARACTERS.names
 
+    def advice(self, options: Mapping[str, Any], players: int) -> tuple[Advice, ...]:
+        """Each special chosen below the rulebook's suggested number of players."""
+        return tuple(
+            Advice("below_suggestion", "specials", name, SPECIALS[name][0])
+            for name in options.get("specials", ())
+            if name in SPECIALS and players < SPECIALS[name][0]
+        )
+
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
-        """Check and complete the options for a table of `players`: each special chosen
-        must be one whose suggested count the table reaches; by default all of them.
+        """Check and complete the options for a table of `players`: any special may be
+        chosen (the rulebook's numbers are suggestions: `advice` names a special below
+        its number); by default every special whose suggested count the table reaches.
         `characters`: the organiser's own (engine/characters.py), each a special
         `specials` may then name, one card each, after the rulebook's."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -338,9 +349,6 @@ class Tabula:
                     raise SetupError("bad_option_value", "specials", name)
             if len(set(specials)) != len(specials):
                 raise SetupError("bad_option_value", "specials", chosen)
-        for name in specials:
-            if name in SPECIALS and players < SPECIALS[name][0]:
-                raise SetupError("special_needs_more_players", "specials", name)
         wolves = 3 if players >= THIRD_WOLF_FROM else 2
         cards = sum(len(SPECIALS[name][1]) if name in SPECIALS else 1 for name in specials)
         if wolves + 1 + cards > max(players, FULL_DECK):

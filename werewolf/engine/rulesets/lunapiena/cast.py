@@ -109,7 +109,9 @@ ADDED_TO_SIXTEEN: tuple[str, ...] = (
     UNDEAD,
     VILLAGER,
 )
-"""From 16 to 23 players, added in this order to the nine cards (three wolves)."""
+"""From 16 players, added in this order to the nine cards (three wolves); at 24, one
+Villager more than the rulebook's table (which counts 7 to 23 players, the box 8 to 24
+with the moderator)."""
 
 
 def base(players: int) -> list[str]:

@@ -49,11 +49,12 @@ from ...random import clockwise_distance, setup_rng
 from ...state import PhaseSpec, Stage, State
 from ...table import Role
 from ...talk import Channel
+from ..base import Advice
 from . import cast as deck_table
 
 ID = "lunapiena"
 MIN_PLAYERS = 7
-MAX_PLAYERS = 23
+MAX_PLAYERS = 24
 
 _LIST = Field(most=None, ranked=True, optional=True, count_error="empty_list", prune=True)
 _ALSO = Field("also", least=1, most=1, optional=True, word="ALSO", prune=True)
@@ -181,6 +182,7 @@ class LunaPiena:
     id = ID
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    role_deal = True
     roles: Mapping[str, Role] = {name: character.row() for name, character in deck_table.BUILT_IN.items()}
     cards = CARDS
     state_type = LunaState
@@ -196,6 +198,10 @@ class LunaPiena:
     def characters(self, options: Mapping[str, Any]) -> Mapping[str, Character]:
         """A game's characters as definitions (their blocks say what each does)."""
         return cast_of(options).characters
+
+    def advice(self, options: Mapping[str, Any], players: int) -> tuple[Advice, ...]:
+        """No advice: every option this ruleset takes is the rulebook's to take."""
+        return ()
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Check and complete the options for a table of `players`: the organiser's

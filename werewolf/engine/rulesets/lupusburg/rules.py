@@ -23,6 +23,7 @@ from ...orders import Order
 from ...outcome import Outcome
 from ...random import setup_rng
 from ...state import PhaseSpec, State
+from ..base import Advice
 from .scoring import outcome_of, points, winner_of
 from .state import Bet, LupusburgOptions, LupusburgState
 from .table import (
@@ -72,6 +73,10 @@ class Lupusburg:
     id: str
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    role_deal = False
+    """A seat holds two characters, a chest and maybe a goal: the whole deal is `setup`'s
+    `deal` (characters, chests, burgomaster, goals), which the server takes only from a
+    recorded game, not yet from the organiser's form."""
     roles = ROLES
     cards = CARDS
     state_type = LupusburgState
@@ -83,6 +88,10 @@ class Lupusburg:
         self.goals = edition == GOALS
 
     # Setup.
+
+    def advice(self, options: Mapping[str, Any], players: int) -> tuple[Advice, ...]:
+        """No advice: every option this ruleset takes is the rulebook's to take."""
+        return ()
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:

@@ -109,5 +109,5 @@ class LupusburgOptions:
     """The options of a Lupusburg game; docs/rules.md says what each one does."""
 
     placement: str = field(default="random", metadata={"choices": ("random", "card")})
-    missing_claw: str = field(default="nobody", metadata={"choices": ("nobody", "random")})
+    missing_claw: str = field(default="random", metadata={"choices": ("random", "nobody")})
     reveal_dead: bool = False

@@ -125,7 +125,9 @@ KEEP_RANKS = 3
 
 _HOUSE = Field(refers="house")
 PEEK = Card("peek", "PEEK", (_HOUSE,))
-CLAW = Card("claw", "CLAW", (_HOUSE,))
+CLAW = Card("claw", "CLAW", (Field(refers="house", least=0),), blank=False, empty_error="must_claw")
+"""The Werewolf must kill every night at the table: neither SLEEP nor an empty card is
+taken (a card missing at the deadline is the `missing_claw` option's)."""
 REDRAW = Card("redraw", "REDRAW")
 PRIVILEGE = Card(
     "privilege",
