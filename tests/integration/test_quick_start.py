@@ -55,7 +55,7 @@ def test_the_run_command_serves_the_app_and_a_worker(tmp_path) -> None:
         )
         try:
             deadline = time.monotonic() + 180
-            while "Organiser log in:" not in log.read_text():
+            while " log in: " not in log.read_text():
                 assert process.poll() is None, log.read_text()
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.5)
