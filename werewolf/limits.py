@@ -80,6 +80,21 @@ def hit(kind: str, who: str) -> None:
         raise Limited(kind, left)
 
 
+def hit_all(*hits: tuple[str, str]) -> None:
+    """`hit` each (kind, who) in order, all or none: when one is spent, those counted
+    before it are taken back, so a refusal by a narrow limit (one network address) never
+    spends a broad one (a whole game's). Name the narrowest first."""
+    counted: list[tuple[str, str]] = []
+    try:
+        for kind, who in hits:
+            hit(kind, who)
+            counted.append((kind, who))
+    except Limited:
+        for kind, who in counted:
+            uncount(kind, who)
+        raise
+
+
 def check(kind: str, who: str) -> None:
     """Raise `Limited` if `who` has spent `kind` for now, without counting anything (a log
     in is checked before the password, and only a wrong password is counted)."""

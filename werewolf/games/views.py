@@ -717,10 +717,12 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
         try:
-            try:  # each sign-up mails its address: limited per game, address and network
-                limits.hit("join_game", key)
-                limits.hit("join_email", email.casefold())
-                limits.hit("join_address", limits.client_address(request))
+            try:  # each sign-up mails its address: limited per network, address and game
+                limits.hit_all(
+                    ("join_address", limits.client_address(request)),
+                    ("join_email", email.casefold()),
+                    ("join_game", key),
+                )
             except limits.Limited as limited:
                 raise services.ServiceError("limited", limited=limited) from None
             player = services.sign_up(key, form.cleaned_data["name"], email)
