@@ -37,6 +37,9 @@ def _schedule_sweeper(sender: Celery, **kwargs: object) -> None:
     sender.add_periodic_task(
         600, sender.signature("tasks.housekeeping.drop_expired_signups"), name="drop expired sign-ups"
     )
+    sender.add_periodic_task(
+        3600, sender.signature("tasks.housekeeping.forget_old_addresses"), name="remove old games' addresses"
+    )
     if settings.WEREWOLF_IMAP_HOST:
         sender.add_periodic_task(
             settings.WEREWOLF_IMAP_POLL_SECONDS, sender.signature("tasks.mail.fetch_mail"), name="fetch mail"

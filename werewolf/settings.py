@@ -102,7 +102,10 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "csp",
+    "allauth",
+    "allauth.account",
     "werewolf.games",
+    "werewolf.accounts",
 ]
 
 MIDDLEWARE = [
@@ -122,6 +125,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
 ]
 
 # The pages' script and styles are static files: no inline script, style or handler runs.
@@ -173,6 +177,11 @@ def _rates() -> dict[str, str]:
         "join_game": "30/3600",  # sign-ups by a game's join link
         "join_email": "3/3600",  # sign-ups for one mail address (each sends a mail)
         "join_address": "20/3600",  # sign-ups from one network address
+        "reset_mail": "3/3600",  # password-reset mails to one address
+        "reset_address": "20/3600",  # password-reset requests from one network address
+        "signup_mail": "3/3600",  # mails confirming an organiser's address, to one address
+        "signup_address": "10/3600",  # organiser sign-ups from one network address
+        "invite": "20/86400",  # invitations one organiser sends
     }
     for item in _env_list("WEREWOLF_RATES", ""):
         name, _, rate = item.partition("=")
@@ -184,6 +193,20 @@ def _rates() -> dict[str, str]:
 
 WEREWOLF_RATES = _rates()
 WEREWOLF_BEHIND_PROXY = _env_bool("WEREWOLF_BEHIND_PROXY", False)
+
+
+def _allauth_rate(name: str, per: str) -> str:
+    count, _, seconds = WEREWOLF_RATES[name].partition("/")
+    return f"{count}/{seconds}s/{per}"
+
+
+# The account mails' limits, counted by django-allauth in the same shared cache.
+ACCOUNT_RATE_LIMITS = {
+    "reset_password": f"{_allauth_rate('reset_address', 'ip')},{_allauth_rate('reset_mail', 'key')}",
+    "signup": _allauth_rate("signup_address", "ip"),
+    "confirm_email": _allauth_rate("signup_mail", "key"),
+}
+ALLAUTH_TRUSTED_PROXY_COUNT = 1 if WEREWOLF_BEHIND_PROXY else 0
 WEREWOLF_SIGNUP_HOURS = float(os.environ.get("WEREWOLF_SIGNUP_HOURS", "48"))
 """How long a sign-up by a join link waits for its confirmation by mail before it is dropped."""
 
@@ -261,6 +284,34 @@ WHITENOISE_USE_FINDERS = True
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
+
+# Organiser accounts (werewolf/accounts): django-allauth signs them up with a confirmed
+# address and resets passwords; the site's own log in (its limits in werewolf/limits.py)
+# takes a user name or the address. WEREWOLF_SIGNUP_POLICY says who may sign up: "open"
+# (anyone), "invite" (by an organiser's invitation; the default) or "closed" (accounts by
+# the operator's `manage.py ensure_organiser` only).
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+WEREWOLF_SIGNUP_POLICY = os.environ.get("WEREWOLF_SIGNUP_POLICY", "invite").strip().lower()
+if WEREWOLF_SIGNUP_POLICY not in ("open", "invite", "closed"):
+    raise RuntimeError(f"WEREWOLF_SIGNUP_POLICY is {WEREWOLF_SIGNUP_POLICY!r}; it may be open, invite or closed")
+WEREWOLF_KEEP_ADDRESSES_DAYS = float(os.environ.get("WEREWOLF_KEEP_ADDRESSES_DAYS", "90"))
+"""How long a game that is over keeps its players' mail addresses (0: until the organiser
+removes them or deletes the game): werewolf/games/retention.py."""
+WEREWOLF_INVITATION_DAYS = float(os.environ.get("WEREWOLF_INVITATION_DAYS", "14"))
+"""How long an invitation to become an organiser may be taken up."""
+ACCOUNT_ADAPTER = "werewolf.accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = ""
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_SESSION_REMEMBER = True
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"

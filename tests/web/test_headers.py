@@ -64,10 +64,14 @@ def _path(name: str, route: str, values: dict[str, str]) -> str:
             return values["key:join" if name == "join" else "key:print" if "print" in name else "key:public"]
         if parameter == "token" and name == "join_confirm":
             return values["token:join"]
-        if name == "password_reset_confirm":
-            return "MQ" if parameter == "uidb64" else "set-password"
+        if parameter in ("uidb36", "key") and name.startswith("account_"):
+            return "1" if parameter == "uidb36" else "no-such-key"  # django-allauth's links
+        if name == "invitation":
+            return "no-such-invitation"
         return values[parameter]
 
+    # django-allauth's routes are regular expressions: (?P<key>...) and the anchors.
+    route = re.sub(r"\(\?P<(\w+)>[^)]*\)", r"<\1>", route).replace("^", "").replace("$", "")
     return "/" + re.sub(r"<(?:\w+:)?(\w+)>", value, route)
 
 

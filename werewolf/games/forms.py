@@ -1088,6 +1088,28 @@ class OrganiserLoginForm(AuthenticationForm):
             limits.count("login_address", address)
             raise
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].label = _("User name or e-mail address")
+
+    def confirm_login_allowed(self, user: Any) -> None:
+        """An account signed up on the site logs in once its address is confirmed (the
+        right password then sends the link again, within the mail limit); an account the
+        operator made has no address to confirm."""
+        super().confirm_login_allowed(user)
+        from allauth.account.models import EmailAddress
+        from allauth.core import ratelimit
+
+        addresses = list(EmailAddress.objects.filter(user=user))
+        if addresses and not any(address.verified for address in addresses):
+            address = next((address for address in addresses if address.primary), addresses[0])
+            # One count per address with the sign-up's own mails (django-allauth's).
+            resent = ratelimit.consume(self.request, action="confirm_email", key=address.email.lower())
+            if resent:
+                address.send_confirmation(self.request, signup=False)
+            message = words("includes/unconfirmed.html", {"email": address.email, "resent": resent})
+            raise forms.ValidationError(message, code="unconfirmed")
+
     def full_clean(self) -> None:
         super().full_clean()
         if self.non_field_errors():

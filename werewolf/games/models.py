@@ -56,6 +56,9 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the players' mail addresses were removed from the game's record (the organiser
+    # asked, or WEREWOLF_KEEP_ADDRESSES_DAYS passed since it ended): games.retention.
+    addresses_removed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -275,16 +278,18 @@ class Post(models.Model):
 
 
 class Dispatch(models.Model):
-    """One mail to one player: the outbox row (see docs/architecture.md, "Mail").
+    """One mail to one player (or, without a player, to an organiser's account: an address
+    to confirm, a password reset, an invitation): the outbox row (see docs/architecture.md,
+    "Mail").
 
-    The row is committed, with the rendered message and a Message-ID made from `key`,
-    before anything talks to the mail server; it is marked sent after the server took
-    the message. `key` makes each mail once: a welcome per link, the results of a phase
-    per seat, an answer per inbound message. A sender takes a batch of rows at once
-    (`claimed`: nothing sent yet, so a dead sender's are simply due again) and marks
-    each `sending` just before handing it over. A failed send is retried with back-off
-    and never holds up another message; a row left `sending` by a worker that died is
-    never sent again by the sweep (it becomes `uncertain`, for the organiser to judge)."""
+        The row is committed, with the rendered message and a Message-ID made from `key`,
+        before anything talks to the mail server; it is marked sent after the server took
+        the message. `key` makes each mail once: a welcome per link, the results of a phase
+        per seat, an answer per inbound message. A sender takes a batch of rows at once
+        (`claimed`: nothing sent yet, so a dead sender's are simply due again) and marks
+        each `sending` just before handing it over. A failed send is retried with back-off
+        and never holds up another message; a row left `sending` by a worker that died is
+        never sent again by the sweep (it becomes `uncertain`, for the organiser to judge)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting to be sent")
@@ -303,8 +308,9 @@ class Dispatch(models.Model):
         SIGNUP = "signup", _("sign-up to confirm")
         REMINDER = "reminder", _("reminder: card not in")
         TALK = "talk", _("talk digest")
+        ACCOUNT = "account", _("organiser's account")
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="dispatches")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="dispatches")
     key = models.CharField(max_length=80, unique=True)
     kind = models.CharField(max_length=16, choices=Kind.choices)
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, null=True, blank=True, related_name="dispatches")

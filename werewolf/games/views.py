@@ -21,7 +21,7 @@ from werewolf import engine, limits, printing
 from werewolf.mail import grammar
 from werewolf.mail.grammar import CardError, read_card
 
-from . import access, cards, links, middleware, organisers, polls, selectors, services, talk, validators
+from . import access, cards, links, middleware, organisers, polls, retention, selectors, services, talk, validators
 from .forms import (
     AssignRolesForm,
     DemoForm,
@@ -61,6 +61,8 @@ DONE = {
     ),
     "entered": _("%(name)s's card is in."),
     "not_a_draft": _("This game has started: it can no longer be changed or deleted."),
+    "running": _("This game is running: it can be deleted once it is over."),
+    "addresses_removed": _("The players' mail addresses are removed; the record and the names stay."),
     "co_organiser": _("%(name)s now runs this game with you: it is on their list of games."),
 }
 """What the organiser is told after an action went through (shown by base.html)."""
@@ -77,7 +79,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
-    form = GameForm(request.POST or None, organiser=request.user)
+    form = GameForm(request.POST or None, organiser=request.user, initial=_new_game_defaults(request.user))
     if request.method == "POST" and form.is_valid():
         game = services.create_game(request.user, **_game_settings(form.cleaned_data))
         _signup_as_asked(game, form.cleaned_data)
@@ -114,6 +116,13 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/game_form.html", {"form": form, "game": game})
 
 
+def _new_game_defaults(user: Any) -> dict[str, str]:
+    """A new game starts in the organiser's time zone and language, as their profile
+    (werewolf.accounts) gives them, once they have saved one."""
+    profile = getattr(user, "organiser_profile", None)
+    return {"timezone": profile.timezone, "language": profile.language} if profile is not None else {}
+
+
 def _advise(request: HttpRequest, form: GameForm) -> None:
     """The rulebook's advice on what the organiser chose, taken all the same."""
     for advice in form.cleaned_data.get("advice", ()):
@@ -123,16 +132,25 @@ def _advise(request: HttpRequest, form: GameForm) -> None:
 @login_required
 @require_http_methods(["GET", "POST"])
 def delete(request: HttpRequest, pk: int) -> HttpResponse:
-    """Delete a game that has not started: a page that asks, and its POST that does."""
+    """Delete a game that has not started, or one that is over (or keep its record with
+    the players' addresses removed): a page that asks, and its POST that does. A running
+    game is neither: it still mails its players."""
     game = _organised(request, pk, access.Action.OWN)
-    if game.status != Game.Status.DRAFT:
-        messages.error(request, DONE["not_a_draft"])
+    if game.status not in (Game.Status.DRAFT, *retention.OVER):
+        messages.error(request, DONE["running"])
         return redirect("games:dashboard", pk=pk)
     if request.method == "POST":
         try:
-            services.delete_draft(game)
-        except services.ServiceError:
-            messages.error(request, DONE["not_a_draft"])
+            if request.POST.get("action") == "forget_addresses":
+                retention.forget_addresses(game)
+                messages.success(request, DONE["addresses_removed"])
+                return redirect("games:dashboard", pk=pk)
+            if game.status == Game.Status.DRAFT:
+                services.delete_draft(game)
+            else:
+                retention.delete_finished(game)
+        except (services.ServiceError, retention.StillRunning):
+            messages.error(request, DONE["running"])
             return redirect("games:dashboard", pk=pk)
         messages.success(request, DONE["deleted"] % {"name": game.name})
         return redirect("games:home")
@@ -268,6 +286,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "reminded": _reminded(game),
             "entered": validators.ascii_number(request.GET.get("entered", "")),
             "owner": access.may(request.user, game, access.Action.OWN),
+            "keep_days": int(settings.WEREWOLF_KEEP_ADDRESSES_DAYS),
             "co_organisers": game.co_organisers.order_by("username"),
         }
     )

@@ -66,10 +66,17 @@ def find(message: EmailMessage, recipients: Iterable[str]) -> Bounce | None:
     return Bounce(dispatch, status.startswith("5"), delayed, reason)
 
 
-def record(bounce: Bounce) -> Player:
+def record(bounce: Bounce) -> Player | None:
     """Mark the mail bounced and the seat flagged; stop mail to an address that failed
-    for good. A delay only notes the reason."""
+    for good. A delay only notes the reason. A mail to an organiser's account (no seat)
+    is only marked: the account's owner asks again."""
     now = timezone.now()
+    if bounce.dispatch.player_id is None:
+        if not bounce.delayed:
+            Dispatch.objects.filter(pk=bounce.dispatch.pk).update(
+                status=Dispatch.Status.BOUNCED, last_error=bounce.reason
+            )
+        return None
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=bounce.dispatch.player_id)
         if bounce.delayed:

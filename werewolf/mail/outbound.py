@@ -240,6 +240,29 @@ def queue_talk_digest(player: Player, posts: list[Any], upto: int) -> list[int]:
     )
 
 
+def queue_account_mail(message: EmailMultiAlternatives, key: str = "") -> int:
+    """A mail to an organiser's account (an address to confirm, a password reset, an
+    invitation), written by the web process into the outbox and sent by a worker once
+    the request's transaction commits, like every other mail: the web process never
+    talks to the mail server, and a flood of requests is a flood of rows the limits
+    already stopped, not of connections."""
+    key = key or f"account:{secrets.token_hex(16)}"
+    html = next((content for content, mimetype in message.alternatives if mimetype == "text/html"), "")
+    row = Dispatch.objects.create(
+        key=key,
+        kind=Dispatch.Kind.ACCOUNT,
+        message_id=message_id_for(key),
+        recipient=_text(", ".join(message.to)),
+        subject=_text(str(message.subject)),
+        body_text=str(message.body) if message.content_subtype != "html" else "",
+        body_html=str(message.body) if message.content_subtype == "html" else str(html),
+        headers={name: value for name, value in message.extra_headers.items() if name != "Message-ID"},
+        next_attempt_at=timezone.now(),
+    )
+    queue.after_commit(MAIL_TASK, [row.pk])
+    return row.pk
+
+
 # Sending ---------------------------------------------------------------------------
 
 

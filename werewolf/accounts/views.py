@@ -1,0 +1,155 @@
+"""The organiser's account pages beside django-allauth's: profile, invitations, leaving."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from allauth.account.adapter import get_adapter
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.http import urlencode
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
+
+from werewolf import limits
+from werewolf.games import retention
+from werewolf.games.forms import OrganiserLoginForm
+from werewolf.games.models import Game
+
+from . import invitations
+from .forms import DeleteAccountForm, InviteForm, ProfileForm
+from .models import Invitation, Profile
+
+DONE = {
+    "saved": _("Your profile is saved."),
+    "invited": _("The invitation is on its way to %(email)s."),
+    "accepted": _("You now run “%(name)s” with its organiser: it is on your list of games."),
+    "deleted": _("Your account and its games are deleted."),
+}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=Profile.of(request.user))
+    if request.method == "POST" and form.is_valid():
+        saved = form.save()
+        translation.activate(saved.language)
+        messages.success(request, DONE["saved"])
+        response = redirect("accounts:profile")
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            saved.language,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            secure=settings.SESSION_COOKIE_SECURE,
+            samesite="Lax",
+        )
+        return response
+    return render(request, "accounts/profile.html", {"form": form})
+
+
+def _own_games(user: Any) -> list[Game]:
+    return list(Game.objects.filter(organiser=user).exclude(status__in=retention.OVER).order_by("name"))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def invitations_page(request: HttpRequest) -> HttpResponse:
+    games = _own_games(request.user)
+    asked = request.GET.get("game", "")
+    form = InviteForm(request.POST or None, games=games, initial={"game": int(asked) if asked.isdigit() else None})
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        game = next((game for game in games if game.pk == form.cleaned_data["game"]), None)
+        email = form.cleaned_data["email"]
+        try:
+            invitations.invite(
+                request.user, email, game, language=Profile.of(request.user).language or translation.get_language()
+            )
+        except limits.Limited as limited:
+            response = render(
+                request,
+                "accounts/invitations.html",
+                {"form": form, "sent": _sent(request), "limited": limited},
+                status=429,
+            )
+            response["Retry-After"] = str(limited.retry_after)
+            return response
+        messages.success(request, DONE["invited"] % {"email": email})
+        return redirect("accounts:invitations")
+    return render(request, "accounts/invitations.html", {"form": form, "sent": _sent(request)}, status=status)
+
+
+def _sent(request: HttpRequest) -> list[Invitation]:
+    return list(request.user.invitations_sent.select_related("game", "accepted_by")[:50])  # type: ignore[union-attr]
+
+
+def invitation(request: HttpRequest, key: str) -> HttpResponse:
+    """An invitation's link. Signed in: taken up at once. Else kept in the session, and
+    on to the sign-up with the invited address, which then needs no confirming (the
+    link came to it); where the site takes no sign-ups, on to the log in."""
+    found = invitations.find(key)
+    if found is None:
+        return render(request, "accounts/invitation_gone.html", status=410)
+    if request.user.is_authenticated:
+        invitations.accept(found, request.user)
+        if found.game is not None:
+            messages.success(request, DONE["accepted"] % {"name": found.game.name})
+            return redirect("games:dashboard", pk=found.game.pk)
+        return redirect("games:home")
+    request.session[invitations.SESSION_KEY] = key
+    adapter = get_adapter(request)
+    if adapter.is_open_for_signup(request):
+        adapter.stash_verified_email(request, found.email)
+        return redirect(reverse("account_signup") + "?" + urlencode({"email": found.email}))
+    return redirect(reverse("login") + "?" + urlencode({"next": request.path}))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """Leave the site: the account, its own games (every seat, card and mail of them)
+    and its characters go; the games it only co-organised stay with their organisers."""
+    user: Any = request.user
+    form = DeleteAccountForm(request.POST or None, user=user)
+    games = list(Game.objects.filter(organiser=user).order_by("name"))
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            for game in games:
+                retention.delete_game(game)
+            user.delete()
+        logout(request)
+        messages.success(request, DONE["deleted"])
+        return redirect("games:home")
+    shared = Game.objects.filter(Q(co_organisers=user)).exclude(organiser=user).distinct()
+    return render(
+        request,
+        "accounts/delete.html",
+        {
+            "form": form,
+            "games": games,
+            "running": [game for game in games if game.is_running],
+            "shared": list(shared),
+        },
+    )
+
+
+class LoginView(auth_views.LoginView):
+    """The site's one log in (the admin's too), with its limits on wrong passwords
+    (`OrganiserLoginForm`); it offers the sign-up when the site takes anyone's."""
+
+    authentication_form = OrganiserLoginForm
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["signup_open"] = settings.WEREWOLF_SIGNUP_POLICY == "open"
+        return context
