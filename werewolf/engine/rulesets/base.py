@@ -90,12 +90,6 @@ class Ruleset(Protocol):
     def max_players(self) -> int: ...
 
     @property
-    def role_deal(self) -> bool:
-        """Whether the server's "roles assigned by me" is offered (to be replaced by
-        `deal_shape`)."""
-        ...
-
-    @property
     def roles(self) -> Mapping[str, Role]:
         """The cast, by role name."""
         ...

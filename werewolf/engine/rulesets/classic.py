@@ -137,7 +137,6 @@ class Classic:
     id = ID
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    role_deal = True
     roles = ROLES
     cards = CARDS
     state_type = ClassicState

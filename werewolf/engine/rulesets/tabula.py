@@ -307,7 +307,6 @@ class Tabula:
     id = ID
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    role_deal = True
     roles = ROLES
     cards = CARDS
     state_type = TabulaState

@@ -182,7 +182,6 @@ class LunaPiena:
     id = ID
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    role_deal = True
     roles: Mapping[str, Role] = {name: character.row() for name, character in deck_table.BUILT_IN.items()}
     cards = CARDS
     state_type = LunaState

@@ -73,7 +73,6 @@ class Lupusburg:
     id: str
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    role_deal = False
     roles = ROLES
     cards = CARDS
     state_type = LupusburgState
