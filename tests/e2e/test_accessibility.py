@@ -177,6 +177,10 @@ def test_every_page_in_every_state_passes_axe(tour: Tour, django_user_model) -> 
     tour.check("new game", "organiser", "/games/new/")
     tour.check("new game refused", "organiser", "/games/new/", submit("main form [type=submit]"))
     tour.check("draft dashboard", "organiser", f"/games/{draft.pk}/")
+    dealt = services.create_game(
+        organiser, name="Dealt", seats=seats[:5], options={}, ruleset="lupusburg-goals", deal_roles=False
+    )
+    tour.check("lupusburg draft dashboard, the organiser's deal", "organiser", f"/games/{dealt.pk}/")
     tour.check("change a draft", "organiser", f"/games/{draft.pk}/edit/")
     tour.check("delete a draft", "organiser", f"/games/{draft.pk}/delete/")
     draft = services.open_signup(draft)

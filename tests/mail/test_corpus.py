@@ -41,8 +41,8 @@ def table_for(organiser, card: str | None) -> tuple[Game, str]:
         wolves, seer = [free[1], free[2]], free[0] if word != "SLEEP" else free[3]
     roles = {}
     for player in game.players.all():
-        roles[player.pk] = "wolf" if player.name in wolves else "seer" if player.name == seer else "villager"
-    services.assign_roles(game, roles, None)
+        roles[player.pk] = {"role": "wolf" if player.name in wolves else "seer" if player.name == seer else "villager"}
+    services.assign_deal(game, roles, None)
     return services.start_game(game), actor
 
 

@@ -214,7 +214,7 @@ def test_the_organiser_deals_a_tabula_table_of_seven_and_one_card_is_set_aside(
     wrong = organiser_client.post(f"/games/{game.pk}/", {"action": "assign", **deal, f"role_{by_name['Brio']}": "wolf"})
     assert wrong.status_code == 200
     assert "Deal these cards, one to every player: Werewolf ×2, Seer, Villager ×5." in page_of(wrong)
-    assert set(game.players.values_list("assigned_role", flat=True)) == {""}
+    assert not any(game.players.values_list("assigned_hand", flat=True))
     response = organiser_client.post(f"/games/{game.pk}/", {"action": "assign", **deal, "alpha": by_name["Dara"]})
     assert response.status_code == 302
     game = services.start_game(Game.objects.get(pk=game.pk))
@@ -381,13 +381,13 @@ def test_a_draft_can_be_changed(organiser_client: Client) -> None:
     game.refresh_from_db()
     assert (game.name, game.day_minutes, game.options["cupid"]) == ("Renamed", 45, True)
     assert list(game.players.order_by("pk").values_list("name", flat=True)) == list(reversed(NAMES[:7]))
-    assert game.players.get(name="Dara").assigned_role == "cupid"  # the deal still fits: kept
+    assert game.players.get(name="Dara").assigned_hand == {"role": "cupid"}  # the deal still fits: kept
 
     data.pop("cupid")  # no more Cupid: the deal no longer fits
     organiser_client.post(f"/games/{game.pk}/edit/", data)
     game.refresh_from_db()
     assert not game.options["cupid"]
-    assert set(game.players.values_list("assigned_role", flat=True)) == {""}
+    assert not any(game.players.values_list("assigned_hand", flat=True))
 
     bad = organiser_client.post(f"/games/{game.pk}/edit/", {**data, "players": "Alba\nVote"})
     assert bad.status_code == 200 and "would be read as the notecard word VOTE" in page_of(bad)

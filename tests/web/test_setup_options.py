@@ -73,10 +73,10 @@ def test_a_draft_turned_into_tabula_drops_the_classic_deal(organiser) -> None:
     game = services.create_game(organiser, name="Switch", seats=seats, options={"seers": 1}, deal_roles=False)
     players = list(game.players.order_by("pk"))
     roles = ["wolf", "wolf", "seer"] + ["villager"] * 6
-    services.assign_roles(game, {player.pk: role for player, role in zip(players, roles, strict=True)}, None)
+    services.assign_deal(game, {player.pk: {"role": role} for player, role in zip(players, roles, strict=True)}, None)
     game = services.update_draft(game, name="Switch", seats=seats, options={}, ruleset="tabula", deal_roles=True)
     assert game.ruleset == "tabula"
-    assert not any(game.players.values_list("assigned_role", flat=True))
+    assert not any(game.players.values_list("assigned_hand", flat=True))
 
 
 def test_every_field_of_the_form_is_shown_under_its_ruleset_or_for_every_game() -> None:
@@ -146,22 +146,3 @@ def test_a_special_below_its_suggested_number_is_taken_with_a_warning(organiser_
     assert Game.objects.get().options["specials"] == ["medium", "possessed"]
     assert "The rulebook suggests the Possessed from 10 players; your table has 9." in page
     assert "alert-warning" in page
-
-
-def test_lupusburg_is_not_offered_the_organisers_deal_it_would_ignore(organiser, organiser_client: Client) -> None:
-    """Lupusburg's setup does not take a deal of one role a seat: the form refuses
-    "assigned by me" for it, and a draft that has it is dealt at random, without the
-    assignment form on its dashboard."""
-    from werewolf.games import services
-
-    form = {**GAME_FORM, "ruleset": "lupusburg", "players": "\n".join(NAMES[:5]), "dealing": "assign"}
-    response = organiser_client.post("/games/new/", form)
-    assert response.status_code == 200 and Game.objects.count() == 0
-    assert "dealt by the server only" in response.content.decode()
-    seats = [services.Seating(name, "") for name in NAMES[:5]]
-    game = services.create_game(
-        organiser, name="Old draft", seats=seats, options={}, ruleset="lupusburg", deal_roles=False
-    )
-    assert 'name="action" value="assign"' not in organiser_client.get(f"/games/{game.pk}/").content.decode()
-    game = services.start_game(game)
-    assert game.status == Game.Status.RUNNING and len(game.deal["characters"]) == 10

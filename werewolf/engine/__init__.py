@@ -4,7 +4,8 @@ The contract (docs/architecture.md, "The engine contract"):
 
 - `setup(ruleset, options, players, seed, deal=None)` -> `(State, [Event])`, and
   `deal(state)`: who was dealt what, so that every game replays; `deck(ruleset,
-  options, players)`: the cards a deal uses
+  options, players)`: the cards a deal uses; `deal_shape(ruleset, options, players)`:
+  what the organiser's own deal gives each seat, and `deal_from_hands` the deal it makes
 - `phase(state)` -> `PhaseSpec`: the open step and the `Slot` it asks of each seat
 - `validate(state, seat, order)` -> `Order | OrderError`
 - `resolve(state, orders, rng=None)` -> `(State, [Event])`
@@ -17,7 +18,7 @@ State, orders and events serialize to JSON and back without loss.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any
 
@@ -56,6 +57,30 @@ def deck(ruleset: str, options: Mapping[str, Any], players: int) -> tuple[str, .
 
 def deal(state: State) -> dict[str, Any]:
     return rulesets.get(state.ruleset).deal(state)
+
+
+def deal_shape(ruleset: str, options: Mapping[str, Any], players: int) -> rulesets.DealShape:
+    """What the organiser's own deal gives each seat with checked `options` (the parts of
+    a hand, from the ruleset's own cards and goals) and the seat it names besides."""
+    return rulesets.get(ruleset).deal_shape(options, players)
+
+
+def deal_from_hands(
+    ruleset: str, options: Mapping[str, Any], hands: Sequence[Mapping[str, Any]], mark: int | None = None
+) -> dict[str, Any]:
+    """`setup`'s deal from the organiser's hands in seat order (each shaped as
+    `deal_shape` says) and the seat of the mark (None: not named). A hand without one of
+    its parts is `SetupError("deal_incomplete", part, seat)`; whether the deal keeps the
+    rules, `setup` says."""
+    rules = rulesets.get(ruleset)
+    shape = rules.deal_shape(options, len(hands))
+    for seat, hand in enumerate(hands):
+        for part in shape.parts:
+            value = hand.get(part.name)
+            values = value if part.count > 1 else [value]
+            if not isinstance(values, list | tuple) or len(values) != part.count or None in values or "" in values:
+                raise SetupError("deal_incomplete", part.name, seat)
+    return rules.deal_from_hands(hands, mark)
 
 
 def phase(state: State) -> PhaseSpec:
@@ -220,6 +245,8 @@ __all__ = [
     "cast",
     "characters",
     "deal",
+    "deal_from_hands",
+    "deal_shape",
     "deck",
     "talk",
     "decisive",

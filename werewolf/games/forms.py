@@ -164,16 +164,22 @@ SETUP_ERRORS = {
     ),
     "bad_definition": _("One of your characters can no longer be played: open it on the Characters page."),
     "lupusburg_player_count": _("Lupusburg needs between %(min)s and %(max)s players."),
-    "no_role_deal": _(
-        "This ruleset's cards are dealt by the server only: each player holds more than one card, which the "
-        "organiser's deal cannot say yet. Choose a random deal."
-    ),
     "too_many_wolves": _("Too many werewolves: they must be fewer than the other players."),
     "no_wolves": _("A game needs at least one werewolf."),
     "too_many_seers": _("There are not enough players for that many seers."),
     "bad_roles": _("Deal these cards, one to every player: %(deck)s."),
     "too_many_roles": _("There are not enough players for the werewolves, seers and special villagers together."),
     "bad_alpha": _("The alpha must be one of the werewolves."),
+    "bad_characters": _("Deal exactly these characters: %(deck)s."),
+    "werewolf_with_thief": _(
+        "%(player)s holds both the Werewolf and the Thief, which the rules never leave in one hand: "
+        "give them to two players."
+    ),
+    "chest_hidden": _(
+        "%(player)s's chest is under the Werewolf or the Thief, which never stand over a chest: "
+        "put it under the other house."
+    ),
+    "goal_over": _("The secret goal “%(value)s” is dealt more often than the deck holds it (%(copies)s times)."),
     "decided_before_vote": _(
         "With these numbers the werewolves would win at the first dawn, before anyone could vote: add players, "
         "have fewer werewolves, open the game with a day, or make the first night quiet."
@@ -310,7 +316,7 @@ class GameForm(forms.Form):
         initial="deal",
         help_text=_(
             "Assigning roles suits a group that knows each other well; new groups enjoy a random deal more. "
-            "Lupusburg is always dealt at random (the deal of its two characters a player is not taken yet)."
+            "A table that dealt the printed cards by hand enters that deal on the dashboard before the start."
         ),
     )
     early_resolution = forms.BooleanField(
@@ -697,8 +703,6 @@ class GameForm(forms.Form):
         expected = self.expected_players(seats or [], rules)
         data["expected_players"] = expected
         least = 0 if expected else rules.min_players
-        if data.get("dealing") == "assign" and not rules.role_deal:
-            self.add_error("dealing", ValidationError(SETUP_ERRORS["no_role_deal"], code="no_role_deal"))
         limit = data.get("signup_limit")
         if limit and not rules.min_players <= limit <= rules.max_players:
             key = self.count_error(ruleset)
@@ -1016,43 +1020,127 @@ class ExtendForm(PhaseCarrier):
         self.helper = _helper(_("Extend"))
 
 
+HAND_PARTS = {
+    "role": _("Role"),
+    "characters": _("Character under house %(number)s"),
+    "chest": _("Chest under"),
+    "goal": _("Secret goal"),
+}
+"""The label of each part of a hand in the organiser's deal (`engine.deal_shape`); a part
+dealt more than once is numbered."""
+DEAL_MARKS = {
+    "alpha": (_("Alpha wolf"), _("Drawn at random among the werewolves")),
+    "burgomaster": (_("First Burgomaster"), "—"),
+}
+"""The seat the deal names besides the hands: its label, and what leaving it out means."""
+
+
+def hand_choice_words(part: rulesets.HandPart, value: str) -> str:
+    """A value of a hand's part in words: a card's name, one's own house by its number
+    (1 or 2), a secret goal."""
+    if part.refers == "own_house":
+        return str(_("House %(number)s") % {"number": int(value) + 1})
+    if part.refers == "goal":
+        return words("includes/goal.html", {"goal": value})
+    return role_name(value)
+
+
 class AssignRolesForm(forms.Form):
-    """The organiser's own deal: a card of the game's deck for every player, and the
-    alpha if chosen. The deck comes from the ruleset (`engine.deck`); where it holds more
-    cards than players (Tabula at seven), the card nobody is dealt is set aside."""
+    """The organiser's own deal: each player's hand as the ruleset's deal shape says
+    (`engine.deal_shape`: one card of the game's deck; in Lupusburg the character under
+    each house, the house of the chest, the secret goal), and the seat the deal names
+    besides (the alpha, if chosen; Lupusburg's first Burgomaster). Every select offers
+    what the engine deals from; where the deck holds more cards than players (Tabula at
+    seven), the card nobody is dealt is set aside."""
 
     def __init__(self, *args: Any, game: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        self.players = list(game.players.order_by("pk"))
-        self.deck = engine.deck(game.ruleset, game.options, len(self.players))
-        choices = [("", "—")] + [(role, role_name(role)) for role in dict.fromkeys(self.deck)]
+        self.players = list(game.players.filter(pending=False).order_by("pk"))
+        self.shape = engine.deal_shape(game.ruleset, game.options, len(self.players))
+        self.one_card = len(self.shape.parts) == 1 and self.shape.parts[0].count == 1
+        """A hand of one card (a role): each player's select is labelled with their name."""
+        self.deck = tuple(card for part in self.shape.parts if part.refers == "card" for card in part.pool)
+        self.names: dict[int, list[str]] = {}
         for player in self.players:
-            self.fields[f"role_{player.pk}"] = forms.ChoiceField(
-                label=player.name, choices=choices, required=True, initial=player.assigned_role
-            )
-        alpha = next((player.pk for player in self.players if player.assigned_alpha), "")
-        self.fields["alpha"] = forms.TypedChoiceField(
-            label=_("Alpha wolf"),
-            choices=[("", _("Drawn at random among the werewolves"))] + [(p.pk, p.name) for p in self.players],
+            hand = player.assigned_hand or {}
+            self.names[player.pk] = []
+            for part in self.shape.parts:
+                choices = [("", "—")] + [(value, hand_choice_words(part, value)) for value in self._values(part)]
+                given = hand.get(part.name)
+                for number in range(1, part.count + 1):
+                    name = f"{part.name}_{player.pk}" if part.count == 1 else f"{part.name}_{player.pk}_{number}"
+                    initial = given[number - 1] if part.count > 1 and isinstance(given, list) else given
+                    label = player.name if self.one_card else HAND_PARTS[part.name] % {"number": number}
+                    self.fields[name] = forms.TypedChoiceField(
+                        label=label,
+                        choices=choices,
+                        coerce=int if part.refers == "own_house" else str,
+                        required=True,
+                        initial=initial,
+                    )
+                    self.names[player.pk].append(name)
+        mark_label, unnamed = DEAL_MARKS[self.shape.mark]
+        self.fields[self.shape.mark] = forms.TypedChoiceField(
+            label=mark_label,
+            choices=[("", unnamed)] + [(p.pk, p.name) for p in self.players],
             coerce=int,
             empty_value=None,
-            required=False,
-            initial=alpha,
+            required=self.shape.mark_required,
+            initial=next((player.pk for player in self.players if player.assigned_mark), ""),
         )
         self.fields["action"] = forms.CharField(widget=forms.HiddenInput, initial="assign")
-        self.helper = _helper(_("Save the roles"))
+        self.helper = _helper(_("Save the roles") if self.one_card else _("Save the deal"))
+        if not self.one_card:
+            self.helper.layout = Layout(
+                *(Fieldset(player.name, *self.names[player.pk]) for player in self.players),
+                self.shape.mark,
+                "action",
+            )
+
+    @staticmethod
+    def _values(part: rulesets.HandPart) -> tuple[str, ...]:
+        return ("0", "1") if part.refers == "own_house" else part.choices
+
+    @property
+    def left_over(self) -> bool:
+        """Whether the deck holds more cards than the hands take (one is set aside)."""
+        dealt = sum(part.count for part in self.shape.parts if part.refers == "card")
+        return len(self.deck) > dealt * len(self.players)
 
     def deck_words(self) -> str:
         """The deck in words, each card with its count ("Werewolf ×2, Seer, Villager ×5")."""
         return words("includes/deck.html", {"cards": deck_counts(self.deck), "players": len(self.players)})
 
-    def roles(self) -> dict[int, str]:
-        return {player.pk: self.cleaned_data[f"role_{player.pk}"] for player in self.players}
+    def hands(self) -> dict[int, dict[str, Any]]:
+        """Each player's hand, by player id, as `services.assign_deal` takes it."""
+        hands: dict[int, dict[str, Any]] = {}
+        for player in self.players:
+            values = iter(self.cleaned_data[name] for name in self.names[player.pk])
+            hands[player.pk] = {
+                part.name: next(values) if part.count == 1 else [next(values) for _ in range(part.count)]
+                for part in self.shape.parts
+            }
+        return hands
+
+    def mark(self) -> int | None:
+        """The player id the deal names besides the hands, or None."""
+        marked: int | None = self.cleaned_data.get(self.shape.mark)
+        return marked
 
     def refuse(self, error: engine.SetupError) -> None:
+        """The engine's refusal in words: the player at fault by name where the refusal
+        names a seat (numbered in the form's order of players), a value by its words."""
+        params: dict[str, Any] = {**self.game.options, "deck": self.deck_words()}
+        value = error.value
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(self.players):
+            params["player"] = self.players[value].name
+        part = next((part for part in self.shape.parts if isinstance(value, str) and value in part.pool), None)
+        if part is not None:
+            params["value"] = hand_choice_words(part, str(value))
+            params["copies"] = part.pool.count(str(value))
         message = SETUP_ERRORS.get(error.code, _("These options do not fit together."))
-        self.add_error(None, ValidationError(message, params={**self.game.options, "deck": self.deck_words()}))
+        self.add_error(None, ValidationError(message, params=params))
 
 
 def role_name(role: str) -> str:

@@ -101,8 +101,12 @@ class Player(models.Model):
     name = models.CharField(_("name"), max_length=60)
     email = models.EmailField(_("email"), blank=True)
     is_bot = models.BooleanField(default=False)
-    assigned_role = models.CharField(max_length=16, blank=True)
-    assigned_alpha = models.BooleanField(default=False)
+    # The organiser's own deal, before the start: what this player was dealt, shaped as
+    # the ruleset's `engine.deal_shape` says ({"role": "wolf"}; a Lupusburg hand:
+    # {"characters": [...], "chest": 0, "goal": ...}), and whether the deal names them
+    # besides (the alpha wolf, the first Burgomaster). Empty: not dealt yet.
+    assigned_hand = models.JSONField(default=dict, blank=True)
+    assigned_mark = models.BooleanField(default=False)
     large_print = models.BooleanField(_("large print, high contrast"), default=False)
     pending = models.BooleanField(default=False)  # signed up by the join link, not yet confirmed by mail
     talk_mail = models.CharField(

@@ -148,9 +148,9 @@ def start_game(game: Game) -> Game:
         if game.draw_seats:
             seating_rng(game.seed).shuffle(players)
         deal = None
-        if not game.deal_roles and engine.rulesets.get(game.ruleset).role_deal:
-            deal = _assigned_deal(players)
-            if not all(deal["roles"]):
+        if not game.deal_roles:
+            deal = _assigned_deal(game.ruleset, game.options, players)
+            if deal is None:
                 raise ServiceError("roles_not_assigned")
         for seat, player in enumerate(players):
             player.seat = seat
@@ -271,25 +271,25 @@ def drop_expired_signups(now: datetime | None = None) -> int:
     return dropped.get(Player._meta.label, 0)
 
 
-def assign_roles(game: Game, roles: Mapping[int, str], alpha: int | None) -> None:
-    """The organiser's deal, by player id, instead of a random one; `alpha` is the
-    player id of the alpha wolf, or None to draw the alpha among the wolves. The deal
-    must match the game's numbers of wolves and seers (`engine.SetupError` if not)."""
+def assign_deal(game: Game, hands: Mapping[int, Mapping[str, Any]], mark: int | None) -> None:
+    """The organiser's deal, by player id, instead of a random one: each player's hand,
+    shaped as `engine.deal_shape` says (one role; a Lupusburg hand), and `mark`, the
+    player id the deal names besides (the alpha wolf, None to draw it among the wolves;
+    Lupusburg's first Burgomaster). The engine's rules check it (`engine.SetupError`, its
+    value a seat numbered in the players' order of id): nothing is saved if refused."""
     with transaction.atomic():
         game = _locked(game)
         if game.status != Game.Status.DRAFT:
             raise ServiceError("already_started")
-        players = list(game.players.order_by("pk"))
-        deck = [roles.get(player.pk, "") for player in players]
-        alpha_index = next((index for index, player in enumerate(players) if player.pk == alpha), None)
-        deal: dict[str, Any] = {"roles": deck}
-        if alpha_index is not None:
-            deal["alpha"] = alpha_index
+        players = list(game.players.filter(pending=False).order_by("pk"))
+        given = [dict(hands.get(player.pk, {})) for player in players]
+        marked = next((index for index, player in enumerate(players) if player.pk == mark), None)
+        deal = engine.deal_from_hands(game.ruleset, game.options, given, marked)
         engine.setup(game.ruleset, game.options, len(players), game.seed, deal)  # checks the deal
-        for player, role in zip(players, deck, strict=True):
-            player.assigned_role = role
-            player.assigned_alpha = player.pk == alpha
-            player.save(update_fields=["assigned_role", "assigned_alpha"])
+        for player, hand in zip(players, given, strict=True):
+            player.assigned_hand = hand
+            player.assigned_mark = player.pk == mark
+            player.save(update_fields=["assigned_hand", "assigned_mark"])
 
 
 def update_draft(
@@ -312,8 +312,10 @@ def update_draft(
 ) -> Game:
     """Change a game that has not started, as `create_game` set it up. The players are
     written again in the new order (the listed order is their order of creation); a
-    role the organiser dealt stays with the player of that name, unless the whole deal
-    no longer fits the game's new numbers: then it is dealt again from nothing."""
+    hand the organiser dealt stays with the player of that name, unless the whole deal
+    no longer keeps the rules of the game's new ruleset and numbers: then it is dealt again
+    from nothing. A deal left incomplete (a new player, a part the new ruleset adds) is
+    kept, to be completed."""
     ruleset = ruleset or game.ruleset
     checked = engine.options(ruleset, options, expected_players or len(seats))
     with transaction.atomic():
@@ -331,17 +333,17 @@ def update_draft(
                     name=seat.name,
                     email=seat.email,
                     is_bot=seat.is_bot,
-                    assigned_role=kept.assigned_role if kept else "",
-                    assigned_alpha=kept.assigned_alpha if kept else False,
+                    assigned_hand=kept.assigned_hand if kept else {},
+                    assigned_mark=kept.assigned_mark if kept else False,
                 )
             )
-        deal = _assigned_deal(players)
-        if all(deal["roles"]):
+        deal = _assigned_deal(ruleset, checked, players)
+        if deal is not None:
             try:
                 engine.setup(ruleset, checked, len(players), game.seed, deal)
             except engine.SetupError:
                 for player in players:
-                    player.assigned_role, player.assigned_alpha = "", False
+                    player.assigned_hand, player.assigned_mark = {}, False
         game.name, game.options, game.timezone = name, checked, timezone_name
         game.chosen_options = dict(options)
         game.night_minutes, game.day_minutes = night_minutes, day_minutes
@@ -355,14 +357,18 @@ def update_draft(
     return game
 
 
-def _assigned_deal(players: Sequence[Player]) -> dict[str, Any]:
-    """The organiser's deal of the players in seat order, as `engine.setup` takes it:
-    each seat's role and, if the organiser chose one, the alpha's seat."""
-    deal: dict[str, Any] = {"roles": [player.assigned_role for player in players]}
-    alpha = next((seat for seat, player in enumerate(players) if player.assigned_alpha), None)
-    if alpha is not None:
-        deal["alpha"] = alpha
-    return deal
+def _assigned_deal(ruleset: str, options: Mapping[str, Any], players: Sequence[Player]) -> dict[str, Any] | None:
+    """The organiser's deal of the players in seat order, as `engine.setup` takes it
+    (each hand, and the seat of the mark if the organiser named one); None while a hand
+    is missing or incomplete for the ruleset (`deal_incomplete`). Whether it keeps the
+    rules, `engine.setup` says."""
+    mark = next((seat for seat, player in enumerate(players) if player.assigned_mark), None)
+    try:
+        return engine.deal_from_hands(ruleset, options, [player.assigned_hand or {} for player in players], mark)
+    except engine.SetupError as refused:
+        if refused.code == "deal_incomplete":
+            return None
+        raise
 
 
 def _held(roles: tuple[str, ...]) -> str | list[str]:

@@ -214,8 +214,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     game = _organised(request, pk)
     error = None
     extend_form = _extend_form(game)
-    assigning = game.status == Game.Status.DRAFT and not game.deal_roles and engine.rulesets.get(game.ruleset).role_deal
-    roles_form = AssignRolesForm(game=game) if assigning else None
+    roles_form = AssignRolesForm(game=game) if game.status == Game.Status.DRAFT and not game.deal_roles else None
     if request.method == "POST":
         action = request.POST.get("action")
         try:
@@ -223,7 +222,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                 roles_form = AssignRolesForm(request.POST, game=game)
                 if roles_form.is_valid():
                     try:
-                        services.assign_roles(game, roles_form.roles(), roles_form.cleaned_data["alpha"])
+                        services.assign_deal(game, roles_form.hands(), roles_form.mark())
                         return redirect("games:dashboard", pk=pk)
                     except engine.SetupError as refused:
                         roles_form.refuse(refused)

@@ -28,6 +28,51 @@ class Advice:
     count: int
 
 
+@dataclass(frozen=True, slots=True)
+class HandPart:
+    """One thing the organiser's deal gives every seat, as a table deals it by hand:
+    `name` is its key in a hand; `refers` says what its values are: "card" (a card of
+    `pool`, the cards the part is dealt from, each as often as the box holds it),
+    "own_house" (one of the seat's two houses: 0 the first, 1 the second) or "goal" (a
+    secret goal of `pool`); `count` how many values a hand holds (two characters, one
+    under each house), in order."""
+
+    name: str
+    refers: str
+    pool: tuple[str, ...] = ()
+    count: int = 1
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """Each value a hand may hold, once, in the pool's order."""
+        return tuple(dict.fromkeys(self.pool))
+
+
+@dataclass(frozen=True, slots=True)
+class DealShape:
+    """What the organiser's deal asks: the `parts` of every seat's hand, and the one seat
+    the deal names besides (`mark`: "alpha", the wolf who leads the pack, drawn among the
+    wolves when left out; "burgomaster", who must be given)."""
+
+    parts: tuple[HandPart, ...]
+    mark: str
+    mark_required: bool = False
+
+
+def one_role_shape(deck: tuple[str, ...]) -> DealShape:
+    """The deal of a ruleset whose seats hold one role each, from `deck`, and whose pack
+    has an alpha (classic, Tabula, Luna Piena)."""
+    return DealShape((HandPart("role", "card", deck),), mark="alpha")
+
+
+def one_role_deal(hands: Sequence[Mapping[str, Any]], mark: int | None) -> dict[str, Any]:
+    """`setup`'s deal from one-role hands: each seat's role, and the alpha if named."""
+    deal: dict[str, Any] = {"roles": [str(hand["role"]) for hand in hands]}
+    if mark is not None:
+        deal["alpha"] = mark
+    return deal
+
+
 class Ruleset(Protocol):
     """A ruleset: its cast, its cards and its own state as data, and a few named hooks.
 
@@ -43,13 +88,6 @@ class Ruleset(Protocol):
 
     @property
     def max_players(self) -> int: ...
-
-    @property
-    def role_deal(self) -> bool:
-        """Whether `setup` takes an organiser's deal of one role a seat (`deal` with
-        `roles`, and `alpha` where there is a pack), as the server's "roles assigned by
-        me" gives it."""
-        ...
 
     @property
     def roles(self) -> Mapping[str, Role]:
@@ -97,6 +135,16 @@ class Ruleset(Protocol):
 
     def deal(self, state: State) -> dict[str, Any]:
         """Who was dealt what, as `setup` takes it back, so that any game replays."""
+        ...
+
+    def deal_shape(self, options: Mapping[str, Any], players: int) -> DealShape:
+        """What the organiser's own deal gives each seat (checked `options`), so that a
+        table that dealt the printed cards by hand can say who holds what."""
+        ...
+
+    def deal_from_hands(self, hands: Sequence[Mapping[str, Any]], mark: int | None) -> dict[str, Any]:
+        """`setup`'s deal from complete hands in seat order, shaped as `deal_shape` says,
+        and the seat of the mark (None: not named). `setup` checks it."""
         ...
 
     def phase(self, state: State) -> PhaseSpec: ...

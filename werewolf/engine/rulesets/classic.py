@@ -29,7 +29,7 @@ from ..state import PhaseKind, PhaseSpec, Stage, State
 from ..table import Role, table
 from ..talk import Channel
 from ..voting import leaders, strict_majority
-from .base import Advice
+from .base import Advice, DealShape, one_role_deal, one_role_shape
 
 ID = "classic"
 MIN_PLAYERS = 5
@@ -137,7 +137,6 @@ class Classic:
     id = ID
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    role_deal = True
     roles = ROLES
     cards = CARDS
     state_type = ClassicState
@@ -241,6 +240,13 @@ class Classic:
         (the server records it when the game starts), it sets the same game up again;
         later a Dark City swap or a "Thing" conversion will have changed the roles."""
         return {"roles": list(state.rules.roles), "alpha": state.rules.pack[0]}
+
+    def deal_shape(self, options: Mapping[str, Any], players: int) -> DealShape:
+        """One role a seat from the table's deck, and the alpha if the organiser likes."""
+        return one_role_shape(self.deck(options, players))
+
+    def deal_from_hands(self, hands: Sequence[Mapping[str, Any]], mark: int | None) -> dict[str, Any]:
+        return one_role_deal(hands, mark)
 
     def phase(self, state: State) -> PhaseSpec:
         if state.over:

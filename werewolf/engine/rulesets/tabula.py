@@ -36,7 +36,7 @@ from ..random import setup_rng
 from ..state import PhaseSpec, Stage, State
 from ..table import Role, table
 from ..talk import Channel
-from .base import Advice
+from .base import Advice, DealShape, one_role_deal, one_role_shape
 
 ID = "tabula"
 MIN_PLAYERS = 7
@@ -307,7 +307,6 @@ class Tabula:
     id = ID
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    role_deal = True
     roles = ROLES
     cards = CARDS
     state_type = TabulaState
@@ -453,6 +452,13 @@ class Tabula:
         rules: TabulaState = state.rules
         roles = [MYTHOMANIAC if seat in rules.changed else role for seat, role in enumerate(rules.roles)]
         return {"roles": roles, "alpha": rules.pack[0], "set_aside": rules.set_aside}
+
+    def deal_shape(self, options: Mapping[str, Any], players: int) -> DealShape:
+        """One role a seat from the table's deck, and the alpha if the organiser likes."""
+        return one_role_shape(self.deck(options, players))
+
+    def deal_from_hands(self, hands: Sequence[Mapping[str, Any]], mark: int | None) -> dict[str, Any]:
+        return one_role_deal(hands, mark)
 
     def phase(self, state: State) -> PhaseSpec:
         if state.over:

@@ -49,7 +49,7 @@ from ...random import clockwise_distance, setup_rng
 from ...state import PhaseSpec, Stage, State
 from ...table import Role
 from ...talk import Channel
-from ..base import Advice
+from ..base import Advice, DealShape, one_role_deal, one_role_shape
 from . import cast as deck_table
 
 ID = "lunapiena"
@@ -182,7 +182,6 @@ class LunaPiena:
     id = ID
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    role_deal = True
     roles: Mapping[str, Role] = {name: character.row() for name, character in deck_table.BUILT_IN.items()}
     cards = CARDS
     state_type = LunaState
@@ -313,6 +312,13 @@ class LunaPiena:
             "alpha": rules.pack[0] if rules.pack else None,
             "set_aside": rules.set_aside,
         }
+
+    def deal_shape(self, options: Mapping[str, Any], players: int) -> DealShape:
+        """One role a seat from the table's deck, and the alpha if the organiser likes."""
+        return one_role_shape(self.deck(options, players))
+
+    def deal_from_hands(self, hands: Sequence[Mapping[str, Any]], mark: int | None) -> dict[str, Any]:
+        return one_role_deal(hands, mark)
 
     def phase(self, state: State) -> PhaseSpec:
         if state.over:

@@ -23,7 +23,7 @@ from ...orders import Order
 from ...outcome import Outcome
 from ...random import setup_rng
 from ...state import PhaseSpec, State
-from ..base import Advice
+from ..base import Advice, DealShape, HandPart
 from .scoring import outcome_of, points, winner_of
 from .state import Bet, LupusburgOptions, LupusburgState
 from .table import (
@@ -73,10 +73,6 @@ class Lupusburg:
     id: str
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    role_deal = False
-    """A seat holds two characters, a chest and maybe a goal: the whole deal is `setup`'s
-    `deal` (characters, chests, burgomaster, goals), which the server takes only from a
-    recorded game, not yet from the organiser's form."""
     roles = ROLES
     cards = CARDS
     state_type = LupusburgState
@@ -108,7 +104,15 @@ class Lupusburg:
         and the Thief), place them and the chests under the houses, hand the Burgomaster
         to a player drawn at random and, in the goals edition, deal the secret goals; or
         take all or part of this from `deal` (`characters` by house, `chests` by seat,
-        `burgomaster`, `goals` by seat and `goal_deck` top first), as `deal(state)` gives it."""
+        `burgomaster`, `goals` by seat and `goal_deck` top first), as `deal(state)` gives it.
+
+        A deal the rules forbid is refused, naming the fault: characters that are not the
+        edition's deck (`bad_characters`), one player with both the Werewolf and the Thief
+        (`werewolf_with_thief`, the seat), a chest under another player's house
+        (`chest_not_own`) or over the Werewolf or the Thief (`chest_hidden`, the seat), a
+        Burgomaster who is no player (`bad_burgomaster`), goals that are not one a player
+        from the goal deck (`bad_goals`) or a goal dealt more often than the deck holds it
+        (`goal_over`, the goal)."""
         rng = setup_rng(seed)
         given = deal or {}
         cards = list(deck(self.id, players))
@@ -120,10 +124,11 @@ class Lupusburg:
                     break
             characters = cards
         characters = tuple(str(x) for x in characters)
-        if sorted(characters) != sorted(cards) or any(
-            {characters[2 * seat], characters[2 * seat + 1]} == {WEREWOLF, THIEF} for seat in range(players)
-        ):
-            raise SetupError("bad_deal", "characters", list(characters))
+        if sorted(characters) != sorted(cards):
+            raise SetupError("bad_characters", "characters", list(characters))
+        for seat in range(players):
+            if {characters[2 * seat], characters[2 * seat + 1]} == {WEREWOLF, THIEF}:
+                raise SetupError("werewolf_with_thief", "characters", seat)
         chests = given.get("chests")
         if chests is None:
             chests = []
@@ -131,30 +136,37 @@ class Lupusburg:
                 free = [house for house in (2 * seat, 2 * seat + 1) if not ROLES[characters[house]].hidden_from_chest]
                 chests.append(free[0] if len(free) == 1 else rng.choice(free))
         chests = tuple(int(x) for x in chests)
-        if len(chests) != players or any(
-            house // 2 != seat or ROLES[characters[house]].hidden_from_chest for seat, house in enumerate(chests)
-        ):
+        if len(chests) != players:
             raise SetupError("bad_deal", "chests", list(chests))
+        for seat, house in enumerate(chests):
+            if house // 2 != seat:
+                raise SetupError("chest_not_own", "chests", seat)
+            if ROLES[characters[house]].hidden_from_chest:
+                raise SetupError("chest_hidden", "chests", seat)
         burgomaster = given.get("burgomaster")
         burgomaster = rng.randrange(players) if burgomaster is None else int(burgomaster)
         if not 0 <= burgomaster < players:
-            raise SetupError("bad_deal", "burgomaster", burgomaster)
+            raise SetupError("bad_burgomaster", "burgomaster", burgomaster)
         goals: tuple[str, ...] = ()
         goal_deck: tuple[str, ...] = ()
         if self.goals:
             pile = list(GOAL_DECK)
             rng.shuffle(pile)
             goals = tuple(str(x) for x in given.get("goals", pile[:players]))
+            if len(goals) != players or any(goal not in GOAL_DECK for goal in goals):
+                raise SetupError("bad_goals", "goals", list(goals))
+            for goal in dict.fromkeys(goals):
+                if goals.count(goal) > GOAL_DECK.count(goal):
+                    raise SetupError("goal_over", "goals", goal)
             goal_deck = tuple(str(x) for x in given.get("goal_deck", pile[players:] if "goals" not in given else ()))
             if "goals" in given and "goal_deck" not in given:
                 left = list(GOAL_DECK)
                 for goal in goals:
-                    if goal in left:
-                        left.remove(goal)
+                    left.remove(goal)
                 rng.shuffle(left)
                 goal_deck = tuple(left)
-            if len(goals) != players or sorted(goals + goal_deck) != sorted(GOAL_DECK):
-                raise SetupError("bad_deal", "goals", list(goals))
+            if sorted(goals + goal_deck) != sorted(GOAL_DECK):
+                raise SetupError("bad_goals", "goals", list(goals))
         coins = stack(players) if self.goals else BAG_COINS
         rules = LupusburgState(
             characters=characters,
@@ -229,6 +241,29 @@ class Lupusburg:
         if self.goals:
             dealt["goals"] = list(rules.dealt_goals)
             dealt["goal_deck"] = list(rules.dealt_deck)
+        return dealt
+
+    def deal_shape(self, options: Mapping[str, Any], players: int) -> DealShape:
+        """Each player's hand as the table deals it: two characters from the edition's
+        deck (the one under their first house, then under their second), the house that
+        hides their chest and, in the goals edition, their secret goal; and the first
+        Burgomaster, whom the table always knows."""
+        parts = [HandPart("characters", "card", deck(self.id, players), count=2), HandPart("chest", "own_house")]
+        if self.goals:
+            parts.append(HandPart("goal", "goal", GOAL_DECK))
+        return DealShape(tuple(parts), mark="burgomaster", mark_required=True)
+
+    def deal_from_hands(self, hands: Sequence[Mapping[str, Any]], mark: int | None) -> dict[str, Any]:
+        """The hands as `setup` takes a deal: characters by house, each chest's house,
+        the Burgomaster and the goals by seat (the rest of the goal deck is shuffled)."""
+        dealt: dict[str, Any] = {
+            "characters": [str(character) for hand in hands for character in hand["characters"]],
+            "chests": [2 * seat + int(hand["chest"]) for seat, hand in enumerate(hands)],
+        }
+        if mark is not None:
+            dealt["burgomaster"] = mark
+        if self.goals:
+            dealt["goals"] = [str(hand["goal"]) for hand in hands]
         return dealt
 
     def channels(self, state: State) -> tuple[talk.Channel, ...]:
