@@ -11,7 +11,9 @@ post as the game's players (each with its own session and CSRF token, as a brows
 that a machine busy with other work weighs on both alike. The figure to read is the ratio
 (goal in issue 10: at least 0.5); absolute rates depend on the machine. The server runs
 with the settings' defaults (a database connection kept per thread,
-WEREWOLF_DB_CONN_MAX_AGE) unless the environment says otherwise.
+WEREWOLF_DB_CONN_MAX_AGE) unless the environment says otherwise. A seat's posts per minute
+are limited (`talk_post`); here the limit is set far above what the clients post, so that
+every post is counted in the shared cache as on a real site and none is refused.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "werewolf.settings")
 os.environ.setdefault("WEREWOLF_VAR_DIR", tempfile.mkdtemp(prefix="werewolf-talk-bench-"))
 os.environ.setdefault("WEREWOLF_INLINE_TASKS", "1")
+os.environ.setdefault("WEREWOLF_RATES", "talk_post=100000000/60")
 
 
 def free_port() -> int:

@@ -62,12 +62,14 @@ def _window(kind: str) -> tuple[Rate, int, int]:
 
 
 def _incr(key: str, limit: Rate) -> int:
-    cache.add(key, 0, timeout=limit.seconds + 1)
+    # The window's count is there on every hit but its first: count it, and make it only
+    # when it is missing (one cache operation fewer a hit than making it first).
     try:
         return cache.incr(key)
-    except ValueError:  # expired between add and incr: a new window
-        cache.add(key, 1, timeout=limit.seconds + 1)
-        return 1
+    except ValueError:  # the window's first hit
+        if cache.add(key, 1, timeout=limit.seconds + 1):
+            return 1
+        return cache.incr(key)  # another process made it meanwhile
 
 
 def hit(kind: str, who: str) -> None:
