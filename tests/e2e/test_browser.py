@@ -395,3 +395,38 @@ def test_the_ring_of_houses_shows_every_name_whole_on_a_desktop_and_a_phone(brow
             for label in found["houses"]:
                 assert abs(label["b"]) < 1e-6 and abs(label["c"]) < 1e-6, (where, width, label)  # upright
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_the_deadline_and_the_readers_own_time_write_the_date_alike(browser, live_server, settings, organiser):
+    """Real use found "Ven 27 nov" over "ven 27 nov": the deadline is written by the
+    server ("Ven", the game's language), the reader's own time by the page's script (the
+    browser's own words, "ven"). The script writes it as the server does, in the page's
+    language whatever the browser's, so the two lines agree."""
+    from werewolf.games import links, services
+
+    settings.SITE_URL = live_server.url
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = services.start_game(
+        services.create_game(
+            organiser, name="Villaggio", seats=seats, options={"wolves": 2, "seers": 1}, language="it"
+        )
+    )
+    url = live_server.url + links.url_for(game.players.get(seat=0), absolute=False)
+    connections.close_all()
+    written = re.compile(r"(\w{3}) (\d{1,2}) (\w{3})")
+    for locale in ("it-IT", "en-US"):
+        context = browser.new_context(locale=locale, timezone_id=game.timezone)
+        page = context.new_page()
+        page.goto(url)
+        deadline = page.locator("main").get_by_text("Scadenza:").first.inner_text()
+        local = page.locator("time.local-time").first
+        page.wait_for_function("el => el.textContent.trim().length > 0", arg=local.element_handle())
+        mine = local.inner_text()
+        server, script = written.search(deadline), written.search(mine)
+        assert server and script, (deadline, mine)
+        assert server.groups() == script.groups(), (locale, deadline, mine)
+        assert re.match(r"\w{3} \d{1,2} \w{3}, \d\d:\d\d", mine), mine
+        context.close()
