@@ -410,9 +410,7 @@ def test_the_deadline_and_the_readers_own_time_write_the_date_alike(browser, liv
     settings.SITE_URL = live_server.url
     seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
     game = services.start_game(
-        services.create_game(
-            organiser, name="Villaggio", seats=seats, options={"wolves": 2, "seers": 1}, language="it"
-        )
+        services.create_game(organiser, name="Villaggio", seats=seats, options={"wolves": 2, "seers": 1}, language="it")
     )
     url = live_server.url + links.url_for(game.players.get(seat=0), absolute=False)
     connections.close_all()
