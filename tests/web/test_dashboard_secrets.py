@@ -80,3 +80,22 @@ def test_a_secret_ballot_shows_nobodys_vote_on_the_dashboard(
     assert "<details open" not in after
     game.refresh_from_db()
     assert game.current_phase().pk == phase.pk  # still secret: not yet revealed
+
+
+def test_what_the_pack_says_in_its_den_is_folded_on_the_dashboard(organiser, organiser_client: Client) -> None:
+    """A post in the den names a wolf: the dashboard shows the town square open and
+    every private channel (the den, a group's, the ghosts') folded, closed."""
+    from werewolf.games import talk
+
+    from .play import pack_of, started_game
+
+    game = started_game(organiser, "Den")
+    wolf = min(pack_of(game))
+    talk.post(game, wolf, "den", "Let us eat the baker tonight")
+    talk.post(game, None, "square", "Good evening, village")
+    html = organiser_client.get(f"/games/{game.pk}/").content.decode()
+    shown = text_of(unfolded(html))
+    assert "Let us eat the baker tonight" not in shown
+    assert "Good evening, village" in shown  # the square is public
+    assert "Let us eat the baker tonight" in text_of(html)  # a click away
+    assert "<details open" not in html
