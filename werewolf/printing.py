@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.template.loader import render_to_string
+from django.template.loader import render_to_string, select_template
 from django.utils import translation
 
 from werewolf import engine
@@ -866,6 +866,7 @@ def script(ruleset: str, roles: Sequence[str], options: Mapping[str, Any] | None
     rules = rulesets.get(ruleset)
     table = engine.cast(ruleset, options or {})
     present = list(dict.fromkeys(roles))
+    quiet = (options or {}).get("first_night") == "quiet"
     steps = []
     for step in rules.night_order:
         called = tuple(
@@ -876,6 +877,8 @@ def script(ruleset: str, roles: Sequence[str], options: Mapping[str, Any] | None
         if called:
             rows = [table[role] for role in called]
             first = min(row.from_night for row in rows)
+            if step == "pack" and quiet:
+                first = max(first, 2)  # the pack only meets on a quiet first night
             last = 0 if any(row.last_night == 0 for row in rows) else max(row.last_night for row in rows)
             steps.append(ScriptStep(step, called, first, last))
     return steps
@@ -883,17 +886,24 @@ def script(ruleset: str, roles: Sequence[str], options: Mapping[str, Any] | None
 
 def script_pdf(game: Any, *, paper: str = "a4") -> bytes:
     """The moderator's script for a game: the night's calls in order, first-night and
-    later-night steps marked, and a grid of players and roles to cross off."""
+    later-night steps marked (a quiet first night said), the day as the ruleset plays it
+    (`print/script/day_<ruleset>.html`, where the ruleset has one), and a grid of players
+    and roles to cross off."""
     from werewolf.games import selectors
 
     state = game.engine_state
     seated = list(game.players.exclude(seat=None).order_by("seat"))
     dealt = [(player.name, engine.roles_of(state, player.seat)) for player in seated]
     roles = [role for _, held in dealt for role in held]
+    day = select_template([f"print/script/day_{game.ruleset}.html", "print/script/day.html"])
     context = {
         "game": game,
         "names": selectors.names(game),
         "steps": script(game.ruleset, roles, game.options),
+        "quiet": game.options.get("first_night") == "quiet",
+        "day": day.template.name,
+        "roles": set(roles),
+        "options": game.options,
         "dealt": dealt,
         "nights": range(1, 7),
         "paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]},

@@ -84,11 +84,29 @@
     return said;
   }
 
+  // The reader's own time, written as the server writes a date (SHORT_DATETIME_FORMAT,
+  // "Ven 27 nov, 18:00" / "Fri 27 Nov, 18:00") in the page's language, whatever the
+  // browser's: the weekday capitalised, the month as the language writes it, the 24-hour
+  // clock; then the reader's time zone.
+  var localWords = null;
+  function localTime(moment) {
+    if (localWords === null) {
+      localWords = new Intl.DateTimeFormat(document.documentElement.lang || [], {
+        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+        hourCycle: "h23", timeZoneName: "short"
+      });
+    }
+    var part = {};
+    localWords.formatToParts(moment).forEach(function (piece) { part[piece.type] = piece.value; });
+    var weekday = part.weekday.replace(/\.$/, "");
+    weekday = weekday.charAt(0).toUpperCase() + weekday.slice(1);
+    var month = part.month.replace(/\.$/, "");
+    return weekday + " " + part.day + " " + month + ", " + part.hour + ":" + part.minute + " " + part.timeZoneName;
+  }
+
   function showLocalTimes(root) {
     root.querySelectorAll("time[data-local]").forEach(function (el) {
-      el.textContent = new Date(el.getAttribute("datetime")).toLocaleString([], {
-        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short"
-      });
+      el.textContent = localTime(new Date(el.getAttribute("datetime")));
     });
   }
 

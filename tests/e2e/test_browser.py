@@ -328,3 +328,103 @@ def test_a_lupusburg_card_handed_in_is_confirmed_on_screen(browser, live_server,
     expect(notice).to_be_in_viewport(ratio=1)
     expect(page.locator("#handed [role=status]")).to_be_focused()
     context.close()
+
+
+RING_NAMES = ["Benedikt", "Esmeralda", "Konstantin", "Maximiliane", "Bartholomew-Alexander", "Wilhelmina", "Cato", "Jo"]
+"""A Lupusburg table of eight with long names, one longer than the ring writes in full."""
+
+RING_BOXES = """ring => {
+    const box = ring.getBoundingClientRect();
+    const names = [...ring.querySelectorAll(':scope > text')].map(text => {
+        const r = text.getBoundingClientRect();
+        return {text: text.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+    });
+    const labels = [...ring.querySelectorAll('rect.house')]
+        .flatMap(rect => [...rect.parentNode.querySelectorAll('text')]);
+    const houses = labels.map(text => {
+        const m = text.getCTM();
+        return {text: text.textContent, b: m.b, c: m.c, height: text.getBoundingClientRect().height};
+    });
+    return {svg: {left: box.left, right: box.right, top: box.top, bottom: box.bottom}, names, houses};
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_the_ring_of_houses_shows_every_name_whole_on_a_desktop_and_a_phone(browser, live_server, settings, organiser):
+    """Real use found "Benedikt" shown as "enedikt": the names on the ring's left ran out
+    of the drawing. On a seat page and on the dashboard (its board unfolded), at 1280 x 800
+    and on a phone, every name's box lies inside the ring's, and the house labels are
+    upright."""
+    from werewolf.games import links, services
+
+    settings.SITE_URL = live_server.url
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in RING_NAMES]
+    game = services.start_game(
+        services.create_game(organiser, name="Burg", seats=seats, options={}, ruleset="lupusburg", seed=5)
+    )
+    seat_url = live_server.url + links.url_for(game.players.get(seat=0), absolute=False)
+    connections.close_all()
+    for width, height in ((1280, 800), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(30_000)
+        page = context.new_page()
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("input[name=username]", organiser.username)
+        page.fill("input[name=password]", PASSWORD)
+        submit(page, page.locator("main form [type=submit]"))
+        for where, url in (("seat page", seat_url), ("dashboard", f"{live_server.url}/games/{game.pk}/")):
+            page.goto(url)
+            if where == "dashboard":
+                page.locator("#board-secrets > summary").click()
+            ring = page.locator("svg.ring")
+            ring.scroll_into_view_if_needed()
+            found = ring.evaluate(RING_BOXES)
+            svg = found["svg"]
+            assert len(found["names"]) == len(RING_NAMES), (where, width, found["names"])
+            for name in found["names"]:
+                inside = (
+                    name["left"] >= svg["left"] - 0.5
+                    and name["right"] <= svg["right"] + 0.5
+                    and name["top"] >= svg["top"] - 0.5
+                    and name["bottom"] <= svg["bottom"] + 0.5
+                )
+                assert inside, (where, width, name, svg)
+            assert found["houses"], (where, width)
+            for label in found["houses"]:
+                assert abs(label["b"]) < 1e-6 and abs(label["c"]) < 1e-6, (where, width, label)  # upright
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_the_deadline_and_the_readers_own_time_write_the_date_alike(browser, live_server, settings, organiser):
+    """Real use found "Ven 27 nov" over "ven 27 nov": the deadline is written by the
+    server ("Ven", the game's language), the reader's own time by the page's script (the
+    browser's own words, "ven"). The script writes it as the server does, in the page's
+    language whatever the browser's, so the two lines agree."""
+    from werewolf.games import links, services
+
+    settings.SITE_URL = live_server.url
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = services.start_game(
+        services.create_game(organiser, name="Villaggio", seats=seats, options={"wolves": 2, "seers": 1}, language="it")
+    )
+    url = live_server.url + links.url_for(game.players.get(seat=0), absolute=False)
+    connections.close_all()
+    written = re.compile(r"(\w{3}) (\d{1,2}) (\w{3})")
+    for locale in ("it-IT", "en-US"):
+        context = browser.new_context(locale=locale, timezone_id=game.timezone)
+        page = context.new_page()
+        page.goto(url)
+        deadline = page.locator("main").get_by_text("Scadenza:").first.inner_text()
+        local = page.locator("time.local-time").first
+        page.wait_for_function("el => el.textContent.trim().length > 0", arg=local.element_handle())
+        mine = local.inner_text()
+        server, script = written.search(deadline), written.search(mine)
+        assert server and script, (deadline, mine)
+        assert server.groups() == script.groups(), (locale, deadline, mine)
+        assert re.match(r"\w{3} \d{1,2} \w{3}, \d\d:\d\d", mine), mine
+        context.close()

@@ -122,3 +122,71 @@ def test_italian_notecard_words_are_read_beside_the_english(
     names = ["Ada", "Bruno", "Cleo", "Dino"]
     assert grammar.read_card(text, names, None, ruleset) == engine.Order(kind, targets, more)
     assert grammar.command("AIUTO") == "help" and grammar.command("stato") == "status"
+
+
+# Houses (Lupusburg): a player's name, or its beginning, and 1 or 2 ------------------------
+
+HOUSE_NAMES = ["Esmeralda", "Benedikt", "Bernadette", "Cato", "Ann", "Anna"]
+"""Six players, twelve houses: seat i owns houses 2i (its 1) and 2i + 1 (its 2)."""
+
+
+def _lupusburg_slot(card: engine.Card) -> engine.Slot:
+    return engine.Slot(card, tuple(tuple(range(2 * len(HOUSE_NAMES))) for _ in card.fields))
+
+
+@pytest.mark.parametrize(
+    ("text", "targets", "more"),
+    [
+        ("PEEK esm 1", (0,), ()),
+        ("peek Esm 2", (1,), ()),
+        ("PEEK esm1", (0,), ()),
+        ("PEEK Esmeralda 2", (1,), ()),
+        ("peek ben 2", (3,), ()),
+        ("PEEK BERN 1", (4,), ()),
+        ("PEEK c 2", (7,), ()),
+        ("esm 2", (1,), ()),  # the keyword left out
+        ("PEEK Ann 1", (8,), ()),  # an exact name wins over a longer one
+        ("PEEK anna 2", (11,), ()),
+    ],
+)
+def test_a_house_is_a_names_beginning_and_its_number(text: str, targets: tuple[int, ...], more: tuple) -> None:
+    from werewolf.engine.rulesets.lupusburg import table
+
+    slot = _lupusburg_slot(table.PEEK)
+    assert read_card(text, HOUSE_NAMES, slot, "lupusburg") == engine.Order("peek", targets, more)
+
+
+def test_every_field_naming_a_house_takes_a_names_beginning() -> None:
+    from werewolf.engine.rulesets.lupusburg import table
+
+    ballot = _lupusburg_slot(table.BALLOT)
+    assert read_card("LYNCH ben 1 ALSO esm 2", HOUSE_NAMES, ballot, "lupusburg") == engine.Order(
+        "ballot", (2,), (("also", (1,)),)
+    )
+    privilege = _lupusburg_slot(table.PRIVILEGE)
+    assert read_card("LOOK cat 2 BACK ann 1", HOUSE_NAMES, privilege, "lupusburg") == engine.Order(
+        "privilege", (7,), (("back", (8,)),)
+    )
+    assert read_card("ACCUSA esm 1 ANCHE cat 1", HOUSE_NAMES, None, "lupusburg") == engine.Order(
+        "accuse", (0,), (("also", (6,)),)
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "part", "candidates"),
+    [
+        ("PEEK be 1", "ambiguous_name", "be 1", ("Benedikt 1", "Bernadette 1")),
+        ("PEEK an 2", "ambiguous_name", "an 2", ("Ann 2", "Anna 2")),
+        ("PEEK esm", "ambiguous_name", "esm", ("Esmeralda 1", "Esmeralda 2")),  # which house?
+        ("PEEK zed 1", "unknown_name", "zed 1", ()),
+        ("PEEK esm 3", "unknown_name", "esm 3", ()),
+    ],
+)
+def test_a_house_that_could_be_several_or_none_is_refused_clearly(
+    text: str, code: str, part: str, candidates: tuple[str, ...]
+) -> None:
+    from werewolf.engine.rulesets.lupusburg import table
+
+    with pytest.raises(CardError) as refused:
+        read_card(text, HOUSE_NAMES, _lupusburg_slot(table.PEEK), "lupusburg")
+    assert (refused.value.code, refused.value.text, refused.value.candidates) == (code, part, candidates)

@@ -236,3 +236,11 @@ def test_account_pages_are_each_organisers_own(organiser: Any, organiser_client:
     forged = organiser_client.post("/accounts/invitations/", {"email": "x@example.org", "game": theirs.pk})
     assert forged.status_code == 200 and Invitation.objects.filter(email="x@example.org").count() == 0
     assert len(mail.outbox) == mailed
+
+
+def test_an_account_mail_is_from_the_moderator_in_the_visitors_language(organiser: Any) -> None:
+    organiser.email = "organiser@example.org"
+    organiser.save()
+    Client(HTTP_ACCEPT_LANGUAGE="it").post("/accounts/password/reset/", {"email": "organiser@example.org"})
+    (reset,) = mail.outbox
+    assert reset.extra_headers["From"].startswith("Il moderatore")

@@ -183,8 +183,8 @@ def _translate(element: ET.Element) -> tuple[float, float]:
     return float(found.group(1)), float(found.group(2))
 
 
-def _bearing(x: float, y: float, centre: float) -> float:
-    return math.atan2(x - centre, centre - y)
+def _bearing(x: float, y: float, centre: tuple[float, float]) -> float:
+    return math.atan2(x - centre[0], centre[1] - y)
 
 
 def check_ring(game: Game, viewer: engine.Viewer, svg: ET.Element) -> None:
@@ -198,7 +198,8 @@ def check_ring(game: Game, viewer: engine.Viewer, svg: ET.Element) -> None:
     events = [event for event in game.events.all() if event.visible_to(viewer)]
     shown = {event.data["house"]: event.data["role"] for event in events if event.kind == "character_shown"}
     looked = {event.data["house"]: event.data["chest"] for event in events if event.kind == "house_seen"}
-    centre = float(svg.get("viewBox").split()[2]) / 2
+    circle = svg.find(f"{SVG}circle")
+    centre = (float(circle.get("cx")), float(circle.get("cy")))
     groups = svg.findall(f"{SVG}g")
     houses = [group for group in groups if group.find(f"{SVG}rect") is not None]
     coins = [group for group in groups if group.find(f"{SVG}circle") is not None]
@@ -233,7 +234,7 @@ def check_ring(game: Game, viewer: engine.Viewer, svg: ET.Element) -> None:
         mark = marks[bettor]
         towards = _bearing(float(mark.get("x")), float(mark.get("y")), centre)
         assert abs(_bearing(x, y, centre) - towards) < 0.02  # in front of its bettor...
-        assert 0 < math.dist((x, y), (centre, centre)) < 150  # ...inside the ring
+        assert 0 < math.dist((x, y), centre) < float(circle.get("r"))  # ...inside the ring
         assert group.find(f"{SVG}text").text == (str(coin) if bettor == viewer else "?")
 
 

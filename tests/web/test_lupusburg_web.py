@@ -351,3 +351,32 @@ def test_the_dashboard_folds_every_secret_away_by_default(organiser_client: Clie
         assert role_name(character) not in shown, character
     assert "chest" not in shown.lower() and "coin" not in shown.lower()
     assert all(role_name(character) in text_of(html) for character in set(game.deal["characters"]))
+
+
+def test_a_paper_card_names_a_house_by_the_beginning_of_a_name_and_its_number(
+    organiser, organiser_client: Client
+) -> None:
+    """The paper-card page says the beginning of a name will do: for a house too, with its
+    number (`PEEK Esm 1`); a beginning that two players share is refused, naming both."""
+    seats = [
+        services.Seating(name, f"{name.lower()}@example.org")
+        for name in ("Esmeralda", "Benedikt", "Bernadette", "Cato", "Dara")
+    ]
+    game = services.start_game(
+        services.create_game(organiser, name="Burg", seats=seats, options={}, ruleset="lupusburg", seed=3)
+    )
+    phase = game.current_phase()
+    names = selectors.names(game)
+    thief, slot = next(
+        (seat, slot) for seat, slot in engine.phase(game.engine_state).slots.items() if slot.kind == "peek"
+    )
+    house = slot.options[0][-1]
+    owner, number = divmod(house, 2)
+    url = f"/games/{game.pk}/cards/"
+    refused = organiser_client.post(url, {"phase": phase.pk, f"seat_{thief}": "PEEK Be 1"})
+    assert refused.status_code == 400
+    assert "“Be 1” could be Benedikt 1, Bernadette 1: write more of the name." in text_of(refused.content.decode())
+    written = f"PEEK {names[owner][:3].lower()} {number + 1}"
+    response = organiser_client.post(url, {"phase": phase.pk, f"seat_{thief}": written})
+    assert response.status_code == 302, text_of(response.content.decode())[:2000]
+    assert selectors.card_of(phase, thief) == engine.Order("peek", (house,))

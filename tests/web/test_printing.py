@@ -241,6 +241,60 @@ def test_the_moderators_script_calls_the_roles_dealt_in_the_rulesets_order(organ
     assert marks["medium"] == (2, 0) and marks["mythomaniac"] == (2, 2) and list(marks)[0] == "medium"
 
 
+def _script_text(client: Client, game) -> str:
+    response = client.get(f"/games/{game.pk}/print/script.pdf")
+    assert response.status_code == 200
+    return " ".join(" ".join(text_of(response.content)).split())
+
+
+def test_the_tabula_script_tells_the_quiet_first_night_and_the_day(organiser, organiser_client: Client) -> None:
+    """The moderator of a Lupus in Tabula table reads the night and the day from the
+    script: night 1 the wolves only meet, then each day's accusation and secret ballot as
+    the server plays them, with the Welcome! breaking ties; in English and in Italian."""
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:12]]  # the Owl-man in
+    game = services.start_game(
+        services.create_game(organiser, name="Tabula", seats=seats, options={}, ruleset="tabula")
+    )
+    assert game.options["first_night"] == "quiet"
+    english = _script_text(organiser_client, game)
+    for words in (
+        "The first night is quiet: the werewolves only meet",
+        "nobody is killed",
+        "Each day, in two steps",
+        "The accusation",
+        "the ghosts too",
+        "the two players named most are the suspects",
+        "Owl-man",
+        "The ballot",
+        "in secret",
+        "read every ballot out together",
+        "closest clockwise to the holder of the Welcome!",
+        "no ballot and no lynching",
+    ):
+        assert words in english, (words, english)
+    assert english.index("Each night") < english.index("Each day") < english.index("The table: cross off")
+    game.language = "it"
+    game.save(update_fields=["language"])
+    italian = _script_text(organiser_client, game)
+    for words in (
+        "La prima notte è tranquilla: i lupi mannari si incontrano soltanto",
+        "Ogni giorno, in due tempi",
+        "L'accusa",
+        "Il ballottaggio",
+        "in segreto",
+        "“Benvenuto!”",
+    ):
+        assert words in italian, (words, italian)
+    assert "Each day" not in italian and "The accusation" not in italian
+    # A normal first night tells no quiet one; a classic game has no Tabula day.
+    loud = services.start_game(
+        services.create_game(organiser, name="Loud", seats=seats, options={"first_night": "normal"}, ruleset="tabula")
+    )
+    assert "quiet" not in _script_text(organiser_client, loud)
+    classic = _script_text(organiser_client, started_game(organiser, "Classic"))
+    assert "Each day, in two steps" not in classic and "Welcome!" not in classic
+
+
 def test_a_large_deck_prints_in_a_worker_with_its_progress_and_is_kept_by_content(
     organiser_client: Client, settings
 ) -> None:

@@ -274,6 +274,29 @@ def test_the_seats_table_fits_a_phone(organiser, organiser_client: Client) -> No
     assert "text-nowrap" in seats_table(html)
 
 
+def test_the_seats_table_says_each_seats_state_under_a_neutral_heading(organiser, organiser_client: Client) -> None:
+    """The column is "Status" ("Stato"), its cells "alive" or "dead" ("vivo", "morto"):
+    a column headed "Alive" ("Vivo") whose cells said "dead" ("morto") read oddly."""
+    game = paper_game(organiser)
+    victim = next(seat for seat in range(len(NAMES)) if seat not in pack_of(game))
+    services.submit_orders(game, {wolf: engine.Order("kill", (victim,)) for wolf in pack_of(game)})
+    services.resolve_now(game)
+    game.refresh_from_db()
+    assert not game.engine_state.alive[victim]
+    for language, heading, alive, dead, gone in (
+        ("en", "Status", "alive", "dead", ("Alive", "yes")),
+        ("it", "Stato", "vivo", "morto", ("Vivo", "sì")),
+    ):
+        Game.objects.filter(pk=game.pk).update(language=language)
+        html = organiser_client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        table = seats_table(html)
+        head = text_of(re.search(r"<thead>(.*?)</thead>", table, re.S).group(1)).split()
+        assert heading in head and not set(gone) & set(head), head
+        cells = re.findall(rf'<td data-label="{heading}">(.*?)</td>', table, re.S)
+        assert sorted(text_of(cell) for cell in cells) == sorted([alive] * (len(NAMES) - 1) + [dead]), cells
+        assert not any(word in text_of(cell).split() for cell in cells for word in gone)
+
+
 # 8. Languages ------------------------------------------------------------------------------
 
 

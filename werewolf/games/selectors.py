@@ -307,7 +307,7 @@ def _lupusburg(
     if not game.lupusburg or state is None:
         return {}
     added: dict[str, Any] = {
-        "board": lupusburg.board(state, viewer, seen),
+        "board": lupusburg.board(state, viewer, seen, seated),
         "scores": lupusburg.score_rows(outcome_event(game, seen), seated, game),
     }
     if isinstance(viewer, int):

@@ -41,6 +41,9 @@ class Room:
     closed: str
     earlier: int | None = None
     """Where the posts before these begin (the oldest shown), when there may be more."""
+    public: bool = False
+    """Whether every seat reads it (the town square): the others' posts are secrets the
+    organiser's dashboard folds away."""
 
 
 def clean_text(text: str) -> str:
@@ -289,6 +292,7 @@ def rooms(game: Game, viewer: engine.Viewer, before: int | None = None) -> list[
     known = {channel.name for channel in channels}
     channels += [talk.Channel(name, frozenset(), frozenset()) for name in by_channel if name not in known]
     state = game.engine_state
+    everyone = frozenset(range(state.seats))
     rooms = []
     for channel in channels:
         may_write = viewer == engine.MODERATOR and channel.name in known
@@ -298,7 +302,7 @@ def rooms(game: Game, viewer: engine.Viewer, before: int | None = None) -> list[
             closed = "" if may_write else talk.refusal(state, viewer, channel.name, "-") or ""
         shown = by_channel.get(channel.name, [])[-SHOWN:]
         earlier = shown[0].pk if len(shown) == SHOWN else None
-        rooms.append(Room(channel.name, shown, may_write, closed, earlier))
+        rooms.append(Room(channel.name, shown, may_write, closed, earlier, channel.readers == everyone))
     return rooms
 
 

@@ -14,7 +14,8 @@ for a card's other fields, SLEEP), so a new card is read without edits here: a c
 may be handed in empty and cannot be SLEEP (a vote) is also written NO VOTE (`NO` and
 the card's word) or ABSTAIN. The keyword may be left out: names alone are read as the
 card the phase asks of the seat. Names match a seat's name ignoring case and accents, or
-a unique beginning of it. The organiser types paper cards in with it; mailed orders are
+a unique beginning of it; a Lupusburg house is its player's name (or a unique beginning)
+and 1 or 2 (`PEEK Esm 1`). The organiser types paper cards in with it; mailed orders are
 read with it too. A text longer than MAX_CARD_CHARS is no card (`too_long`), so reading
 one costs little.
 """
@@ -279,8 +280,8 @@ def read_card(text: str, names: Sequence[str], slot: engine.Slot | None, ruleset
         if clause.name in more:
             raise CardError("repeated_word", clause.word)
         written = _field(known, slot, clause)
-        labels = labels_for(written.refers if written else "seat", names)
-        values = tuple(find_seat(part, labels) for part in SEPARATORS.split(words[match.end() : end].strip()) if part)
+        refers = written.refers if written else "seat"
+        values = tuple(find(part, refers, names) for part in SEPARATORS.split(words[match.end() : end].strip()) if part)
         if not values:
             raise CardError("no_name", clause.word)
         more[clause.name] = values
@@ -343,11 +344,37 @@ def _read_main(words: str, names: Sequence[str], slot: engine.Slot | None, known
             raise CardError("extra_words", rest)
         return engine.Order(keyword.kind)
     schema = slot.card if slot is not None and slot.kind == keyword.kind else known.card(keyword.kind)
-    labels = labels_for(schema.fields[0].refers if schema and schema.fields else "seat", names)
-    targets = tuple(find_seat(part, labels) for part in SEPARATORS.split(rest) if part)
+    refers = schema.fields[0].refers if schema and schema.fields else "seat"
+    targets = tuple(find(part, refers, names) for part in SEPARATORS.split(rest) if part)
     if not targets:
         raise CardError("no_name", keyword.word)
     return engine.Order(keyword.kind, targets)
+
+
+HOUSE_WRITTEN = re.compile(r"^(?P<name>.*?\S)\s*(?P<number>[12])$")
+"""A house as a card may write it: a name, or its beginning, then 1 or 2 ("Esm 1")."""
+
+
+def find(text: str, refers: str, names: Sequence[str]) -> int:
+    """The value `text` names in a field that names `refers` (`Field.refers`), the seats
+    being called `names`: a seat by its name or a unique beginning of it; a house by its
+    whole label ("Esmeralda 1") or by the beginning of its player's name and its number
+    ("Esm 1"); a name alone where a house is asked is ambiguous (which of the two?)."""
+    labels = labels_for(refers, names)
+    if refers != "house":
+        return find_seat(text, labels)
+    try:
+        return find_seat(text, labels)
+    except CardError as whole:
+        written = HOUSE_WRITTEN.match(text.strip())
+        if whole.code != "unknown_name" or written is None:
+            raise
+        number = int(written["number"])
+        try:
+            seat = find_seat(written["name"], names)
+        except CardError as part:
+            raise CardError(part.code, text, tuple(f"{name} {number}" for name in part.candidates)) from None
+        return 2 * seat + number - 1
 
 
 def find_seat(text: str, names: Sequence[str]) -> int:

@@ -256,7 +256,10 @@ def queue_account_mail(message: EmailMultiAlternatives, key: str = "") -> int:
         subject=_text(str(message.subject)),
         body_text=str(message.body) if message.content_subtype != "html" else "",
         body_html=str(message.body) if message.content_subtype == "html" else str(html),
-        headers={name: value for name, value in message.extra_headers.items() if name != "Message-ID"},
+        headers={
+            "From": sender(),  # the moderator's name in the language the mail is written in
+            **{name: value for name, value in message.extra_headers.items() if name != "Message-ID"},
+        },
         next_attempt_at=timezone.now(),
     )
     queue.after_commit(MAIL_TASK, [row.pk])
@@ -516,7 +519,9 @@ def _message(row: Dispatch, connection: Any) -> _Mail:
         "Auto-Submitted": automatic,
         "X-Auto-Response-Suppress": "All",
     }
-    sender = settings.DEFAULT_FROM_EMAIL
+    # The From written with the mail, in its reader's language (`sender`); rows queued
+    # before it was written take the site's.
+    sender = headers.pop("From", None) or settings.DEFAULT_FROM_EMAIL
     if settings.WEREWOLF_MAIL_ORDERS and not settings.WEREWOLF_MAIL_PROVIDER:
         # The envelope's return path names this very mail (VERP): a bounce comes back
         # to the orders address and is matched to it (werewolf/mail/bounces.py). A mail
@@ -736,6 +741,26 @@ def recipient(name: str, email: str) -> str:
     return str(Address(display_name=display, addr_spec=email.strip()))
 
 
+MODERATOR = translation.gettext_noop("Werewolf moderator")
+"""The display name the site sends from by default (settings.DEFAULT_FROM_EMAIL), which a
+mail says in its reader's language."""
+
+
+def sender() -> str:
+    """Whom a mail written in the active language is from: the site's address
+    (DEFAULT_FROM_EMAIL) under the default moderator's name in that language ("Il
+    moderatore dei Lupi Mannari"); a name the site's operator chose stays as written."""
+    return _sender(settings.DEFAULT_FROM_EMAIL, translation.get_language())
+
+
+@lru_cache(maxsize=16)
+def _sender(configured: str, language: str | None) -> str:
+    name, address = parseaddr(configured)
+    if name != MODERATOR or not address:
+        return configured
+    return recipient(translation.gettext(MODERATOR), address)
+
+
 def _render_phase(player: Player, phase: Phase, events: list[Any], shared: Shared | None = None) -> dict[str, Any]:
     context = _context(player, phase=phase, events=[e for e in events if e.visible_to(player.seat)], shared=shared)
     # The events this reader sees, worded once for the text and the HTML (the
@@ -766,7 +791,7 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
         subject = _said_alike(context, ("subject", template), subject_template)
     else:
         subject = _line(subject_template, context)
-    extra = dict(headers or {})
+    extra = {"From": sender(), **(headers or {})}
     if context.get("reply_to"):
         extra["Reply-To"] = context["reply_to"]
     rendered: dict[str, Any] = {
