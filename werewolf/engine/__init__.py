@@ -32,6 +32,11 @@ from .random import act_rng, phase_rng
 from .state import PhaseSpec, Stage, State
 
 
+def capabilities(ruleset: str) -> rulesets.Capabilities:
+    """What the web side may ask of `ruleset` by name: a board, scores, its words' folder."""
+    return rulesets.get(ruleset).capabilities
+
+
 def options(ruleset: str, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
     """Check `raw` options for a table of `players` and fill in the defaults."""
     return dict(rulesets.get(ruleset).options(raw, players))
@@ -242,6 +247,7 @@ __all__ = [
     "act",
     "advice",
     "all_in",
+    "capabilities",
     "cast",
     "characters",
     "deal",

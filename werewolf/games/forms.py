@@ -1326,7 +1326,7 @@ class PrintDeckForm(forms.Form):
         super().clean()
         data = self.cleaned_data
         ruleset, players = data.get("ruleset"), data.get("players")
-        if data.get("document") in ("score_sheet", "pack") and ruleset and not ruleset.startswith("lupusburg"):
+        if data.get("document") in ("score_sheet", "pack") and ruleset and not engine.capabilities(ruleset).paper_pack:
             raise forms.ValidationError(words("includes/print_refusal.html", {"scoring": True}), code="document")
         if ruleset and players:
             try:

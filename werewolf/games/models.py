@@ -77,9 +77,10 @@ class Game(models.Model):
         return self.status == self.Status.RUNNING
 
     @property
-    def lupusburg(self) -> bool:
-        """Whether the game is Lupusburg (either edition): houses, characters, bets, points."""
-        return self.ruleset.startswith("lupusburg")
+    def capabilities(self) -> engine.rulesets.Capabilities:
+        """What its ruleset has that pages, mails and documents show: a board of houses,
+        scores, a paper pack, its words' folder (`engine.capabilities`)."""
+        return engine.capabilities(self.ruleset)
 
     def minutes_for(self, stage: str, kind: str) -> int:
         """How long a phase of this stage lasts: its own length, or a night's or a day's."""

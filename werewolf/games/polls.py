@@ -90,7 +90,9 @@ def _opened(
         index,
         deadline,
         selectors.handed_of(state, set(handed)),
-        selectors.tally_of(state, ruleset.startswith("lupusburg"), lambda: services.current_orders(Phase(pk=phase))),
+        selectors.tally_of(
+            state, engine.capabilities(ruleset).houses, lambda: services.current_orders(Phase(pk=phase))
+        ),
         engine.Order.from_json(json.loads(own)) if own is not None else None,
     )
 

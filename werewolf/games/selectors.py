@@ -214,7 +214,9 @@ def running_tally(phase: Phase | None) -> Ballots | None:
     if phase is None:
         return None
     game = phase.game
-    return tally_of(game.engine_state, game.lupusburg, lambda: _once(phase, "counted", lambda: current_orders(phase)))
+    return tally_of(
+        game.engine_state, game.capabilities.houses, lambda: _once(phase, "counted", lambda: current_orders(phase))
+    )
 
 
 def tally_of(state: engine.State, houses: bool, counted: Callable[[], dict[int, engine.Order]]) -> Ballots | None:
@@ -304,7 +306,7 @@ def _lupusburg(
     """What a Lupusburg page adds: the ring of houses as `viewer` may see it, the score
     at the end, and which of a seat's characters rules its hand (the Werewolf, the
     Thief, else a townsperson)."""
-    if not game.lupusburg or state is None:
+    if not game.capabilities.houses or state is None:
         return {}
     added: dict[str, Any] = {
         "board": lupusburg.board(state, viewer, seen, seated),

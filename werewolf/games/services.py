@@ -380,7 +380,7 @@ def next_in_series(game: Game, organiser: Any) -> Game:
     """The next game of a series (a game that scores: Lupusburg): a draft with the same
     ruleset, options, timings and players as the finished `game`, numbered after it, its
     points adding up with the games before it. The organiser checks it, then starts it."""
-    if not game.lupusburg:
+    if not game.capabilities.scores:
         raise ServiceError("no_series")
     if game.status != Game.Status.FINISHED:
         raise ServiceError("series_game_not_over")

@@ -983,7 +983,7 @@ def _context(
 
 def _scores(game: Game, state: Any, names: list[str]) -> list[dict[str, Any]]:
     """A finished Lupusburg game's score table (public by then), for the last mail."""
-    if not game.lupusburg or not state.over:
+    if not game.capabilities.scores or not state.over:
         return []
     from werewolf.games import lupusburg
 

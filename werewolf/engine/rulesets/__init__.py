@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import SetupError
 from ..outcome import Outcome
-from .base import Advice, DealShape, HandPart, Ruleset
+from .base import Advice, Capabilities, DealShape, HandPart, Ruleset
 from .classic import RULESET as CLASSIC
 from .lunapiena import RULESET as LUNAPIENA
 from .lupusburg import GOALS_RULESET as LUPUSBURG_GOALS
@@ -27,4 +27,4 @@ def get(ruleset: str) -> Ruleset:
         raise SetupError("unknown_ruleset", "ruleset", ruleset) from None
 
 
-__all__ = ["RULESETS", "Advice", "DealShape", "HandPart", "Outcome", "Ruleset", "SetupError", "get"]
+__all__ = ["RULESETS", "Advice", "Capabilities", "DealShape", "HandPart", "Outcome", "Ruleset", "SetupError", "get"]

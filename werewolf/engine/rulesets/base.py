@@ -59,6 +59,26 @@ class DealShape:
     mark_required: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What the pages, mails and printed documents need to know of a ruleset beyond its
+    cards, asked by name instead of by the ruleset's id:
+
+    - `family`: the folder of the ruleset's own words among the templates (events/<family>/,
+      ...), shared by the editions of one game (both Lupusburgs: "lupusburg").
+    - `houses`: a seat plays houses on a ring (a board to draw; cards name a house; a
+      tally counts houses, and the bets show as they are placed).
+    - `scores`: points are kept, so a game's page shows the scores and games follow one
+      another as a series, each adding its points.
+    - `paper_pack`: the whole game can be printed for a table (characters, houses, coins,
+      seals...), and its score sheet."""
+
+    family: str
+    houses: bool = False
+    scores: bool = False
+    paper_pack: bool = False
+
+
 def one_role_shape(deck: tuple[str, ...]) -> DealShape:
     """The deal of a ruleset whose seats hold one role each, from `deck`, and whose pack
     has an alpha (classic, Tabula, Luna Piena)."""
@@ -82,6 +102,11 @@ class Ruleset(Protocol):
 
     @property
     def id(self) -> str: ...
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What the web side asks of the ruleset by name (never by its id)."""
+        ...
 
     @property
     def min_players(self) -> int: ...

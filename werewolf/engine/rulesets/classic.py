@@ -29,7 +29,7 @@ from ..state import PhaseKind, PhaseSpec, Stage, State
 from ..table import Role, table
 from ..talk import Channel
 from ..voting import leaders, strict_majority
-from .base import Advice, DealShape, one_role_deal, one_role_shape
+from .base import Advice, Capabilities, DealShape, one_role_deal, one_role_shape
 
 ID = "classic"
 MIN_PLAYERS = 5
@@ -135,6 +135,7 @@ class ClassicOptions:
 
 class Classic:
     id = ID
+    capabilities = Capabilities(family=ID)
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles = ROLES

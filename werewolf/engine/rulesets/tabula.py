@@ -36,7 +36,7 @@ from ..random import setup_rng
 from ..state import PhaseSpec, Stage, State
 from ..table import Role, table
 from ..talk import Channel
-from .base import Advice, DealShape, one_role_deal, one_role_shape
+from .base import Advice, Capabilities, DealShape, one_role_deal, one_role_shape
 
 ID = "tabula"
 MIN_PLAYERS = 7
@@ -305,6 +305,7 @@ def deck(players: int, specials: Sequence[str]) -> list[str]:
 
 class Tabula:
     id = ID
+    capabilities = Capabilities(family=ID)
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles = ROLES

@@ -280,7 +280,7 @@ def _event_template(kind: str, ruleset: str | None) -> template.Template:
     """The template of an event kind: a ruleset family's own (events/lupusburg/ for both
     Lupusburg editions, whose houses and characters word shared kinds their own way), or
     the shared one."""
-    family = "lupusburg" if ruleset and ruleset.startswith("lupusburg") else None
+    family = engine.capabilities(ruleset).family if ruleset else None
     # The compiled template itself (the engine's, not the backend's wrapper around it), to
     # render with a Context of its own.
     if family is None:

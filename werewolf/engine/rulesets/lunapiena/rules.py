@@ -49,7 +49,7 @@ from ...random import clockwise_distance, setup_rng
 from ...state import PhaseSpec, Stage, State
 from ...table import Role
 from ...talk import Channel
-from ..base import Advice, DealShape, one_role_deal, one_role_shape
+from ..base import Advice, Capabilities, DealShape, one_role_deal, one_role_shape
 from . import cast as deck_table
 
 ID = "lunapiena"
@@ -180,6 +180,7 @@ def cast_of(options: Mapping[str, Any]) -> Cast:
 
 class LunaPiena:
     id = ID
+    capabilities = Capabilities(family=ID)
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles: Mapping[str, Role] = {name: character.row() for name, character in deck_table.BUILT_IN.items()}

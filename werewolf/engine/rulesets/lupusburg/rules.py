@@ -23,7 +23,7 @@ from ...orders import Order
 from ...outcome import Outcome
 from ...random import setup_rng
 from ...state import PhaseSpec, State
-from ..base import Advice, DealShape, HandPart
+from ..base import Advice, Capabilities, DealShape, HandPart
 from .scoring import outcome_of, points, winner_of
 from .state import Bet, LupusburgOptions, LupusburgState
 from .table import (
@@ -71,6 +71,7 @@ class Lupusburg:
     """One edition of Lupusburg (`edition` is its ruleset id)."""
 
     id: str
+    capabilities = Capabilities(family="lupusburg", houses=True, scores=True, paper_pack=True)
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles = ROLES

@@ -54,8 +54,9 @@ class Command(BaseCommand):
             options[name.strip()] = value.strip()
         # Without --lang, the site's own language: never whatever the process last spoke.
         language = _language(opts["lang"]) if opts["lang"] is not None else settings.LANGUAGE_CODE
-        if opts["pack"] and not opts["ruleset"].startswith("lupusburg"):
-            raise CommandError("--pack is Lupusburg's: use --ruleset lupusburg or lupusburg-goals.")
+        if opts["pack"] and not engine.capabilities(opts["ruleset"]).paper_pack:
+            packed = [name for name, rules in RULESETS.items() if rules.capabilities.paper_pack]
+            raise CommandError(f"--pack prints a whole game for a table: only {', '.join(packed)} have one.")
         try:
             if opts["pack"]:
                 cards = printing.pack_cards(opts["ruleset"], opts["players"])

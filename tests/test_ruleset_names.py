@@ -1,0 +1,86 @@
+"""One ruleset, one place (issue 30): the shared Python modules and templates ask a ruleset
+what it has (`engine.capabilities`, its cards, its roles' data), never which one it is. A
+ruleset's own words live in its own templates, named after its family (a folder
+`events/lupusburg/`, or a name ending `_lupusburg`), where naming its roles is fine.
+
+What the shared code still names is a debt, counted file by file below: the test fails when
+a file names a ruleset or branches on a role more often than its count (new debt), and when
+it does so less often (pay the debt down here too, so the table stays true). The table
+shrinks as the web side comes to be built from each ruleset's description; an entry may
+stay only with its reason."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FAMILIES = ("classic", "tabula", "lunapiena", "lupusburg")
+NAMED = re.compile(
+    r"""["'](?:classic|tabula|lunapiena|lupusburg(?:-goals)?)["']"""  # a ruleset's id as a value
+    r"""|startswith\(\s*["']lupusburg"""  # a family by the start of its id
+    r"""|\brole\s*==\s*["']"""  # a branch on one role's name
+)
+
+DEBT = {
+    # The New game form restates each ruleset's fields, legends and defaults.
+    "werewolf/games/forms.py": 40,
+    # The default ruleset of a new game and of the command line.
+    "werewolf/games/models.py": 1,
+    "werewolf/games/management/commands/print_cards.py": 1,
+    "werewolf/games/management/commands/simulate.py": 1,
+    "werewolf/games/services.py": 1,
+    "werewolf/games/views.py": 1,
+    # Lupusburg's paper pack and goals read from the printing module.
+    "werewolf/printing.py": 3,
+    # Role words and help, chains of `role ==` to become per-ruleset templates.
+    "templates/includes/role.html": 32,
+    "templates/includes/role_help.html": 19,
+    "templates/print/emblem.svg": 19,
+    "templates/includes/notecard_words.html": 3,
+    "templates/includes/slot_help.html": 4,
+    "templates/print/role_cards.html": 1,
+    "templates/games/seat.html": 2,
+    "templates/includes/score_table.html": 2,
+    "templates/emails/score_table.txt": 2,
+    "templates/events/killed.html": 2,
+    "templates/events/hamster_spared.html": 1,
+    "templates/events/mythomaniac_became.html": 2,
+    "templates/events/owl_chose.html": 1,
+}
+
+
+def _ruleset_own(relative: str) -> bool:
+    """A ruleset's own file: in a folder named after its family, or named `..._<family>`."""
+    path = Path(relative)
+    return any(part in FAMILIES for part in path.parts[:-1]) or path.stem.endswith(
+        tuple(f"_{family}" for family in FAMILIES)
+    )
+
+
+def _named() -> dict[str, int]:
+    found = {}
+    for base in ("werewolf", "templates"):
+        for path in sorted((ROOT / base).rglob("*")):
+            relative = path.relative_to(ROOT).as_posix()
+            if path.is_dir() or path.suffix not in (".py", ".html", ".txt", ".svg"):
+                continue
+            if relative.startswith(("werewolf/engine/", "werewolf/locale/")) or "/migrations/" in relative:
+                continue
+            if _ruleset_own(relative):
+                continue
+            count = len(NAMED.findall(path.read_text(encoding="utf-8")))
+            if count:
+                found[relative] = count
+    return found
+
+
+def test_shared_code_names_no_ruleset_beyond_its_debt() -> None:
+    found = _named()
+    grown = {path: count for path, count in found.items() if count > DEBT.get(path, 0)}
+    assert not grown, (
+        f"these shared files name a ruleset or branch on a role more than before: {grown}. Ask the ruleset "
+        "(engine.capabilities, its cards and roles) or put the words in the ruleset's own template."
+    )
+    paid = {path: (found.get(path, 0), owed) for path, owed in DEBT.items() if found.get(path, 0) < owed}
+    assert not paid, f"paid down, well done: lower these counts in DEBT (now, before): {paid}"
