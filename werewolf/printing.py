@@ -769,7 +769,7 @@ def record_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
 
 def record_context(game: Any, *, paper: str = "a4") -> dict[str, Any] | None:
     """What print/record.html shows of a game, or None while the game is not over."""
-    from werewolf.games import selectors, services
+    from werewolf.games import selectors
     from werewolf.games.models import Game
 
     if game.status not in (Game.Status.FINISHED, Game.Status.ENDED):
@@ -780,7 +780,7 @@ def record_context(game: Any, *, paper: str = "a4") -> dict[str, Any] | None:
     for group in groups:
         cards = []
         if group.phase is not None:
-            orders = services.current_orders(group.phase)
+            orders = group.phase.current_orders()
             cards = [(names[seat], order) for seat, order in sorted(orders.items())]
         phases.append(RecordPhase(group.phase, group.events, cards))
     state = game.engine_state

@@ -489,7 +489,7 @@ def test_a_night_and_a_day_with_the_keyboard_alone(tour: Tour, django_user_model
     connections.close_all()
     day = Game.objects.get(pk=game.pk).current_phase()
     assert day is not None and day.kind == "day"
-    assert services.current_orders(day)[wolf].kind == "vote"
+    assert day.current_orders()[wolf].kind == "vote"
     page.close()
 
 

@@ -227,9 +227,8 @@ def secrets_hidden_from(game: Game, viewer: engine.Viewer) -> set[str]:
             if isinstance(viewer, int)
             else []
         )
-        from werewolf.games.services import current_orders
 
-        counted = current_orders(phase)
+        counted = phase.current_orders()
         for seat in range(len(names)):
             card = counted.get(seat)
             if seat != viewer and card is not None and card.kind != "sleep":

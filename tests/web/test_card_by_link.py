@@ -64,7 +64,7 @@ def test_a_card_by_link_is_two_statements_and_the_row_the_service_writes(organis
     web, service = Order.objects.filter(phase=phase).order_by("pk")
     same = [field.attname for field in Order._meta.concrete_fields if field.attname not in ("id", "submitted_at")]
     assert {name: getattr(web, name) for name in same} == {name: getattr(service, name) for name in same}
-    assert services.current_orders(phase)[wolf] == engine.Order("kill", (victim,))
+    assert phase.current_orders()[wolf] == engine.Order("kill", (victim,))
 
 
 def statements(run) -> tuple[object, list[str]]:
@@ -89,11 +89,11 @@ def test_a_links_next_card_is_one_statement_and_the_same_row(organiser) -> None:
     assert {name: getattr(first, name) for name in same if name != "payload"} == {
         name: getattr(second, name) for name in same if name != "payload"
     }
-    assert services.current_orders(game.current_phase())[wolf] == engine.Order("kill", (other,))
+    assert game.current_phase().current_orders()[wolf] == engine.Order("kill", (other,))
     # Another client, the same link: the same one statement (the link's read is the process's).
     response, sent = statements(lambda: Client().post(url, data))
     assert response.status_code == 302 and len(sent) == 1
-    assert services.current_orders(game.current_phase())[wolf] == engine.Order("kill", (victim,))
+    assert game.current_phase().current_orders()[wolf] == engine.Order("kill", (victim,))
 
 
 def test_a_links_next_card_after_the_phase_moved_on_is_refused_or_taken_as_the_database_says(organiser) -> None:
@@ -121,7 +121,7 @@ def test_a_links_next_card_after_the_phase_moved_on_is_refused_or_taken_as_the_d
         # (and, the day's vote being decisive, the phase's cards read for what ends it)
         assert sent[0].lstrip().startswith("INSERT") and "RETURNING" in sent[0], sent
         assert len(sent) == 1 or (len(sent) == 2 and sent[1].lstrip().startswith("SELECT")), sent
-        assert services.current_orders(day)[wolf] == engine.Order("vote", (target,))
+        assert day.current_orders()[wolf] == engine.Order("vote", (target,))
 
 
 def test_a_links_next_card_that_ends_the_phase_ends_it_as_the_game_is_set_now(organiser) -> None:
@@ -237,13 +237,13 @@ def test_cards_racing_the_resolution_are_each_taken_once_and_counted_or_refused(
     victims = [seat for seat in range(7) if seat not in wolves]
     forms = [kill_form(game, wolf, victim) for wolf in wolves for victim in victims[:2]]
     seen: list[set[int]] = []
-    current_orders = services.current_orders
+    current_orders = Phase.current_orders
 
     def reading(phase):  # what the resolution reads, under its lock
         seen.append(set(phase.orders.filter(act=None).values_list("pk", flat=True)))
         return current_orders(phase)
 
-    monkeypatch.setattr(services, "current_orders", reading)
+    monkeypatch.setattr(Phase, "current_orders", reading)
     answers: list[int] = []
     start = threading.Barrier(len(forms) + 1)
     first_in, resolved = threading.Event(), threading.Event()

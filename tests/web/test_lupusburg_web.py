@@ -110,7 +110,7 @@ def test_a_bet_is_applied_at_once_and_seen_by_everyone(organiser_client: Client)
     names = selectors.names(game)
     assert game.engine_state.rules.has_bet(bettor)
     assert Order.objects.get(phase=phase, seat=bettor).act == 0
-    assert services.current_orders(phase) == {}  # done: never counted again at the deadline
+    assert phase.current_orders() == {}  # done: never counted again at the deadline
     for seat, path in paths.items():
         page = text_of(anonymous.get(path).content.decode())
         assert f"{names[bettor]} bets a coin, face down, on {names[target]}" in page
@@ -141,7 +141,7 @@ def test_an_empty_bet_keeps_the_seal_and_is_kept_as_a_card(organiser_client: Cli
     assert (game.state, Event.objects.filter(game=game).count()) == before
     row = Order.objects.get(phase=phase, seat=seat)
     assert row.act is None and row.payload["kind"] == "sleep"
-    assert services.current_orders(phase) == {seat: engine.Order("sleep")}
+    assert phase.current_orders() == {seat: engine.Order("sleep")}
     page = anonymous.get(paths[seat])
     assert page.status_code == 200
     # A bet afterwards still counts at once.

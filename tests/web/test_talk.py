@@ -246,7 +246,7 @@ def test_the_talk_is_mailed_at_each_players_pace_once_and_only_what_they_read(or
 
 
 def test_a_busy_square_shows_the_latest_posts_and_the_earlier_ones_a_click_away(organiser) -> None:
-    from werewolf.games.talk import SHOWN
+    from werewolf.games.rooms import SHOWN
 
     game = started_game(organiser, "Busy square")
     Post.objects.bulk_create(

@@ -195,6 +195,19 @@ class Phase(models.Model):
     def __str__(self) -> str:
         return f"{self.game} {self.kind} {self.number}"
 
+    def current_orders(self) -> dict[int, engine.Order]:
+        """The card that counts for each seat at the deadline: the newest one handed in
+        (instant cards, already applied, are not counted again; see `acts`)."""
+        cards: dict[int, engine.Order] = {}
+        for seat, payload in self.orders.filter(act=None).order_by("pk").values_list("seat", "payload"):
+            cards[seat] = engine.Order.from_json(payload)
+        return cards
+
+    def acts(self) -> list[tuple[int, engine.Order]]:
+        """The instant cards applied in the phase, in the order they were applied."""
+        rows = self.orders.exclude(act=None).order_by("act").values_list("seat", "payload")
+        return [(seat, engine.Order.from_json(payload)) for seat, payload in rows]
+
 
 class Order(models.Model):
     """A notecard handed in. The newest one of a seat in a phase is the one that counts."""
@@ -229,6 +242,14 @@ class Order(models.Model):
     @property
     def order(self) -> engine.Order:
         return engine.Order.from_json(self.payload)
+
+
+ORGANISER_EVENTS = frozenset(
+    {"card_entered", "deadline_extended", "resolved_by_organiser", "player_substituted", "game_ended"}
+)
+"""Events the organiser's acts produce, beside those the engine produces."""
+SERVER_EVENTS = frozenset({"mail_bounced"})
+"""Events the server itself records (about mail), beside the engine's and the organiser's."""
 
 
 class Event(models.Model):

@@ -10,12 +10,12 @@ the events' audiences only (never their data), the seats with a card in, the sea
 card, and every channel's counts, in the order PostgreSQL sorts their names. What the
 viewer may see of them is then chosen exactly as `selectors.version` chooses it, and
 the same digest is taken (`selectors.version_of`): the events its audience admits, the
-channels its seat reads (`talk.seat_channels`, `talk.digest_of`). A public tally (a day's vote) needs the
-phase's counted cards: read then, by the usual query (`services.current_orders`).
+channels its seat reads (`rooms.seat_channels`, `rooms.digest_of`). A public tally (a day's vote) needs the
+phase's counted cards: read then, by the usual query (`Phase.current_orders`).
 
 The public page's poll (`public_version`, one for every spectator's open page) is read
 the same way, by the game's public key: what the public may see of the same things,
-and the square when the organiser shows it (`talk.public_channels`).
+and the square when the organiser shows it (`rooms.public_channels`).
 
 Anything else goes the usual way, which answers as it always has: another database, a
 token or key that is not one, a link that opens nothing or is revoked, a player not
@@ -33,7 +33,7 @@ from django.db import connection
 
 from werewolf import engine
 
-from . import links, selectors, services, talk
+from . import links, rooms, selectors
 from .models import Event, Game, Order, Phase, Post
 
 
@@ -50,9 +50,9 @@ def seat_version(token: str) -> str | None:
         return None
     state = links.state_from(text) if text is not None else None
     opened = _opened(status, state, ruleset, phase, index, deadline, handed, own)
-    readable = [channel.name for channel in talk.seat_channels(status, state, seat)]
+    readable = [channel.name for channel in rooms.seat_channels(status, state, seat)]
     return selectors.version_of(
-        status, _seen(audiences, seat), seat, opened, talk.digest_of(readable, json.loads(talked))
+        status, _seen(audiences, seat), seat, opened, rooms.digest_of(readable, json.loads(talked))
     )
 
 
@@ -67,9 +67,9 @@ def public_version(key: str) -> str | None:
     status, text, ruleset, public_square, audiences, phase, index, deadline, handed, talked = row
     state = links.state_from(text) if text is not None else None
     opened = _opened(status, state, ruleset, phase, index, deadline, handed, None)
-    readable = [channel.name for channel in talk.public_channels(status, state, public_square)]
+    readable = [channel.name for channel in rooms.public_channels(status, state, public_square)]
     return selectors.version_of(
-        status, _seen(audiences, engine.PUBLIC), engine.PUBLIC, opened, talk.digest_of(readable, json.loads(talked))
+        status, _seen(audiences, engine.PUBLIC), engine.PUBLIC, opened, rooms.digest_of(readable, json.loads(talked))
     )
 
 
@@ -90,9 +90,7 @@ def _opened(
         index,
         deadline,
         selectors.handed_of(state, set(handed)),
-        selectors.tally_of(
-            state, engine.capabilities(ruleset).houses, lambda: services.current_orders(Phase(pk=phase))
-        ),
+        selectors.tally_of(state, engine.capabilities(ruleset).houses, Phase(pk=phase).current_orders),
         engine.Order.from_json(json.loads(own)) if own is not None else None,
     )
 

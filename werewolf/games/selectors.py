@@ -12,9 +12,8 @@ from typing import Any, TypeVar
 
 from werewolf import engine
 
-from . import links, lupusburg, talk
-from .models import Dispatch, Event, Game, Order, Phase, Player
-from .services import ORGANISER_EVENTS, SERVER_EVENTS, acts, current_orders
+from . import links, lupusburg, rooms
+from .models import ORGANISER_EVENTS, SERVER_EVENTS, Dispatch, Event, Game, Order, Phase, Player
 
 
 @dataclass
@@ -214,9 +213,7 @@ def running_tally(phase: Phase | None) -> Ballots | None:
     if phase is None:
         return None
     game = phase.game
-    return tally_of(
-        game.engine_state, game.capabilities.houses, lambda: _once(phase, "counted", lambda: current_orders(phase))
-    )
+    return tally_of(game.engine_state, game.capabilities.houses, lambda: _once(phase, "counted", phase.current_orders))
 
 
 def tally_of(state: engine.State, houses: bool, counted: Callable[[], dict[int, engine.Order]]) -> Ballots | None:
@@ -390,7 +387,7 @@ def version(game: Game, viewer: engine.Viewer, seen: list[Event] | None = None) 
     if phase is not None:
         own = card_of(phase, viewer) if isinstance(viewer, int) else None
         opened = OpenPhase(phase.index, phase.deadline, cards_in(phase), running_tally(phase), own)
-    return version_of(game.status, len(seen), viewer, opened, talk.digest(game, viewer))
+    return version_of(game.status, len(seen), viewer, opened, rooms.digest(game, viewer))
 
 
 @dataclass(frozen=True)
@@ -407,7 +404,7 @@ class OpenPhase:
 
 def version_of(status: str, seen: int, viewer: engine.Viewer, opened: OpenPhase | None, talked: list[Any]) -> str:
     """`version`, from what it read: the game's status, how many events the viewer may
-    see, the open phase, and the talk it reads (`talk.digest`). A seat's poll on
+    see, the open phase, and the talk it reads (`rooms.digest`). A seat's poll on
     PostgreSQL reads these in one statement (`polls.seat_version`)."""
     parts: list[Any] = [status, seen]
     if opened is not None:
@@ -428,10 +425,10 @@ def export(game: Game) -> dict[str, Any]:
     from the seed or by the organiser."""
     phases = []
     for phase in game.phases.order_by("index"):
-        applied = acts(phase)
+        applied = phase.acts()
         if phase.status != Phase.Status.RESOLVED and not applied:
             continue
-        cards = current_orders(phase) if phase.status == Phase.Status.RESOLVED else {}
+        cards = phase.current_orders() if phase.status == Phase.Status.RESOLVED else {}
         exported_phase: dict[str, Any] = {
             "index": phase.index,
             "kind": phase.kind,

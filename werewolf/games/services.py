@@ -34,13 +34,6 @@ from .queue import after_commit
 
 logger = logging.getLogger(__name__)
 
-ORGANISER_EVENTS = frozenset(
-    {"card_entered", "deadline_extended", "resolved_by_organiser", "player_substituted", "game_ended"}
-)
-"""Events the organiser's acts produce, beside those the engine produces."""
-SERVER_EVENTS = frozenset({"mail_bounced"})
-"""Events the server itself records (about mail), beside the engine's and the organiser's."""
-
 
 class ServiceError(Exception):
     """An action refused. `code` picks the message template; `params` fill it."""
@@ -531,21 +524,6 @@ def _apply_act(
     return new_state
 
 
-def current_orders(phase: Phase) -> dict[int, engine.Order]:
-    """The card that counts for each seat at the deadline: the newest one handed in
-    (instant cards, already applied, are not counted again; see `acts`)."""
-    cards: dict[int, engine.Order] = {}
-    for seat, payload in phase.orders.filter(act=None).order_by("pk").values_list("seat", "payload"):
-        cards[seat] = engine.Order.from_json(payload)
-    return cards
-
-
-def acts(phase: Phase) -> list[tuple[int, engine.Order]]:
-    """The instant cards applied in the phase, in the order they were applied."""
-    rows = phase.orders.exclude(act=None).order_by("act").values_list("seat", "payload")
-    return [(seat, engine.Order.from_json(payload)) for seat, payload in rows]
-
-
 def _early_trigger(game: Game, state: engine.State, phase: Phase) -> str | None:
     return early_trigger(game.early_resolution, state, phase)
 
@@ -556,7 +534,7 @@ def early_trigger(early_resolution: bool, state: engine.State, phase: Phase) -> 
     cards are read only where either could be so."""
     if not early_resolution and not engine.phase(state).stage.decisive:
         return None
-    orders = current_orders(phase)
+    orders = phase.current_orders()
     if engine.decisive(state, orders):
         return Phase.Resolution.MAJORITY
     if early_resolution and engine.all_in(state, orders):
@@ -587,7 +565,7 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
         state = game.engine_state
         if state.index != phase.index or game.status != Game.Status.RUNNING:
             raise ServiceError("phase_out_of_step", phase=phase_id)
-        new_state, events = engine.resolve(state, current_orders(phase))
+        new_state, events = engine.resolve(state, phase.current_orders())
         now = timezone.now()
         if resolution == Phase.Resolution.MODERATOR:
             _moderator_event(game, phase, "resolved_by_organiser")

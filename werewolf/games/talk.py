@@ -1,49 +1,27 @@
-"""Talk: posting in a game's channels and reading them, for a seat, the public page and
-the organiser. Which channels exist and who may write in each comes from the engine
-(`werewolf.engine.talk`); this module keeps the posts and shows each viewer only the
-channels it reads."""
+"""Talk: posting in a game's channels, hiding a post, and the mailed digests. Which
+channels exist and who may write in each comes from the engine (`werewolf.engine.talk`);
+what each viewer reads is `rooms`'s."""
 
 from __future__ import annotations
 
 import functools
 import unicodedata
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection, models, transaction
-from django.db.models import Count, Q
 from django.utils import timezone
 
-from werewolf import engine, limits
+from werewolf import limits
 from werewolf.engine import talk
 
 from . import links
 from .models import Game, Phase, Player, Post, SeatLink
+from .rooms import channels_for
 from .services import ServiceError, _mail, outbox
 
 PACES = {"each": timedelta(0), "hourly": timedelta(hours=1), "daily": timedelta(days=1)}
 """How long a player's talk digests wait after the last one, by the pace they chose."""
-
-SHOWN = 40
-"""The newest posts a page shows per channel; the earlier ones are a click away, the
-same number at a time (and the export keeps them all)."""
-
-
-@dataclass(frozen=True)
-class Room:
-    """One channel as a viewer sees it: its posts, and whether (or why not) the viewer
-    may write in it now."""
-
-    name: str
-    posts: list[Post]
-    may_write: bool
-    closed: str
-    earlier: int | None = None
-    """Where the posts before these begin (the oldest shown), when there may be more."""
-    public: bool = False
-    """Whether every seat reads it (the town square): the others' posts are secrets the
-    organiser's dashboard folds away."""
 
 
 def clean_text(text: str) -> str:
@@ -242,92 +220,6 @@ def hide(game: Game, post_id: int | None, *, hidden: bool = True) -> Post:
     found.hidden_at = timezone.now() if hidden else None
     found.save(update_fields=["hidden_at"])
     return found
-
-
-def channels_for(game: Game, viewer: engine.Viewer) -> list[talk.Channel]:
-    """The channels `viewer` reads: a seat's own; the public page the square when the
-    organiser allows; the moderator every channel that exists now."""
-    state = game.engine_state if game.state is not None else None
-    if isinstance(viewer, int):
-        return seat_channels(game.status, state, viewer)
-    if viewer != engine.MODERATOR:
-        return public_channels(game.status, state, game.public_square)
-    if game.status == Game.Status.DRAFT or state is None:
-        return []
-    return list(talk.channels(state))
-
-
-def public_channels(status: str, state: engine.State | None, public_square: bool) -> list[talk.Channel]:
-    """The channels the public page reads: the square, when the organiser allows it."""
-    if status == Game.Status.DRAFT or state is None or not public_square:
-        return []
-    return [channel for channel in talk.channels(state) if channel.name == talk.SQUARE]
-
-
-def seat_channels(status: str, state: engine.State | None, seat: int) -> list[talk.Channel]:
-    """The channels a seat reads in a game of `status` and `state` (none before it starts)."""
-    if status == Game.Status.DRAFT or state is None:
-        return []
-    return list(talk.readable(state, seat))
-
-
-def rooms(game: Game, viewer: engine.Viewer, before: int | None = None) -> list[Room]:
-    """What `viewer` reads, channel by channel, newest posts last (the newest `SHOWN` of
-    the channels together, or those before the post numbered `before`), in one query
-    whatever the number of channels. Hidden posts are left out, except for the moderator,
-    who sees them marked, and also sees the posts of a group gone since (both Lovers
-    dead)."""
-    channels = channels_for(game, viewer)
-    if not channels:
-        return []
-    posts = game.posts.all() if viewer == engine.MODERATOR else game.posts.filter(hidden_at=None)
-    if viewer != engine.MODERATOR:
-        posts = posts.filter(channel__in=[channel.name for channel in channels])
-    if before is not None:
-        posts = posts.filter(pk__lt=before)
-    newest = list(reversed(posts.order_by("-pk")[: SHOWN * max(len(channels), 1)]))
-    by_channel: dict[str, list[Post]] = {}
-    for found in newest:
-        by_channel.setdefault(found.channel, []).append(found)
-    known = {channel.name for channel in channels}
-    channels += [talk.Channel(name, frozenset(), frozenset()) for name in by_channel if name not in known]
-    state = game.engine_state
-    everyone = frozenset(range(state.seats))
-    rooms = []
-    for channel in channels:
-        may_write = viewer == engine.MODERATOR and channel.name in known
-        closed = ""
-        if isinstance(viewer, int):
-            may_write = viewer in channel.writers
-            closed = "" if may_write else talk.refusal(state, viewer, channel.name, "-") or ""
-        shown = by_channel.get(channel.name, [])[-SHOWN:]
-        earlier = shown[0].pk if len(shown) == SHOWN else None
-        rooms.append(Room(channel.name, shown, may_write, closed, earlier, channel.readers == everyone))
-    return rooms
-
-
-def digest(game: Game, viewer: engine.Viewer) -> list[Any]:
-    """What the viewer's page shows of talk that can change, for `selectors.version`: per
-    channel it reads, how many posts and how many hidden, from that channel only (another
-    group's talk never changes a page)."""
-    names = [channel.name for channel in channels_for(game, viewer)]
-    if not names:
-        return []
-    counts = (
-        game.posts.filter(channel__in=names)
-        .values("channel")
-        .annotate(total=Count("pk"), hidden=Count("pk", filter=Q(hidden_at__isnull=False)))
-        .order_by("channel")
-    )
-    return digest_of(names, [(row["channel"], row["total"], row["hidden"]) for row in counts])
-
-
-def digest_of(names: list[str], counts: list[Any]) -> list[Any]:
-    """`digest`, given the names of the channels the viewer reads and each channel's
-    (name, posts, hidden posts), by name: only the viewer's channels count."""
-    if not names:
-        return []
-    return [names] + [[channel, total, hidden] for channel, total, hidden in counts if channel in names]
 
 
 def set_pace(player: Player, pace: str) -> None:

@@ -292,13 +292,13 @@ def _event_template(kind: str, ruleset: str | None) -> template.Template:
 def talk(context: template.Context, game: Any, viewer: Any, talk_url: str) -> dict[str, Any]:
     """The channels `viewer` reads (a seat number, "public" or "moderator"), with their
     posts and, where it may write, a form posting to `talk_url`."""
-    from werewolf.games import talk as talk_module
+    from werewolf.games import rooms
     from werewolf.games.validators import ascii_number
 
     request = context.get("request")
     before = ascii_number(request.GET.get("before", "")) if request is not None else None
     return {
-        "rooms": talk_module.rooms(game, viewer, before),
+        "rooms": rooms.rooms(game, viewer, before),
         "before": before,
         "talk_url": talk_url,
         "moderator": viewer == engine.MODERATOR,

@@ -1,0 +1,150 @@
+"""Which module may import which (issue 30, "one-way arrows"), read from the source: every
+`import` of a werewolf module, at the top of a file or inside a function alike.
+
+- Reads never import writes: what a page and a poll read (`selectors`, `polls`, `rooms`)
+  reaches neither `services` nor `talk`, however indirectly.
+- Packages: `games`, `mail` and `printing` import each other in circles today (mail renders
+  from the games side and the games side calls mail; printing and the games the same).
+  Those known circles are a debt listed below; a new circle fails, and a circle removed
+  must be taken off the list. The same inside the engine (the rulesets and the state
+  import each other through `State.from_json`)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+READS = ("werewolf.games.selectors", "werewolf.games.polls", "werewolf.games.rooms")
+WRITES = ("werewolf.games.services", "werewolf.games.talk")
+PACKAGES = ("werewolf.games", "werewolf.mail", "werewolf.printing")
+KNOWN_PACKAGE_CIRCLES = {
+    frozenset({"werewolf.games", "werewolf.mail"}),  # outbound renders games' rows; services queue mail
+    frozenset({"werewolf.games", "werewolf.printing"}),  # printing reads games; views and jobs print
+}
+KNOWN_ENGINE_CIRCLE = frozenset(
+    # The state finds its ruleset through the registry, which imports every ruleset, each
+    # of which imports the state: the registry is to become a leaf rulesets register into.
+    {
+        "werewolf.engine.abilities",
+        "werewolf.engine.night",
+        "werewolf.engine.outcome",
+        "werewolf.engine.pack",
+        "werewolf.engine.rulesets",
+        "werewolf.engine.rulesets.base",
+        "werewolf.engine.rulesets.classic",
+        "werewolf.engine.rulesets.lunapiena",
+        "werewolf.engine.rulesets.lunapiena.rules",
+        "werewolf.engine.rulesets.lupusburg",
+        "werewolf.engine.rulesets.lupusburg.rules",
+        "werewolf.engine.rulesets.lupusburg.scoring",
+        "werewolf.engine.rulesets.lupusburg.table",
+        "werewolf.engine.rulesets.tabula",
+        "werewolf.engine.state",
+        "werewolf.engine.talk",
+        "werewolf.engine.tribunal",
+    }
+)
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in (ROOT / "werewolf").rglob("*.py"):
+        if "migrations" in path.parts:
+            continue
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+
+    def known(name: str) -> str:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        imported: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    above = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join([*above, base] if base else above)
+                imported.update(
+                    f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names
+                )
+        graph[module] = {known(name) for name in imported if name.startswith("werewolf")} - {module, ""}
+    return graph
+
+
+def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    stack = [start]
+    while stack:
+        for name in graph.get(stack.pop(), ()):
+            if name not in seen:
+                seen.add(name)
+                stack.append(name)
+    return seen
+
+
+def _circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected parts of `graph` with more than one member."""
+    return [
+        frozenset(part)
+        for part in {
+            frozenset({node} | {other for other in _reach(graph, node) if node in _reach(graph, other)})
+            for node in graph
+        }
+        if len(part) > 1
+    ]
+
+
+def test_reads_never_import_writes() -> None:
+    graph = _graph()
+    for read in READS:
+        assert read in graph, read
+        reached = sorted(_reach(graph, read) & set(WRITES))
+        assert not reached, f"{read} reaches {reached}: a read must not import a write"
+
+
+def test_no_new_circle_between_games_mail_and_printing() -> None:
+    graph = _graph()
+
+    def package(name: str) -> str:
+        return next((top for top in PACKAGES if name == top or name.startswith(top + ".")), name)
+
+    packages: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        for name in imported:
+            if package(module) in PACKAGES and package(name) in PACKAGES and package(module) != package(name):
+                packages.setdefault(package(module), set()).add(package(name))
+    circles = {
+        frozenset({first, second})
+        for first, seconds in packages.items()
+        for second in seconds
+        if first in packages.get(second, set())
+    }
+    assert circles <= KNOWN_PACKAGE_CIRCLES, f"new circles: {circles - KNOWN_PACKAGE_CIRCLES}"
+    assert circles == KNOWN_PACKAGE_CIRCLES, f"gone, take them off the list: {KNOWN_PACKAGE_CIRCLES - circles}"
+
+
+def test_no_new_circle_inside_the_engine() -> None:
+    graph = _graph()
+    engine = {
+        module: {name for name in names if name.startswith("werewolf.engine")}
+        for module, names in graph.items()
+        if module.startswith("werewolf.engine")
+    }
+    circles = _circles(engine)
+    assert all(circle <= KNOWN_ENGINE_CIRCLE for circle in circles), circles
+    assert set().union(*circles) == KNOWN_ENGINE_CIRCLE, f"smaller now: {KNOWN_ENGINE_CIRCLE - set().union(*circles)}"
