@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
+from . import registry
 from .cards import Slot
 
 PhaseKind = Literal["setup", "night", "day", "over"]
@@ -114,9 +115,7 @@ class State:
     def from_json(cls, raw: Mapping[str, Any]) -> State:
         """Read a state back. A state saved before the ruleset's part had its own object
         (version 1: the ruleset's fields beside the core's) reads as well."""
-        from .rulesets import get
-
-        rules = get(raw["ruleset"]).state_type.from_json(raw.get("rules", raw))
+        rules = registry.get(raw["ruleset"]).state_type.from_json(raw.get("rules", raw))
         return cls(
             ruleset=raw["ruleset"],
             options=dict(raw["options"]),

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from . import registry
 from .state import State
 
 SQUARE = "square"
@@ -39,9 +40,7 @@ class Channel:
 
 def channels(state: State) -> tuple[Channel, ...]:
     """The game's channels now, from the ruleset (or the standard three)."""
-    from . import rulesets  # the rulesets call `standard`: imported when asked
-
-    rules = rulesets.get(state.ruleset)
+    rules = registry.get(state.ruleset)
     own = getattr(rules, "channels", None)
     if own is not None:
         found: tuple[Channel, ...] = own(state)
@@ -62,9 +61,7 @@ def standard(
     reaches the living). A group with fewer than two members has no channel. `pack`:
     the den's members, where the ruleset's role table alone cannot say (characters an
     organiser built)."""
-    from . import rulesets
-
-    rules = rulesets.get(state.ruleset)
+    rules = registry.get(state.ruleset)
     seats = range(state.seats)
     living = frozenset(seat for seat in seats if state.alive[seat])
     everyone = frozenset(seats)

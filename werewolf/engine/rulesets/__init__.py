@@ -1,9 +1,11 @@
-"""The rulesets the engine knows, by id."""
+"""The rulesets the engine knows, by id: importing this package imports each ruleset,
+which registers itself (`werewolf.engine.registry`)."""
 
 from __future__ import annotations
 
 from ..errors import SetupError
 from ..outcome import Outcome
+from ..registry import RULESETS, get
 from .base import Advice, Capabilities, DealShape, HandPart, Ruleset
 from .classic import RULESET as CLASSIC
 from .lunapiena import RULESET as LUNAPIENA
@@ -11,20 +13,7 @@ from .lupusburg import GOALS_RULESET as LUPUSBURG_GOALS
 from .lupusburg import RULESET as LUPUSBURG
 from .tabula import RULESET as TABULA
 
-RULESETS: dict[str, Ruleset] = {
-    CLASSIC.id: CLASSIC,
-    TABULA.id: TABULA,
-    LUNAPIENA.id: LUNAPIENA,
-    LUPUSBURG.id: LUPUSBURG,
-    LUPUSBURG_GOALS.id: LUPUSBURG_GOALS,
-}
-
-
-def get(ruleset: str) -> Ruleset:
-    try:
-        return RULESETS[ruleset]
-    except KeyError:
-        raise SetupError("unknown_ruleset", "ruleset", ruleset) from None
+assert set(RULESETS) >= {ruleset.id for ruleset in (CLASSIC, TABULA, LUNAPIENA, LUPUSBURG, LUPUSBURG_GOALS)}
 
 
 __all__ = ["RULESETS", "Advice", "Capabilities", "DealShape", "HandPart", "Outcome", "Ruleset", "SetupError", "get"]

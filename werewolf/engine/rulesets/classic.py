@@ -25,6 +25,7 @@ from ..outcome import Outcome, finish
 from ..pack import succession
 from ..pack import victim as choose_victim
 from ..random import setup_rng
+from ..registry import register
 from ..state import PhaseKind, PhaseSpec, Stage, State
 from ..table import Role, table
 from ..talk import Channel
@@ -698,4 +699,4 @@ def _advance(state: State) -> State:
     return state.with_rules(innocents=0) if state.rules.innocents else state
 
 
-RULESET = Classic()
+RULESET = register(Classic())

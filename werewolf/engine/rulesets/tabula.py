@@ -33,6 +33,7 @@ from ..outcome import Outcome, finish
 from ..pack import succession
 from ..pack import victim as choose_victim
 from ..random import setup_rng
+from ..registry import register
 from ..state import PhaseSpec, Stage, State
 from ..table import Role, table
 from ..talk import Channel
@@ -958,4 +959,4 @@ def _nightfall(state: State, rules: TabulaState) -> State:
     return state.evolve(phase="night", number=state.number + 1, step=1, index=state.index + 1, rules=rules)
 
 
-RULESET = Tabula()
+RULESET = register(Tabula())

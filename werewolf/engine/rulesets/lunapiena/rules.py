@@ -46,6 +46,7 @@ from ...outcome import Outcome, finish
 from ...pack import succession
 from ...pack import victim as choose_victim
 from ...random import clockwise_distance, setup_rng
+from ...registry import register
 from ...state import PhaseSpec, Stage, State
 from ...table import Role
 from ...talk import Channel
@@ -688,4 +689,4 @@ def _nightfall(state: State, rules: LunaState) -> State:
     return state.evolve(phase="night", number=state.number + 1, step=1, index=state.index + 1, rules=rules)
 
 
-RULESET = LunaPiena()
+RULESET = register(LunaPiena())

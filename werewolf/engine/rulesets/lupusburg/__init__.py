@@ -4,11 +4,12 @@ docs/rules.md, section "Lupusburg", gives the readings chosen for written play."
 
 from __future__ import annotations
 
+from ...registry import register
 from .rules import Lupusburg
 from .state import LupusburgOptions, LupusburgState
 from .table import BAG, GOALS, ROLES
 
-RULESET = Lupusburg(BAG)
-GOALS_RULESET = Lupusburg(GOALS)
+RULESET = register(Lupusburg(BAG))
+GOALS_RULESET = register(Lupusburg(GOALS))
 
 __all__ = ["GOALS_RULESET", "RULESET", "ROLES", "Lupusburg", "LupusburgOptions", "LupusburgState"]
