@@ -7,6 +7,8 @@ the game; the rows here are what the pages, mails and exports read.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -81,6 +83,16 @@ class Game(models.Model):
         """What its ruleset has that pages, mails and documents show: a board of houses,
         scores, a paper pack, its words' folder (`engine.capabilities`)."""
         return engine.capabilities(self.ruleset)
+
+    @cached_property
+    def dealt_roles(self) -> frozenset[str]:
+        """The roles this game's table holds (its ruleset's deck for its options and its
+        players): a page's words speak of these only, never of a role it was not dealt."""
+        players = self.engine_state.seats if self.state is not None else self.players.filter(pending=False).count()
+        try:
+            return frozenset(engine.deck(self.ruleset, self.options, players))
+        except engine.SetupError:  # a draft whose table does not fit its options yet
+            return frozenset()
 
     def minutes_for(self, stage: str, kind: str) -> int:
         """How long a phase of this stage lasts: its own length, or a night's or a day's."""

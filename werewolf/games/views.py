@@ -86,7 +86,7 @@ def create(request: HttpRequest) -> HttpResponse:
         messages.success(request, DONE["created"])
         _advise(request, form)
         return redirect("games:dashboard", pk=game.pk)
-    return render(request, "games/game_form.html", {"form": form})
+    return render(request, "games/game_form.html", {"form": form, "rulesets": _introductions()})
 
 
 @login_required
@@ -114,6 +114,21 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
             _advise(request, form)
         return redirect("games:dashboard", pk=pk)
     return render(request, "games/game_form.html", {"form": form, "game": game})
+
+
+def _introductions() -> list[dict[str, Any]]:
+    """Each ruleset family's introduction on the New game form (its own template,
+    `games/intro_<family>.html`), with the players it takes across its editions."""
+    families: dict[str, dict[str, Any]] = {}
+    for rules in engine.rulesets.RULESETS.values():
+        family = rules.capabilities.family
+        known = families.setdefault(
+            family,
+            {"introduction": f"games/intro_{family}.html", "least": rules.min_players, "most": rules.max_players},
+        )
+        known["least"] = min(known["least"], rules.min_players)
+        known["most"] = max(known["most"], rules.max_players)
+    return list(families.values())
 
 
 def _new_game_defaults(user: Any) -> dict[str, str]:
