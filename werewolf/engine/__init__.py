@@ -183,12 +183,7 @@ def outcome(state: State) -> Outcome | None:
 def cast(ruleset: str, options: Mapping[str, Any]) -> Mapping[str, Any]:
     """The roles a game with these checked options may deal, as rows (engine/table.py):
     the ruleset's table, with the characters an organiser built where it takes them."""
-    rules = rulesets.get(ruleset)
-    own = getattr(rules, "cast", None)
-    if own is not None:
-        found: Mapping[str, Any] = own(options)
-        return found
-    return rules.roles
+    return rulesets.get(ruleset).cast(options)
 
 
 def roles_of(state: State, seat: int) -> tuple[str, ...]:

@@ -40,12 +40,7 @@ class Channel:
 
 def channels(state: State) -> tuple[Channel, ...]:
     """The game's channels now, from the ruleset (or the standard three)."""
-    rules = registry.get(state.ruleset)
-    own = getattr(rules, "channels", None)
-    if own is not None:
-        found: tuple[Channel, ...] = own(state)
-        return found
-    return standard(state)
+    return registry.get(state.ruleset).channels(state)
 
 
 def standard(

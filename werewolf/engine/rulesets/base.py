@@ -8,12 +8,14 @@ from random import Random
 from typing import Any, Protocol
 
 from ..cards import Card, Field
+from ..characters import Character
 from ..events import Event
 from ..night import Death
 from ..orders import Order
 from ..outcome import Outcome
 from ..state import PhaseSpec, RulesetState, State
 from ..table import Role
+from ..talk import Channel, standard
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,3 +218,35 @@ class Ruleset(Protocol):
     def bury(self, state: State, deaths: Sequence[Death], events: list[Event]) -> State: ...
 
     def judge(self, state: State, events: list[Event]) -> State: ...
+
+    def channels(self, state: State) -> tuple[Channel, ...]:
+        """The game's talk channels now (who reads and who writes each)."""
+        ...
+
+    def cast(self, options: Mapping[str, Any]) -> Mapping[str, Role]:
+        """The roles a game with these checked options may deal."""
+        ...
+
+    def characters(self, options: Mapping[str, Any]) -> Mapping[str, Character]:
+        """The characters an organiser built that these options deal, by role name."""
+        ...
+
+
+class BaseRuleset:
+    """The hooks a ruleset may leave out, with what they do when it does: every ruleset
+    class derives from it and overrides what it has of its own (so the engine calls
+    each hook, never `getattr` with a fallback)."""
+
+    roles: Mapping[str, Role]
+
+    def channels(self, state: State) -> tuple[Channel, ...]:
+        """The standard square, den and ghosts' corner (`engine.talk.standard`)."""
+        return standard(state)
+
+    def cast(self, options: Mapping[str, Any]) -> Mapping[str, Role]:
+        """The ruleset's own table of roles, whatever the options."""
+        return self.roles
+
+    def characters(self, options: Mapping[str, Any]) -> Mapping[str, Character]:
+        """None: only rulesets that deal built characters have any."""
+        return {}

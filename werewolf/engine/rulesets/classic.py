@@ -30,7 +30,7 @@ from ..state import PhaseKind, PhaseSpec, Stage, State
 from ..table import Role, table
 from ..talk import Channel
 from ..voting import leaders, strict_majority
-from .base import Advice, Capabilities, DealShape, one_role_deal, one_role_shape
+from .base import Advice, BaseRuleset, Capabilities, DealShape, one_role_deal, one_role_shape
 
 ID = "classic"
 MIN_PLAYERS = 5
@@ -134,7 +134,7 @@ class ClassicOptions:
     thing_free: str = field(default="first_test", metadata={"choices": ("first_test", "first_innocent")})
 
 
-class Classic:
+class Classic(BaseRuleset):
     id = ID
     capabilities = Capabilities(family=ID)
     min_players = MIN_PLAYERS

@@ -37,7 +37,7 @@ from ..registry import register
 from ..state import PhaseSpec, Stage, State
 from ..table import Role, table
 from ..talk import Channel
-from .base import Advice, Capabilities, DealShape, one_role_deal, one_role_shape
+from .base import Advice, BaseRuleset, Capabilities, DealShape, one_role_deal, one_role_shape
 
 ID = "tabula"
 MIN_PLAYERS = 7
@@ -304,7 +304,7 @@ def deck(players: int, specials: Sequence[str]) -> list[str]:
     return cards + [VILLAGER] * (max(players, FULL_DECK) - len(cards))
 
 
-class Tabula:
+class Tabula(BaseRuleset):
     id = ID
     capabilities = Capabilities(family=ID)
     min_players = MIN_PLAYERS

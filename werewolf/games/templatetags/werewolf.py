@@ -100,11 +100,8 @@ def character(role_id: str | None, game: Any) -> Any:
     options = game.get("options", {}) if isinstance(game, dict) else getattr(game, "options", {})
     if ruleset not in engine.rulesets.RULESETS:
         return None
-    own = getattr(engine.rulesets.get(ruleset), "characters", None)
-    if own is None:
-        return None
     try:
-        return own(options).get(role_id)
+        return engine.rulesets.get(ruleset).characters(options).get(role_id)
     except (engine.SetupError, ValueError):
         return None
 

@@ -50,7 +50,7 @@ from ...registry import register
 from ...state import PhaseSpec, Stage, State
 from ...table import Role
 from ...talk import Channel
-from ..base import Advice, Capabilities, DealShape, one_role_deal, one_role_shape
+from ..base import Advice, BaseRuleset, Capabilities, DealShape, one_role_deal, one_role_shape
 from . import cast as deck_table
 
 ID = "lunapiena"
@@ -179,7 +179,7 @@ def cast_of(options: Mapping[str, Any]) -> Cast:
     return found
 
 
-class LunaPiena:
+class LunaPiena(BaseRuleset):
     id = ID
     capabilities = Capabilities(family=ID)
     min_players = MIN_PLAYERS

@@ -23,7 +23,7 @@ from ...orders import Order
 from ...outcome import Outcome
 from ...random import setup_rng
 from ...state import PhaseSpec, State
-from ..base import Advice, Capabilities, DealShape, HandPart
+from ..base import Advice, BaseRuleset, Capabilities, DealShape, HandPart
 from .scoring import outcome_of, points, winner_of
 from .state import Bet, LupusburgOptions, LupusburgState
 from .table import (
@@ -67,7 +67,7 @@ from .table import (
 _KEEP = tuple(range(KEEP_RANKS))
 
 
-class Lupusburg:
+class Lupusburg(BaseRuleset):
     """One edition of Lupusburg (`edition` is its ruleset id)."""
 
     id: str
