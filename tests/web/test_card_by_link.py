@@ -239,8 +239,9 @@ def test_cards_racing_the_resolution_are_each_taken_once_and_counted_or_refused(
     seen: list[set[int]] = []
     current_orders = Phase.current_orders
 
-    def reading(phase):  # what the resolution reads, under its lock
-        seen.append(set(phase.orders.filter(act=None).values_list("pk", flat=True)))
+    def reading(phase):  # what the resolution reads of the night, under its lock
+        if phase.pk == night.pk:  # (the pages refusing late cards read the day that follows)
+            seen.append(set(phase.orders.filter(act=None).values_list("pk", flat=True)))
         return current_orders(phase)
 
     monkeypatch.setattr(Phase, "current_orders", reading)

@@ -208,17 +208,24 @@ def _read_sql() -> str:
     return f"SELECT {_READ_COLUMNS} {links.from_link()}"
 
 
-@functools.cache
-def _insert_sql() -> str:
+def _insert(source: str, condition: str = "") -> str:
+    """The INSERT of a card, checked as it is written: the game as the read found it
+    (running, its state unchanged), the phase open and before its deadline, read `FROM
+    source` (which names the game `game`), and `condition` besides. Both ways in build
+    their statement here, so a check is never in one and not the other."""
     return f"""
     INSERT INTO {Order._meta.db_table} (phase_id, seat, payload, source, entered_by_id, submitted_at, act)
     SELECT phase.id, %s::smallint, %s::jsonb, %s::text, NULL, %s::timestamptz, NULL
-      FROM {Game._meta.db_table} game
+      FROM {source}
       JOIN {Phase._meta.db_table} phase ON phase.game_id = game.id
      WHERE game.id = %s AND game.status = %s::text AND game.state::text = %s::text
-       AND phase.id = %s AND phase.status = '{Phase.Status.OPEN}' AND phase.deadline > now()
-       FOR SHARE OF game
-"""
+       AND phase.id = %s AND phase.status = '{Phase.Status.OPEN}' AND phase.deadline > now(){condition}
+       FOR SHARE OF game"""
+
+
+@functools.cache
+def _insert_sql() -> str:
+    return _insert(f"{Game._meta.db_table} game") + "\n"
 
 
 @functools.cache
@@ -226,19 +233,9 @@ def _write_again_sql() -> str:
     """`_insert_sql`, also only if the link (its hash the next parameter) is in force and
     opens the seat in that game; it returns, when it wrote, the game's early resolution
     (the game's id the last parameter) as the statement found it."""
-    return (
-        _insert_sql()
-        .replace(
-            f"FROM {Game._meta.db_table} game",
-            f"""FROM {SeatLink._meta.db_table} link
+    link = f"""{SeatLink._meta.db_table} link
       JOIN {Player._meta.db_table} player ON player.id = link.player_id
-      JOIN {Game._meta.db_table} game ON game.id = player.game_id""",
-        )
-        .replace(
-            "FOR SHARE OF game",
-            "AND link.token_hash = %s AND link.revoked_at IS NULL AND player.seat = %s::smallint\n"
-            "       FOR SHARE OF game",
-        )
-        .rstrip()
-        + f"\n    RETURNING (SELECT early_resolution FROM {Game._meta.db_table} WHERE id = %s)\n"
-    )
+      JOIN {Game._meta.db_table} game ON game.id = player.game_id"""
+    condition = "\n       AND link.token_hash = %s AND link.revoked_at IS NULL AND player.seat = %s::smallint"
+    returning = f"\n    RETURNING (SELECT early_resolution FROM {Game._meta.db_table} WHERE id = %s)\n"
+    return _insert(link, condition) + returning
