@@ -15,6 +15,7 @@ from werewolf import engine
 from werewolf.engine.rulesets.lupusburg.table import GOAL_KINDS
 from werewolf.games.models import Event, Game
 
+from ..engine.test_lupusburg_deal import _chest_over_thief, _chest_over_werewolf, _four_of_a_goal, _werewolf_with_thief
 from .play import NAMES, create_game, seat_paths, text_of
 
 pytestmark = pytest.mark.django_db
@@ -144,22 +145,6 @@ def test_the_game_starts_with_the_organisers_deal_and_each_seat_sees_its_own_han
 
 def _two_werewolves(hands: list[dict[str, Any]]) -> None:
     hands[1]["characters"] = [W, hands[1]["characters"][1]]
-
-
-def _werewolf_with_thief(hands: list[dict[str, Any]]) -> None:
-    hands[0]["characters"], hands[2]["characters"] = [TH, W], [hands[2]["characters"][1]] * 2
-
-
-def _chest_over_werewolf(hands: list[dict[str, Any]]) -> None:
-    hands[0]["chest"] = 1
-
-
-def _chest_over_thief(hands: list[dict[str, Any]]) -> None:
-    hands[2]["chest"] = 0
-
-
-def _four_of_a_goal(hands: list[dict[str, Any]]) -> None:
-    hands[0]["goal"] = hands[4]["goal"] = "two_eliminated"
 
 
 INVALID = [
