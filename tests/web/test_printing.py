@@ -295,6 +295,29 @@ def test_the_tabula_script_tells_the_quiet_first_night_and_the_day(organiser, or
     assert "Each day, in two steps" not in classic and "Welcome!" not in classic
 
 
+def test_the_luna_piena_script_tells_the_day_with_the_tombstone(organiser, organiser_client: Client) -> None:
+    """Luna Piena's day is Tabula's two steps, but its ties count from the tombstone,
+    which each new ghost takes: the script says so, in English and in Italian."""
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:9]]
+    game = services.start_game(
+        services.create_game(organiser, name="Luna", seats=seats, options={}, ruleset="lunapiena")
+    )
+    english = _script_text(organiser_client, game)
+    for words in (
+        "Each day, in two steps",
+        "The accusation",
+        "The ballot",
+        "holder of the tombstone",
+        "each new ghost",
+    ):
+        assert words in english, (words, english)
+    assert "Welcome!" not in english
+    game.language = "it"
+    game.save(update_fields=["language"])
+    italian = _script_text(organiser_client, game)
+    assert "Ogni giorno, in due tempi" in italian and "Lapide" in italian and "Benvenuto" not in italian
+
+
 def test_a_large_deck_prints_in_a_worker_with_its_progress_and_is_kept_by_content(
     organiser_client: Client, settings
 ) -> None:
