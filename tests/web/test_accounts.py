@@ -231,7 +231,9 @@ def test_account_pages_are_each_organisers_own(organiser: Any, organiser_client:
     invitations.invite(other, "their.friend@example.org", theirs)
     page = text(organiser_client.get("/accounts/invitations/"))
     assert "their.friend@example.org" not in page and "Not yours" not in page
-    # A game of someone else's, named by a forged form, is refused and nobody is mailed.
+    # A game of someone else's, named by a forged form, is refused and nobody is mailed:
+    # running it as a co-organiser does not make it one's own to hand on (access.Action.OWN).
+    theirs.co_organisers.add(organiser)
     mailed = len(mail.outbox)
     forged = organiser_client.post("/accounts/invitations/", {"email": "x@example.org", "game": theirs.pk})
     assert forged.status_code == 200 and Invitation.objects.filter(email="x@example.org").count() == 0

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from werewolf import limits
-from werewolf.games import retention
+from werewolf.games import access, retention
 from werewolf.games.forms import OrganiserLoginForm
 from werewolf.games.models import Game
 
@@ -58,7 +58,9 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 
 def _own_games(user: Any) -> list[Game]:
-    return list(Game.objects.filter(organiser=user).exclude(status__in=retention.OVER).order_by("name"))
+    """The games `user` may hand a co-organiser (`access`: those it owns), not over yet."""
+    games = access.games_of(user).exclude(status__in=retention.OVER).order_by("name")
+    return [game for game in games if access.may(user, game, access.Action.OWN)]
 
 
 @login_required
