@@ -96,9 +96,8 @@ def main() -> None:
     class Phase:
         kind, number, stage, index = "night", 1, "night", 0
 
-    from werewolf.engine import SLEEP
+    from werewolf.engine import SLEEP, grammar
     from werewolf.engine.rulesets import tabula
-    from werewolf.mail import grammar
 
     verbs = grammar.verbs([*tabula.RULESET.cards, SLEEP], "tabula")
     cards = [Notecard(seat, f"Player {seat + 1}") for seat in range(24)]

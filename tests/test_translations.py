@@ -17,7 +17,7 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
-from werewolf.mail import grammar
+from werewolf.engine import grammar
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = ROOT / "werewolf" / "locale" / "it" / "LC_MESSAGES" / "django.po"

@@ -22,8 +22,7 @@ from django.template.loader import render_to_string, select_template
 from django.utils import translation
 
 from werewolf import engine
-from werewolf.engine import rulesets
-from werewolf.mail import grammar
+from werewolf.engine import grammar, rulesets
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 """Sheet sizes in millimetres."""
@@ -563,7 +562,6 @@ def notecards(game: Any, *, with_links: bool = False) -> tuple[Any, list[Notecar
     whatever their role; a Tabula ballot leaves out the suspects, as everybody knows), and
     the notecard words of the phase (every card's, so no notecard tells a role)."""
     from werewolf.games import links, selectors
-    from werewolf.mail import grammar
 
     phase = game.current_phase() if game.is_running else None
     if phase is None:

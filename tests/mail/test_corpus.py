@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from werewolf import engine
+from werewolf.engine.grammar import read_card
 from werewolf.games import services
 from werewolf.games.models import Game, InboundMessage, Order
 from werewolf.mail import inbound
-from werewolf.mail.grammar import read_card
 
 from ..web.play import reply_address, snapshot
 

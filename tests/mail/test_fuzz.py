@@ -23,11 +23,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from werewolf import engine
+from werewolf.engine.grammar import CardError, grammar, read_card
 from werewolf.engine.rulesets import classic
 from werewolf.games import links
 from werewolf.games.models import Game, InboundMessage, Order
 from werewolf.mail import inbound
-from werewolf.mail.grammar import CardError, grammar, read_card
 from werewolf.mail.outbound import orders_address
 
 from ..web.play import NAMES, snapshot, started_game

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from werewolf.engine.grammar import grammar
 from werewolf.mail import replies
-from werewolf.mail.grammar import grammar
 
 NAMES = ["Ada", "Bruno", "Chiara", "Dmitri", "Elin", "Farid", "Göran", "Hélène", "Ingrid"]
 WORDS = grammar("classic")

@@ -218,7 +218,7 @@ def test_two_bets_in_the_same_moment_are_both_taken_once_in_a_defined_order(orga
 def test_mailed_cards_name_houses(organiser_client: Client) -> None:
     """A house is written as its player's name and 1 or 2; a name alone, where a house is
     asked, is refused as ambiguous with both houses named."""
-    from werewolf.mail import grammar
+    from werewolf.engine import grammar
 
     names = ["Alba", "Brio", "Cato", "Dara"]
     slot = engine.Slot(engine.Card("claw", "CLAW", (engine.Field(refers="house"),)), ((0, 1, 2, 3, 4, 5, 6, 7),))

@@ -400,8 +400,8 @@ def test_a_lupusburg_tally_names_houses(organiser, organiser_client: Client) -> 
     game.refresh_from_db()
     assert game.current_phase().stage == "accusation"
     (page,) = text_of(organiser_client.get(f"/games/{game.pk}/print/tally.pdf").content)
+    from werewolf.engine import grammar
     from werewolf.games import selectors
-    from werewolf.mail import grammar
 
     labels = grammar.labels_for("house", selectors.names(game))
     living = [house for house, alive in enumerate(game.engine_state.rules.living) if alive]

@@ -22,10 +22,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from werewolf import engine, limits
-from werewolf.engine import rulesets
+from werewolf.engine import grammar, rulesets
 from werewolf.engine.rulesets import tabula
 from werewolf.engine.rulesets.lunapiena import cast as lunapiena_cast
-from werewolf.mail import grammar
 
 from . import validators
 from .services import Seating

@@ -17,7 +17,7 @@ from django.core.validators import validate_email
 from django.utils.translation import gettext_lazy as _
 
 from werewolf import engine
-from werewolf.mail import grammar
+from werewolf.engine import grammar
 
 NAME_MAX_LENGTH = 60
 """Player.name's max_length."""

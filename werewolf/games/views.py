@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from werewolf import engine, limits, printing
-from werewolf.mail import grammar
-from werewolf.mail.grammar import CardError, read_card
+from werewolf.engine import grammar
+from werewolf.engine.grammar import CardError, read_card
 
 from . import access, cards, links, middleware, organisers, polls, retention, selectors, services, talk, validators
 from .forms import (

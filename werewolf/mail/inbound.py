@@ -32,11 +32,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from werewolf import engine
+from werewolf.engine.grammar import CardError, command, grammar, read_card
 from werewolf.games import links, selectors, services, talk
 from werewolf.games.models import Game, InboundMessage, Order, Phase, Player, Post
 
 from . import bounces, replies
-from .grammar import CardError, command, grammar, read_card
 
 logger = logging.getLogger(__name__)
 

@@ -42,10 +42,11 @@ from django.template.loader import get_template, render_to_string
 from django.utils import timezone, translation
 
 from werewolf import engine
+from werewolf.engine import grammar
 from werewolf.games import links, queue, selectors
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player
 
-from . import grammar, kept, mime
+from . import kept, mime
 
 logger = logging.getLogger(__name__)
 

@@ -36,7 +36,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .grammar import SEPARATORS, CardError, Grammar, find_seat, fold
+from werewolf.engine.grammar import SEPARATORS, CardError, Grammar, find_seat, fold
 
 MAX_LINES = 2000
 """Lines of a reply looked at: a card sits near the top of what the player wrote."""

@@ -18,7 +18,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from werewolf import engine
-from werewolf.mail import grammar
+from werewolf.engine import grammar
 
 register = template.Library()
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from werewolf import engine
+from werewolf.engine import grammar
+from werewolf.engine.grammar import CardError, find_seat, read_card
 from werewolf.engine.rulesets import classic
-from werewolf.mail import grammar
-from werewolf.mail.grammar import CardError, find_seat, read_card
 
 NAMES = ["Ada", "Bruno", "Brunella", "Chloé", "Dmitri", "Ana", "Aña"]
 WOLF = engine.Slot(classic.KILL, ((1, 2, 3, 4),))
