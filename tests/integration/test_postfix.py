@@ -244,7 +244,9 @@ def test_a_whole_game_by_mail_through_postfix_as_the_guide_sets_it_up(organiser,
                 break
             player = game.players.get(seat=seat)
             slot = engine.phase(game.engine_state).asks(seat)
-            form = NotecardForm(card_form(game, seat, rng), slot=slot, names=names, seat=seat, submit="hand_in")
+            form = NotecardForm(
+                card_form(game, seat, rng), slot=slot, names=names, seat=seat, submit="hand_in", ruleset=game.ruleset
+            )
             assert form.is_valid(), form.errors
             # Reply to the mail of this phase, once the worker has sent it.
             address = outbound.orders_address(links.reference_for(player, phase.index))

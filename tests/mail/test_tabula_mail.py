@@ -126,7 +126,9 @@ class Sweep:
         key = (event.pk, reader, autoescape)
         text = self.rendered.get(key)
         if text is None:
-            text = self.rendered[key] = str(render_event(event, self.names, reader, autoescape=autoescape))
+            text = self.rendered[key] = str(
+                render_event(event, self.names, reader, autoescape=autoescape, ruleset=self.game.ruleset)
+            )
         return text
 
     def _card(self, order: engine.Order) -> str:

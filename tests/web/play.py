@@ -9,12 +9,13 @@ from typing import Any
 
 from django.core import mail
 from django.test import Client
+from django.utils import translation
 
 from werewolf import engine
 from werewolf.games import links, selectors
 from werewolf.games.forms import NotecardForm
 from werewolf.games.models import Event, Game, InboundMessage, Order, Phase, Player
-from werewolf.games.templatetags.werewolf import render_event
+from werewolf.games.templatetags.werewolf import render_event, role
 
 NAMES = [
     "Alba", "Brio", "Cato", "Dara", "Ezio", "Fenna", "Gusto", "Hilde", "Ivo",
@@ -174,7 +175,7 @@ def reply_card(game: Game, seat: int, form: dict[str, Any], rng: Random) -> byte
     names = selectors.names(game)
     slot = engine.phase(game.engine_state).asks(seat)
     assert slot is not None
-    notecard = NotecardForm(form, slot=slot, names=names, seat=seat, submit="hand_in")
+    notecard = NotecardForm(form, slot=slot, names=names, seat=seat, submit="hand_in", ruleset=game.ruleset)
     assert notecard.is_valid(), notecard.errors
     card = card_summary(notecard.order(), names, game.ruleset)
     if rng.random() < 0.5:
@@ -281,6 +282,30 @@ def card_summary(card: engine.Order, names: list[str], ruleset: str | None = Non
 def text_of(html: str) -> str:
     """Page text with tags removed and whitespace folded, as a reader sees it."""
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def ruleset_of(slot: engine.Slot) -> str:
+    """The ruleset whose cards include `slot`'s (the first, where several share it;
+    classic for a card no ruleset lists, SLEEP or one a test made up)."""
+    return next((name for name, rules in engine.rulesets.RULESETS.items() if slot.card in rules.cards), "classic")
+
+
+def foreign_roles(game: Game) -> re.Pattern[str]:
+    """The names of the roles other rulesets have and this game does not (issue 30: a page
+    or mail speaks only of its own game's roles), as whole words in the game's language:
+    "Owl" is Luna Piena's, but not inside Tabula's "Owl-man"."""
+    held = set(engine.rulesets.get(game.ruleset).roles) | set(game.dealt_roles)
+    with translation.override(game.language):
+        own = {role(one, game.ruleset) for one in held}
+        others = {
+            role(one, ruleset)
+            for ruleset, rules in engine.rulesets.RULESETS.items()
+            for one in rules.roles
+            if one not in held
+        }
+    words = sorted(others - own, key=len, reverse=True)
+    alternatives = "|".join(map(re.escape, words))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
 
 
 def open_phase(game: Game) -> Phase | None:

@@ -10,6 +10,7 @@ from random import Random
 import pytest
 from django.http import QueryDict
 
+from tests.web.play import ruleset_of
 from werewolf import engine
 from werewolf.engine import rulesets
 from werewolf.engine.bots import bot_card
@@ -40,7 +41,9 @@ def slots_met(seed: int = 7) -> list[engine.Slot]:
 
 
 def form_for(slot: engine.Slot, data: QueryDict) -> NotecardForm:
-    return NotecardForm(data, slot=slot, names=[f"Name {n}" for n in range(40)], seat=0, submit="hand_in")
+    return NotecardForm(
+        data, slot=slot, names=[f"Name {n}" for n in range(40)], seat=0, submit="hand_in", ruleset=ruleset_of(slot)
+    )
 
 
 def posted(values: dict[str, str]) -> QueryDict:

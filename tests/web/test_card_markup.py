@@ -14,6 +14,7 @@ from django import forms
 from django.http import QueryDict
 from django.template import engines
 
+from tests.web.play import ruleset_of
 from werewolf.games.forms import CardSelect, NotecardForm, SeatField
 
 from .test_card_form_reading import slots_met
@@ -36,7 +37,10 @@ def rendered(form: NotecardForm, *, stock: bool) -> str:
 
 def forms_of(slot, data: QueryDict | None) -> tuple[NotecardForm, NotecardForm]:
     return tuple(  # type: ignore[return-value]
-        NotecardForm(data, slot=slot, names=NAMES, seat=0, initial={"phase": 3}, submit="hand_in") for _ in range(2)
+        NotecardForm(
+            data, slot=slot, names=NAMES, seat=0, initial={"phase": 3}, submit="hand_in", ruleset=ruleset_of(slot)
+        )
+        for _ in range(2)
     )
 
 

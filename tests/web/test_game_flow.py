@@ -1,6 +1,7 @@
 """Whole games played through the web by an organiser and players, deadlines driven by
 the real services code, with the secrecy sweep after every phase: every page and every
-mail of every seat is checked for what its audience rules exclude."""
+mail of every seat is checked for what its audience rules exclude, and for the names of
+roles its game does not hold (another ruleset's: issue 30)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from .play import (
     card_form,
     counterfactual_page,
     create_game,
+    foreign_roles,
     mail_card,
     mails_for,
     open_phase,
@@ -42,6 +44,7 @@ def sweep(game: Game, paths: dict[int, str], client: Client, sample: Random | No
     `size` seats drawn from it, different ones after each phase."""
     game.refresh_from_db()
     seats = sorted(paths)
+    foreign = foreign_roles(game)
     imagined = set(seats)
     if sample is not None and size < len(seats):
         imagined = set(sample.sample(seats, size))
@@ -54,6 +57,8 @@ def sweep(game: Game, paths: dict[int, str], client: Client, sample: Random | No
         mails = mails_for(player)
         assert "<!--" not in html
         text = text_of(html)
+        for words in (text, mails):
+            assert not foreign.search(words), f"seat {seat} reads of {foreign.search(words)}, not of this game"
         for secret in secrets_hidden_from(game, seat):
             assert secret not in html, f"seat {seat} page shows {secret!r}"
             assert secret not in text, f"seat {seat} page shows {secret!r}"
@@ -64,6 +69,8 @@ def sweep(game: Game, paths: dict[int, str], client: Client, sample: Random | No
     public = client.get(f"/g/{game.public_key}/").content.decode()
     projector = client.get(f"/g/{game.public_key}/projector/").content.decode()
     public_text, projector_text = text_of(public), text_of(projector)
+    for words in (public_text, projector_text):
+        assert not foreign.search(words), f"the public pages speak of {foreign.search(words)}, not of this game"
     for secret in secrets_hidden_from(game, engine.PUBLIC):
         assert secret not in public and secret not in public_text, f"public page shows {secret!r}"
         assert secret not in projector and secret not in projector_text, f"the projector shows {secret!r}"

@@ -216,7 +216,7 @@ def check_ring(game: Game, viewer: engine.Viewer, svg: ET.Element) -> None:
         assert texts[0].text == str(1 + number % 2)  # its number, under its owner's name
         known = rules.characters[number] if own else shown.get(number)
         drawn = [text.text for text in texts[1:] if "house-character" in text.get("class", "")]
-        assert drawn == ([role(known)] if known else []), (viewer, number)
+        assert drawn == ([role(known, "lupusburg")] if known else []), (viewer, number)
         assert len(texts) == 1 + len(drawn)
         knows_chest = (rules.chests[owner] == number) if own else looked.get(number, False)
         assert len(chest) == int(knows_chest), (viewer, number)
@@ -270,7 +270,7 @@ def test_the_ring_of_houses_draws_what_each_seat_may_know(
     houses = [group for group in svg.findall(f"{SVG}g") if group.find(f"{SVG}rect") is not None]
     for number, group in enumerate(houses):
         drawn = [text.text for text in group.findall(f"{SVG}text") if "house-character" in text.get("class", "")]
-        assert drawn == [role(rules.characters[number])]
+        assert drawn == [role(rules.characters[number], "lupusburg")]
         assert len(group.findall(f"{SVG}rect")) == 1 + (rules.chests[number // 2] == number)
 
 

@@ -325,7 +325,7 @@ def test_the_second_vote_is_offered_only_to_a_seat_with_two(organiser_client: Cl
     from werewolf.games.forms import NotecardForm
 
     def form_for(slot: engine.Slot) -> NotecardForm:
-        return NotecardForm(slot=slot, names=[f"P{n}" for n in range(5)], seat=0, submit="hand_in")
+        return NotecardForm(slot=slot, names=[f"P{n}" for n in range(5)], seat=0, submit="hand_in", ruleset="lupusburg")
 
     one = engine.Slot(engine.rulesets.get("lupusburg").cards[-1], ((2, 3), ()))
     two = engine.Slot(one.card, ((2, 3), (2, 3)))
@@ -348,9 +348,9 @@ def test_the_dashboard_folds_every_secret_away_by_default(organiser_client: Clie
     main = html[html.index("<main") : html.index("</main>")]  # (the site's name is "Werewolf")
     shown = text_of(re.sub(r"<details.*?</details>", "", main, flags=re.S))
     for character in set(game.deal["characters"]):
-        assert role_name(character) not in shown, character
+        assert role_name(character, game.ruleset) not in shown, character
     assert "chest" not in shown.lower() and "coin" not in shown.lower()
-    assert all(role_name(character) in text_of(html) for character in set(game.deal["characters"]))
+    assert all(role_name(character, game.ruleset) in text_of(html) for character in set(game.deal["characters"]))
 
 
 def test_a_paper_card_names_a_house_by_the_beginning_of_a_name_and_its_number(

@@ -134,10 +134,10 @@ def forms_in(pdf: bytes) -> list[object]:
     return [found for found in objects if isinstance(found, dict) and found.get("/Subtype") == "/Form"]
 
 
-def get_role_title(role: str) -> str:
+def get_role_title(role: str, ruleset: str = "classic") -> str:
     from werewolf.games.templatetags.werewolf import role as role_name
 
-    return role_name(role)
+    return role_name(role, ruleset)
 
 
 def test_print_a_deck_from_the_organisers_page(organiser_client: Client) -> None:

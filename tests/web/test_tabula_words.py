@@ -157,7 +157,7 @@ def test_the_mythomaniac_hears_what_he_became() -> None:
     for role, words in (("wolf", "you are a werewolf now"), ("seer", "you are a Seer now"), (None, "you stay human")):
         data = {"seat": 2, "target": 4, "role": role}
         event = engine.Event("mythomaniac_became", data, engine.Audience.of(2))
-        assert words in str(render_event(event, NAMES, 2))
+        assert words in str(render_event(event, NAMES, 2, ruleset="tabula"))
 
 
 def words(template: str, **context: Any) -> str:

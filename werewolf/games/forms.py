@@ -28,6 +28,8 @@ from werewolf.engine.rulesets.lunapiena import cast as lunapiena_cast
 
 from . import validators
 from .services import Seating
+from .templatetags.werewolf import own as own_templates
+from .templatetags.werewolf import role as role_filter
 
 _LINE = re.compile(r"^\s*(?P<name>[^<>,;]+?)\s*(?:[<,;]\s*(?P<email>[^<>\s,;]+)\s*>?)?\s*$")
 
@@ -854,21 +856,22 @@ class PhaseCarrier(forms.Form):
         return data
 
 
-def words(template: str, context: dict[str, Any]) -> str:
+def words(template: str | list[str], context: dict[str, Any]) -> str:
     """Words a player reads, from a template (never from Python strings): HTML already
     escaped by the template, so marked safe, lest a name's apostrophe be escaped twice."""
     return mark_safe(render_to_string(template, context).strip())
 
 
-def card_word(word: str, **context: Any) -> str:
-    """A word of the notecard form, from includes/notecard_words.html (each one rendered
-    once per language: a card form asks for a dozen of them on every request)."""
-    return _card_word(word, translation.get_language(), tuple(sorted(context.items())))
+def card_word(word: str, ruleset: str | None = None, **context: Any) -> str:
+    """A word of the notecard form, in the words of `ruleset`'s notecards (its own
+    rulesets/<family>/includes/notecard_words.html, then the shared one), each one
+    rendered once per language: a card form asks for a dozen of them on every request."""
+    return _card_word(word, translation.get_language(), ruleset, tuple(sorted(context.items())))
 
 
 @lru_cache(maxsize=1024)
-def _card_word(word: str, language: str | None, context: tuple[tuple[str, Any], ...]) -> str:
-    return words("includes/notecard_words.html", {"word": word, **dict(context)})
+def _card_word(word: str, language: str | None, ruleset: str | None, context: tuple[tuple[str, Any], ...]) -> str:
+    return words(own_templates(ruleset, "includes/notecard_words.html"), {"word": word, **dict(context)})
 
 
 class NotecardForm(PhaseCarrier):
@@ -880,7 +883,16 @@ class NotecardForm(PhaseCarrier):
     includes/notecard_words.html by card kind and field name. `submit` names the
     button's word there."""
 
-    def __init__(self, *args: Any, slot: engine.Slot, names: list[str], seat: int, submit: str, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        slot: engine.Slot,
+        names: list[str],
+        seat: int,
+        submit: str,
+        ruleset: str,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.slot = slot
         if submit == "hand_in":
@@ -888,7 +900,7 @@ class NotecardForm(PhaseCarrier):
         else:
             self.stale_message = _("This form is out of date: reload the page and enter the card again.")
         card = slot.card
-        empty = card_word("none", kind=card.kind, abstain=card.may_be_empty)
+        empty = card_word("none", ruleset, kind=card.kind, abstain=card.may_be_empty)
         self.selects = card_selects(slot)
         for (field, selects), choices in zip(self.selects, _usable_choices(slot), strict=True):
             labels = choice_labels(field.refers, names)
@@ -896,13 +908,14 @@ class NotecardForm(PhaseCarrier):
             for number, name in enumerate(selects, start=1):
                 label = card_word(
                     "field",
+                    ruleset,
                     kind=card.kind,
                     field=field.name,
                     number=number if field.most != 1 else None,
                     ranked=field.ranked,
                 )
                 self.fields[name] = SeatField(label=label, required=False, choices=options)
-        self.helper = _helper(card_word(submit))
+        self.helper = _helper(card_word(submit, ruleset))
         self.helper.field_template = "games/widgets/card_field.html"
 
     def refused(self, message_id: str) -> None:
@@ -1034,14 +1047,14 @@ DEAL_MARKS = {
 """The seat the deal names besides the hands: its label, and what leaving it out means."""
 
 
-def hand_choice_words(part: rulesets.HandPart, value: str) -> str:
+def hand_choice_words(part: rulesets.HandPart, value: str, ruleset: str) -> str:
     """A value of a hand's part in words: a card's name, one's own house by its number
     (1 or 2), a secret goal."""
     if part.refers == "own_house":
         return str(_("House %(number)s") % {"number": int(value) + 1})
     if part.refers == "goal":
         return words("includes/goal.html", {"goal": value})
-    return role_name(value)
+    return role_name(value, ruleset)
 
 
 class AssignRolesForm(forms.Form):
@@ -1065,7 +1078,9 @@ class AssignRolesForm(forms.Form):
             hand = player.assigned_hand or {}
             self.names[player.pk] = []
             for part in self.shape.parts:
-                choices = [("", "—")] + [(value, hand_choice_words(part, value)) for value in self._values(part)]
+                choices = [("", "—")] + [
+                    (value, hand_choice_words(part, value, game.ruleset)) for value in self._values(part)
+                ]
                 given = hand.get(part.name)
                 for number in range(1, part.count + 1):
                     name = f"{part.name}_{player.pk}" if part.count == 1 else f"{part.name}_{player.pk}_{number}"
@@ -1136,15 +1151,16 @@ class AssignRolesForm(forms.Form):
             params["player"] = self.players[value].name
         part = next((part for part in self.shape.parts if isinstance(value, str) and value in part.pool), None)
         if part is not None:
-            params["value"] = hand_choice_words(part, str(value))
+            params["value"] = hand_choice_words(part, str(value), self.game.ruleset)
             params["copies"] = part.pool.count(str(value))
         message = SETUP_ERRORS.get(error.code, _("These options do not fit together."))
         self.add_error(None, ValidationError(message, params=params))
 
 
-def role_name(role: str) -> str:
-    """A role's name as players read it (includes/role.html)."""
-    return words("includes/role.html", {"role": role})
+def role_name(role: str, ruleset: str) -> str:
+    """A role's name as players of `ruleset` read it (the `role` filter: the ruleset's
+    own rulesets/<family>/includes/role.html)."""
+    return mark_safe(role_filter(role, ruleset))
 
 
 def deck_counts(deck: tuple[str, ...]) -> list[tuple[str, int]]:

@@ -118,13 +118,17 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _introductions() -> list[dict[str, Any]]:
     """Each ruleset family's introduction on the New game form (its own template,
-    `games/intro_<family>.html`), with the players it takes across its editions."""
+    `rulesets/<family>/games/intro.html`), with the players it takes across its editions."""
     families: dict[str, dict[str, Any]] = {}
     for rules in engine.rulesets.RULESETS.values():
         family = rules.capabilities.family
         known = families.setdefault(
             family,
-            {"introduction": f"games/intro_{family}.html", "least": rules.min_players, "most": rules.max_players},
+            {
+                "introduction": f"rulesets/{family}/games/intro.html",
+                "least": rules.min_players,
+                "most": rules.max_players,
+            },
         )
         known["least"] = min(known["least"], rules.min_players)
         known["most"] = max(known["most"], rules.max_players)
@@ -577,6 +581,7 @@ def _hand_in(
         # A posted form shows what was posted: the counted card is not read for it.
         initial=NotecardForm.initial_for(phase.pk, None if posted else selectors.card_of(phase, seat), slot),
         submit=submit,
+        ruleset=game.ruleset,
     )
     if not posted or not form.is_valid():
         return form, None, False

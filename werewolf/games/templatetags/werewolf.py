@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache
 from types import SimpleNamespace
@@ -106,14 +107,68 @@ def character(role_id: str | None, game: Any) -> Any:
         return None
 
 
+def ruleset_of(holder: Any) -> str | None:
+    """The ruleset id of a game, of anything else holding one as `ruleset` (a deck printed
+    without a game), or `holder` itself when it is an id; None when it names no ruleset."""
+    ruleset: Any
+    if isinstance(holder, str):
+        ruleset = holder
+    elif isinstance(holder, Mapping):
+        ruleset = holder.get("ruleset")
+    else:
+        ruleset = getattr(holder, "ruleset", None)
+    return str(ruleset) if ruleset in engine.rulesets.RULESETS else None
+
+
 @register.filter
-def role(role_id: str | Sequence[str] | None) -> str:
-    """The role's name in the reader's language (from includes/role.html); of a seat
-    that holds several (`engine.roles_of`), each one's, as includes/roles.html lists them."""
+def own(holder: Any, name: str) -> list[str]:
+    """The template `name` as the ruleset's own folder holds it
+    (templates/rulesets/<family>/<name>, shared by the editions of one game), then the
+    shared one: what `{% include %}` and `select_template` pick from, the ruleset's words
+    first. `holder` is a game, a ruleset's id, or anything holding one as `ruleset`."""
+    ruleset = ruleset_of(holder)
+    if ruleset is None:
+        return [name]
+    return [f"rulesets/{engine.capabilities(ruleset).family}/{name}", name]
+
+
+def _own_template(ruleset: str | None, name: str) -> template.Template:
+    """The compiled template `own` picks (the engine's, to render with a Context; the
+    template loaders keep what they found, and what they did not)."""
+    return Engine.get_default().select_template(own(ruleset, name))
+
+
+@register.filter
+def role(role_id: str | Sequence[str] | None, holder: Any = None) -> str:
+    """The role's name in the reader's language, in the words of the game's ruleset
+    (`holder`: a game or a ruleset's id; rulesets/<family>/includes/role.html names its
+    roles, includes/role.html stands in for a role no ruleset names); of a seat that
+    holds several (`engine.roles_of`), each one's, as includes/roles.html lists them."""
     if role_id is not None and not isinstance(role_id, str):
-        named = [role(one) for one in role_id]
+        named = [role(one, holder) for one in role_id]
         return get_template("includes/roles.html").render({"roles": named}).strip()
-    return get_template("includes/role.html").render({"role": role_id}).strip()
+    compiled = _own_template(ruleset_of(holder), "includes/role.html")
+    return str(compiled.render(template.Context({"role": role_id}))).strip()
+
+
+_EMBLEM = re.compile(r"[a-z_]+")
+
+
+@register.filter
+def emblem(role_id: Any) -> list[str]:
+    """The drawing of a role's emblem on its printed card (print/emblems/<role>.svg,
+    named by the role's id: rulesets that share a role share its drawing), else a plain
+    disc."""
+    if not isinstance(role_id, str) or not _EMBLEM.fullmatch(role_id):
+        return ["print/emblems/none.svg"]
+    return [f"print/emblems/{role_id}.svg", "print/emblems/none.svg"]
+
+
+@register.filter
+def of(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
+    """`mapping[key]`, or "" when it holds no such key (a template's lookup by a
+    variable: each card's emblem among a deck's)."""
+    return (mapping or {}).get(key, "")
 
 
 @register.filter
@@ -274,15 +329,10 @@ def _marked(text: str, autoescape: bool) -> str:
 
 
 def _event_template(kind: str, ruleset: str | None) -> template.Template:
-    """The template of an event kind: a ruleset family's own (events/lupusburg/ for both
-    Lupusburg editions, whose houses and characters word shared kinds their own way), or
-    the shared one."""
-    family = engine.capabilities(ruleset).family if ruleset else None
-    # The compiled template itself (the engine's, not the backend's wrapper around it), to
-    # render with a Context of its own.
-    if family is None:
-        return Engine.get_default().get_template(f"events/{kind}.html")
-    return Engine.get_default().select_template([f"events/{family}/{kind}.html", f"events/{kind}.html"])
+    """The template of an event kind: the ruleset's own (rulesets/<family>/events/, as
+    both Lupusburg editions word shared kinds with their houses and characters), or the
+    shared one."""
+    return _own_template(ruleset, f"events/{kind}.html")
 
 
 @register.inclusion_tag("includes/talk.html", takes_context=True)
