@@ -10,7 +10,7 @@ Each figure is the best of --repeat runs, the document and its twins taken in tu
 wall-clock and in CPU seconds (the CPU figure is the steadier one on a shared machine).
 The bare twin is WeasyPrint as it comes (`HTML(string).write_pdf()`, nothing shared
 between documents), so that it stays the same yardstick whatever
-`printing.render_document` learns (it keeps a thread's fonts, stylesheets and images:
+`printing.layout.render_document` learns (it keeps a thread's fonts, stylesheets and images:
 the document's untimed first run warms them, as a worker's first document does). A
 second twin, "same words", renders the document's own text (as pypdf reads it back) as
 plain paragraphs on as many pages: how much of the cost is the words themselves.
@@ -38,9 +38,9 @@ def weasyprint_bare(document: str) -> bytes:
     """WeasyPrint as it comes: a new font configuration, nothing kept between documents."""
     import weasyprint
 
-    from werewolf.printing import _refuser
+    from werewolf.printing.layout import refuser
 
-    pdf: bytes = weasyprint.HTML(string=document, url_fetcher=_refuser(), base_url="about:blank").write_pdf()
+    pdf: bytes = weasyprint.HTML(string=document, url_fetcher=refuser(), base_url="about:blank").write_pdf()
     return pdf
 
 
@@ -82,13 +82,13 @@ def main() -> None:
 
     from pypdf import PdfReader
 
-    from werewolf import printing
-    from werewolf.printing import Notecard
+    from werewolf.printing import documents
+    from werewolf.printing.documents import Notecard
 
-    deck = printing.deck_cards("tabula", 24)
+    deck = documents.deck_cards("tabula", 24)
 
     def deck_pdf() -> bytes:
-        return printing.role_cards_pdf(deck, ruleset="tabula", backs=True)
+        return documents.role_cards_pdf(deck, ruleset="tabula", backs=True)
 
     class Game:  # what the notecards template reads of a game
         name = "Benchmark"
@@ -103,7 +103,7 @@ def main() -> None:
     cards = [Notecard(seat, f"Player {seat + 1}") for seat in range(24)]
 
     def notecards_pdf() -> bytes:
-        return printing.notecards_document_pdf(printing.notecards_html(Game, Phase, cards, verbs))
+        return documents.notecards_document_pdf(documents.notecards_html(Game, Phase, cards, verbs))
 
     for label, run in (("24-card deck with backs", deck_pdf), ("24 notecards", notecards_pdf)):
         pdf = run()  # once, untimed: templates compiled, what a thread keeps warmed

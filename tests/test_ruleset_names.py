@@ -31,8 +31,6 @@ DEBT = {
     "werewolf/games/management/commands/simulate.py": 1,
     "werewolf/games/services.py": 1,
     "werewolf/games/views.py": 1,
-    # Lupusburg's paper pack and goals read from the printing module.
-    "werewolf/printing.py": 3,
     # Role words and help, chains of `role ==` to become per-ruleset templates.
     "templates/includes/role.html": 32,
     "templates/includes/role_help.html": 18,

@@ -13,8 +13,9 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from pypdf import PdfReader
 
-from werewolf import engine, printing
+from werewolf import engine
 from werewolf.games import links, services
+from werewolf.printing import documents, jobs, layout
 
 from .play import NAMES, seat_roles, started_game
 
@@ -58,9 +59,9 @@ def test_print_cards_writes_a_deck_nine_to_a_sheet_with_backs(tmp_path: Path) ->
 def test_the_sheets_keep_their_layout_on_a4_and_letter(tmp_path: Path) -> None:
     from PIL import Image
 
-    cards = printing.deck_cards("tabula", 13)
+    cards = documents.deck_cards("tabula", 13)
     for paper, size in (("a4", (210, 297)), ("letter", (215.9, 279.4))):
-        pdf = printing.role_cards_pdf(cards, ruleset="tabula", paper=paper, backs=True)
+        pdf = documents.role_cards_pdf(cards, ruleset="tabula", paper=paper, backs=True)
         reader = PdfReader(io.BytesIO(pdf))
         width, height = (float(v) for v in reader.pages[0].mediabox[2:])
         assert (round(width / 72 * 25.4, 1), round(height / 72 * 25.4, 1)) == size
@@ -152,7 +153,7 @@ def test_print_a_deck_from_the_organisers_page(organiser_client: Client) -> None
 
 
 def test_nothing_is_fetched_while_rendering() -> None:
-    pdf = printing.render_pdf('<p>x</p><img src="http://192.0.2.1/tracker.png"><img src="file:///etc/passwd">')
+    pdf = layout.render_pdf('<p>x</p><img src="http://192.0.2.1/tracker.png"><img src="file:///etc/passwd">')
     assert text_of(pdf)[0].strip() == "x"
 
 
@@ -219,7 +220,7 @@ def test_the_record_of_a_finished_game_tells_everything(organiser, organiser_cli
 
 def test_the_moderators_script_calls_the_roles_dealt_in_the_rulesets_order(organiser, organiser_client: Client) -> None:
     game = started_game(organiser, "Script", players=9, cupid="on", vigilante="on", wolfsbane="doorstep")
-    steps = printing.script(
+    steps = documents.script(
         game.ruleset, [role for seat in range(9) for role in engine.roles_of(game.engine_state, seat)]
     )
     assert [step.step for step in steps] == ["pack", "cupid", "seer", "wolfsbane", "vigilante"]
@@ -236,7 +237,7 @@ def test_the_moderators_script_calls_the_roles_dealt_in_the_rulesets_order(organ
     )
     for player in game.players.all():
         assert player.name in text
-    tabula = printing.script("tabula", list(engine.deck("tabula", engine.options("tabula", {}, 24), 24)))
+    tabula = documents.script("tabula", list(engine.deck("tabula", engine.options("tabula", {}, 24), 24)))
     marks = {step.step: (step.from_night, step.last_night) for step in tabula}
     assert marks["medium"] == (2, 0) and marks["mythomaniac"] == (2, 2) and list(marks)[0] == "medium"
 
@@ -332,7 +333,7 @@ def test_a_large_deck_prints_in_a_worker_with_its_progress_and_is_kept_by_conten
     assert "Waiting for a worker" in page and "<progress" in page
     assert organiser_client.get(f"/print/{job.key}/document.pdf").status_code == 302  # not yet
     before = organiser_client.get(f"/print/{job.key}/version.json").json()["version"]
-    assert printing.run_job(job.pk) and not printing.run_job(job.pk)  # once
+    assert jobs.run_job(job.pk) and not jobs.run_job(job.pk)  # once
     job.refresh_from_db()
     assert (job.status, job.done) == ("done", 4)
     assert organiser_client.get(f"/print/{job.key}/version.json").json()["version"] != before
@@ -413,7 +414,7 @@ def test_the_lupusburg_pack_has_every_piece_for_the_table(tmp_path: Path) -> Non
     call_command("print_cards", "--ruleset", "lupusburg-goals", "--players", "6", "--pack", "-o", str(out))
     pages = text_of(out.read_bytes())
     text = " ".join(pages)
-    cards = printing.pack_cards("lupusburg-goals", 6)
+    cards = documents.pack_cards("lupusburg-goals", 6)
     # 12 characters, 12 houses (6 with the chest), 15 goals, 6 coins, 6 seals, Burgomaster, Sweeper.
     assert len(cards) == 12 + 12 + 15 + 6 + 6 + 2 and len(pages) == -(-len(cards) // 9)
     assert text.count("A house with the chest") == 6 and text.count("A house without a chest") == 6
@@ -421,7 +422,7 @@ def test_the_lupusburg_pack_has_every_piece_for_the_table(tmp_path: Path) -> Non
     assert "Burgomaster" in text and "Chimney Sweeper" in text
     coins = [card.value for card in cards if card.kind == "coin"]
     assert coins == ["6", "5", "4", "3", "2", "2"]  # the stack, top first
-    bag = printing.pack_cards("lupusburg", 4)
+    bag = documents.pack_cards("lupusburg", 4)
     assert [card.value for card in bag if card.kind == "coin"] == ["8", "7", "6", "5", "4", "3", "2", "2"]
     assert not any(card.kind in ("goal", "sweeper") for card in bag)
     with pytest.raises(CommandError):
@@ -499,14 +500,14 @@ def test_a_large_games_role_cards_print_in_a_worker_and_are_kept_by_content(
     for path in ("", "version.json", "document.pdf"):
         assert other.get(f"/print/{job.key}/{path}").status_code == 404
     renders = []
-    real_render = printing.render_document  # every WeasyPrint render goes through it
+    real_render = layout.render_document  # every WeasyPrint render goes through it
 
     def counted(html: str) -> object:
         renders.append(html)
         return real_render(html)
 
-    monkeypatch.setattr(printing, "render_document", counted)
-    assert printing.run_job(job.pk) and not printing.run_job(job.pk)  # once
+    monkeypatch.setattr(layout, "render_document", counted)
+    assert jobs.run_job(job.pk) and not jobs.run_job(job.pk)  # once
     assert len(renders) == 4  # sheet by sheet
     job.refresh_from_db()
     assert (job.status, job.done) == ("done", 4)
@@ -548,10 +549,10 @@ def test_a_small_games_role_cards_are_printed_at_once_and_kept(organiser, organi
 def test_each_face_is_rendered_once_and_the_sheets_are_laid_out_from_the_faces() -> None:
     """WeasyPrint renders each distinct face once (Tabula's 24 cards are 10 faces, and
     one back); every sheet draws the faces where they go, and shares their fonts."""
-    deck = printing.deck_cards("tabula", 24)
-    html = printing.role_cards_html(deck, ruleset="tabula", backs=True)
+    deck = documents.deck_cards("tabula", 24)
+    html = documents.role_cards_html(deck, ruleset="tabula", backs=True)
     assert html.count('<div class="card') == len(set(deck)) + 1 == 11
-    reader = PdfReader(io.BytesIO(printing.role_cards_pdf(deck, ruleset="tabula", backs=True)))
+    reader = PdfReader(io.BytesIO(documents.role_cards_pdf(deck, ruleset="tabula", backs=True)))
     pages = [page.extract_text() for page in reader.pages]
     assert [cards_on(page) for page in pages] == [9, 0, 9, 0, 6, 0]
     assert [page.count("Werewolf") for page in pages[1::2]] == [9, 9, 6]  # the backs
@@ -566,14 +567,14 @@ def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goe
     crop marks."""
     from PIL import Image
 
-    deck = printing.deck_cards("tabula", 24)
-    document = printing.render_document(printing.role_cards_html(deck, ruleset="tabula", backs=True))
-    assert len(document.pages) == 1 and len(printing._faces(document)) == 11
-    cards = [printing.RoleCard("seer" if seat % 5 else "wolf", "village", name) for seat, name in enumerate(BIG_TABLE)]
-    html = printing.role_cards_html(cards, ruleset="classic", backs=True)
-    document = printing.render_document(html)
-    assert len(document.pages) == 2 and len(printing._faces(document)) == 31  # and the back
-    pdf = printing.role_cards_pdf(cards, ruleset="classic", backs=True)
+    deck = documents.deck_cards("tabula", 24)
+    document = layout.render_document(documents.role_cards_html(deck, ruleset="tabula", backs=True))
+    assert len(document.pages) == 1 and len(layout.faces(document)) == 11
+    cards = [documents.RoleCard("seer" if seat % 5 else "wolf", "village", name) for seat, name in enumerate(BIG_TABLE)]
+    html = documents.role_cards_html(cards, ruleset="classic", backs=True)
+    document = layout.render_document(html)
+    assert len(document.pages) == 2 and len(layout.faces(document)) == 31  # and the back
+    pdf = documents.role_cards_pdf(cards, ruleset="classic", backs=True)
     reader = PdfReader(io.BytesIO(pdf))
     assert len(reader.pages) == 8 and not reader.outline  # four sheets of fronts, each with its backs
     for sheet, page in enumerate(reader.pages[::2]):
@@ -592,10 +593,10 @@ def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goe
     for image in (last, back):
         assert inked(image, margin_x - 0.6, margin_y - 6.5, margin_x + 0.8, margin_y - 2.5)  # a crop mark
     with pytest.raises(ValueError):  # every child of the body is a face, no loose text
-        printing._faces(printing.render_document("<body><div>A face</div>Loose words</body>"))
-    (bare,) = PdfReader(io.BytesIO(printing.role_cards_pdf([], ruleset="classic", backs=True))).pages
+        layout.faces(layout.render_document("<body><div>A face</div>Loose words</body>"))
+    (bare,) = PdfReader(io.BytesIO(documents.role_cards_pdf([], ruleset="classic", backs=True))).pages
     assert bare.extract_text().strip() == ""
-    (sheet,) = render(printing.role_cards_pdf([], ruleset="classic"), tmp_path / "bare", dpi=DPI)
+    (sheet,) = render(documents.role_cards_pdf([], ruleset="classic"), tmp_path / "bare", dpi=DPI)
     assert inked(Image.open(sheet), margin_x - 0.6, margin_y - 6.5, margin_x + 0.8, margin_y - 2.5)
     assert not card_at(Image.open(sheet), margin_x, margin_y, 0, 0)
 
@@ -607,11 +608,11 @@ def test_notecards_draw_the_words_laid_out_once_in_the_same_place_on_every_card(
     from PIL import Image
 
     game = started_game(organiser, "Same place", players=9)
-    phase, cards, verbs = printing.notecards(game)
-    html = printing.notecards_html(game, phase, cards, verbs)
-    document = printing.render_document(html)
-    assert len(document.pages) == 1 and len(printing._faces(document)) == 11  # the card, nine names, the words
-    pdf = printing.notecards_document_pdf(html)
+    phase, cards, verbs = documents.notecards(game)
+    html = documents.notecards_html(game, phase, cards, verbs)
+    document = layout.render_document(html)
+    assert len(document.pages) == 1 and len(layout.faces(document)) == 11  # the card, nine names, the words
+    pdf = documents.notecards_document_pdf(html)
     pages = text_of(pdf)
     assert [page.count("Write one of:") for page in pages] == [4, 4, 1]
     images = [Image.open(path).convert("L") for path in render(pdf, tmp_path, dpi=DPI)]
@@ -631,13 +632,13 @@ def test_notecards_draw_the_words_laid_out_once_in_the_same_place_on_every_card(
         return runs[0][0], [run[0] for run in runs if len(run) <= 3]  # text is taller than a line
 
     words, lines = marks(images[0], 0, 0)
-    assert len(lines) == printing.NOTECARD_LINES and words < lines[0]
+    assert len(lines) == documents.NOTECARD_LINES and words < lines[0]
     for image, slots in zip(images, (4, 4, 1), strict=True):
         for slot in range(slots):
             found_words, found_lines = marks(image, *divmod(slot, 2))
             assert abs(found_words - words) <= 1 and len(found_lines) == len(lines), (slot, found_lines, lines)
             assert all(abs(a - b) <= 1 for a, b in zip(found_lines, lines, strict=True)), (slot, found_lines, lines)
-    (blank,) = text_of(printing.notecards_document_pdf(printing.notecards_html(game, phase, [], verbs)))
+    (blank,) = text_of(documents.notecards_document_pdf(documents.notecards_html(game, phase, [], verbs)))
     assert blank.strip() == ""
 
 
@@ -650,12 +651,12 @@ def test_notecards_with_and_without_a_code_on_one_sheet(organiser, tmp_path: Pat
     from PIL import Image
 
     game = started_game(organiser, "Mixed table", players=9)
-    phase, cards, verbs = printing.notecards(game, with_links=True)
+    phase, cards, verbs = documents.notecards(game, with_links=True)
     cards[2] = replace(cards[2], name="Maximiliana Anastasia Bartholomew-Featherstonehaugh")
     cards = [card if card.seat % 2 == 0 else replace(card, link="") for card in cards][:4]
-    html = printing.notecards_html(game, phase, cards, verbs)
+    html = documents.notecards_html(game, phase, cards, verbs)
     assert html.count('class="notecard') == 2  # one frame each
-    pdf = printing.notecards_document_pdf(html)
+    pdf = documents.notecards_document_pdf(html)
     (text,) = text_of(pdf)
     assert text.count("Or scan the code") == 2 and text.count("Write one of:") == 4
     image = Image.open(render(pdf, tmp_path, dpi=DPI)[0]).convert("L")
@@ -676,38 +677,38 @@ def test_notecards_with_and_without_a_code_on_one_sheet(organiser, tmp_path: Pat
 
 def test_what_a_thread_keeps_between_documents_changes_nothing_on_paper(organiser, tmp_path: Path) -> None:
     """A thread keeps the fonts, each template's stylesheet parsed and the images shown
-    (printing._kept): the documents look, pixel for pixel, as WeasyPrint as it comes
+    (layout.kept_here): the documents look, pixel for pixel, as WeasyPrint as it comes
     renders the same HTML (a style attribute still wins, a QR code keeps its size, and an
     emblem drawn from the kept image is the same)."""
     import weasyprint
     from PIL import Image, ImageChops
 
     game = started_game(organiser, "Kept Zoë città", players=9, start="day")
-    phase, cards, verbs = printing.notecards(game, with_links=True)
-    pack = printing.pack_cards("lupusburg-goals", 6)
+    phase, cards, verbs = documents.notecards(game, with_links=True)
+    pack = documents.pack_cards("lupusburg-goals", 6)
     seen: list[str] = []
-    real = printing.render_document
+    real = layout.render_document
 
     def spy(html: str) -> object:
         seen.append(html)
         return real(html)
 
-    printing._kept().stylesheets.clear()
-    printing._kept().images.clear()
+    layout.kept_here().stylesheets.clear()
+    layout.kept_here().images.clear()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(printing, "render_document", spy)
-        printing.tally_pdf(game)  # a style attribute
-        printing.notecards_document_pdf(printing.notecards_html(game, phase, cards, verbs))  # codes
+        patch.setattr(layout, "render_document", spy)
+        documents.tally_pdf(game)  # a style attribute
+        documents.notecards_document_pdf(documents.notecards_html(game, phase, cards, verbs))  # codes
         for _ in range(2):  # the second one from what the first kept
-            printing.role_cards_pdf(pack, ruleset="lupusburg-goals", backs=True)
+            documents.role_cards_pdf(pack, ruleset="lupusburg-goals", backs=True)
     assert len(seen) == 4 and seen[2] == seen[3]
-    kept = printing._kept()
+    kept = layout.kept_here()
     assert kept.images and len(kept.stylesheets) == 3
     two = "<html><head><style>p { color: red }</style><style>p { color: blue }</style></head><body><p>x</p></body>"
-    printing.render_document(two)  # two stylesheets: rendered as they come, the second winning
+    layout.render_document(two)  # two stylesheets: rendered as they come, the second winning
     assert len(kept.stylesheets) == 3
     for number, html in enumerate(seen):
-        plain = weasyprint.HTML(string=html, url_fetcher=printing._refuser(), base_url="about:blank").write_pdf()
+        plain = weasyprint.HTML(string=html, url_fetcher=layout.refuser(), base_url="about:blank").write_pdf()
         ours = real(html).write_pdf()
         before, after = render(plain, tmp_path / f"plain-{number}"), render(ours, tmp_path / f"kept-{number}")
         assert len(before) == len(after)
@@ -717,20 +718,23 @@ def test_what_a_thread_keeps_between_documents_changes_nothing_on_paper(organise
 
 
 def test_what_a_thread_keeps_holds_no_documents_words(tmp_path: Path) -> None:
-    """The images a thread keeps (printing._kept) are loaded through a document of those
+    """The images a thread keeps (layout.kept_here) are loaded through a document of those
     images alone: WeasyPrint hands each image the layout of the document that loads it,
     and a kept image would keep that document (every name and role of a game's deal) in
     the thread for as long as it is kept. Nothing the thread keeps reaches the words of
     the documents it rendered, and the images are still loaded once."""
-    printing._kept().images.clear()
-    secret = [printing.RoleCard("wolf", "wolves", "Zebedeo Segretissimo"), printing.RoleCard("seer", "village", "Alba")]
-    printing.role_cards_pdf(secret, ruleset="classic", backs=True)
-    kept = dict(printing._kept().images)
+    layout.kept_here().images.clear()
+    secret = [
+        documents.RoleCard("wolf", "wolves", "Zebedeo Segretissimo"),
+        documents.RoleCard("seer", "village", "Alba"),
+    ]
+    documents.role_cards_pdf(secret, ruleset="classic", backs=True)
+    kept = dict(layout.kept_here().images)
     assert kept
-    mine = printing.role_cards_pdf([printing.RoleCard("seer", "village", "Brio")], ruleset="classic", backs=True)
-    assert all(printing._kept().images[url] is image for url, image in kept.items())  # not loaded again
+    mine = documents.role_cards_pdf([documents.RoleCard("seer", "village", "Brio")], ruleset="classic", backs=True)
+    assert all(layout.kept_here().images[url] is image for url, image in kept.items())  # not loaded again
     assert "Zebedeo" not in text_of(mine)[0]
-    found = [text for text in reachable_strings(printing._kept()) if "Zebedeo" in text or "Segretissimo" in text]
+    found = [text for text in reachable_strings(layout.kept_here()) if "Zebedeo" in text or "Segretissimo" in text]
     assert not found
 
 
@@ -759,14 +763,14 @@ def reachable_strings(root: object) -> list[str]:
 
 
 def test_a_page_of_faces_laid_out_otherwise_is_refused_by_name() -> None:
-    """`_faces` reads WeasyPrint's boxes (one body in the root): a page laid out otherwise
+    """`layout.faces` reads WeasyPrint's boxes (one body in the root): a page laid out otherwise
     (here a box beside the body; as well a WeasyPrint whose boxes differ) is refused with
     an error naming WeasyPrint's release, not an unpacking error further on."""
     import weasyprint
 
     beside = "<html><head><style>html::after { content: 'x'; display: block }</style></head><body><div>A</div></body>"
-    with pytest.raises(printing.FacesUnread, match=f"WeasyPrint {weasyprint.__version__}"):
-        printing._faces(printing.render_document(beside))
+    with pytest.raises(layout.FacesUnread, match=f"WeasyPrint {weasyprint.__version__}"):
+        layout.faces(layout.render_document(beside))
 
 
 def test_notecards_of_two_tables_dealt_otherwise_are_the_same_bytes(organiser) -> None:
@@ -788,10 +792,10 @@ def test_notecards_of_two_tables_dealt_otherwise_are_the_same_bytes(organiser) -
         one, other = table(11, start), table(16, start)
         roles, other_roles = seat_roles(one), seat_roles(other)
         assert all(role != theirs for role, theirs in zip(roles, other_roles, strict=True) if role != "villager")
-        assert printing.notecards_pdf(one) == printing.notecards_pdf(other), start
+        assert documents.notecards_pdf(one) == documents.notecards_pdf(other), start
         linked = []
         for game in (one, other):
-            phase, cards, verbs = printing.notecards(game, with_links=True)
-            html = printing.notecards_html(game, phase, cards, verbs)
+            phase, cards, verbs = documents.notecards(game, with_links=True)
+            html = documents.notecards_html(game, phase, cards, verbs)
             linked.append(re.sub(r"<svg .*?</svg>", "<svg/>", html, flags=re.S))
         assert linked[0] == linked[1] and "<svg/>" in linked[0]

@@ -325,7 +325,7 @@ def series_blocks(game: Any, seated: Sequence[Any]) -> list[Any]:
     """The finished games of `game`'s series up to it (or `game` alone), as score-sheet
     blocks: each of `seated`'s players' points by source in that game, and the running
     total after it (players matched by address, else name)."""
-    from werewolf.printing import ScoreBlock
+    from werewolf.printing.documents import ScoreBlock
 
     from .models import Game
 

@@ -17,9 +17,10 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from werewolf import engine, limits, printing
+from werewolf import engine, limits
 from werewolf.engine import grammar
 from werewolf.engine.grammar import CardError, read_card
+from werewolf.printing import documents, jobs, layout
 
 from . import access, cards, links, middleware, organisers, polls, retention, selectors, services, talk, validators
 from .forms import (
@@ -812,10 +813,10 @@ def print_deck(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         if data.get("document") == "score_sheet":
-            pdf = printing.score_sheet_pdf(ruleset=data["ruleset"], players=data["players"], paper=data["paper"])
+            pdf = documents.score_sheet_pdf(ruleset=data["ruleset"], players=data["players"], paper=data["paper"])
             return _pdf(pdf, f"score-sheet-{data['ruleset']}-{data['players']}.pdf")
         pack = data.get("document") == "pack"
-        job = printing.deck_job(data["ruleset"], data["players"], paper=data["paper"], backs=data["backs"], pack=pack)
+        job = jobs.deck_job(data["ruleset"], data["players"], paper=data["paper"], backs=data["backs"], pack=pack)
         if job.status == PrintJob.Status.DONE:
             return _pdf(job.document, job.filename)
         return redirect("games:print_job", key=job.key)
@@ -865,7 +866,7 @@ def game_role_cards(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("games:dashboard", pk=pk)
     # Kept by content, as a deck is: asked again, served from the job; a large game's
     # cards are printed by a worker, their progress on the job's page.
-    job = printing.game_job(game, paper=_paper(request), backs=request.GET.get("backs") == "1")
+    job = jobs.game_job(game, paper=_paper(request), backs=request.GET.get("backs") == "1")
     if job.status == PrintJob.Status.DONE:
         return _pdf(job.document, job.filename)
     return redirect("games:print_job", key=job.key)
@@ -873,7 +874,7 @@ def game_role_cards(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _paper(request: HttpRequest) -> str:
     paper = request.GET.get("paper", "a4")
-    return paper if paper in printing.PAPERS else "a4"
+    return paper if paper in layout.PAPERS else "a4"
 
 
 @login_required
@@ -886,7 +887,7 @@ def game_notecards(request: HttpRequest, pk: int) -> HttpResponse:
     if game.current_phase() is None:
         return redirect("games:dashboard", pk=pk)
     # Kept by content, as role cards are: a large table's are printed by a worker.
-    job = printing.notecards_job(game, paper=_paper(request), with_links=request.GET.get("links") == "1")
+    job = jobs.notecards_job(game, paper=_paper(request), with_links=request.GET.get("links") == "1")
     return _job_response(job, pk)
 
 
@@ -906,7 +907,7 @@ def game_tally(request: HttpRequest, pk: int) -> HttpResponse:
     """The tally sheet of the open vote."""
     game = _organised(request, pk)
     _speak(request, game)  # the game's documents are in its players' language
-    pdf = printing.tally_pdf(game, paper=_paper(request))
+    pdf = documents.tally_pdf(game, paper=_paper(request))
     if pdf is None:
         return redirect("games:dashboard", pk=pk)
     return _pdf(pdf, f"tally-game-{game.pk}.pdf")
@@ -918,9 +919,9 @@ def game_score_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The score sheet of a game that scores: its series so far, and room for the next."""
     game = _organised(request, pk)
     _speak(request, game)  # the game's documents are in its players' language
-    if game.ruleset not in printing.SCORING:
+    if not game.capabilities.scores:
         return redirect("games:dashboard", pk=pk)
-    return _pdf(printing.score_sheet_pdf(game, paper=_paper(request)), f"score-sheet-game-{game.pk}.pdf")
+    return _pdf(documents.score_sheet_pdf(game, paper=_paper(request)), f"score-sheet-game-{game.pk}.pdf")
 
 
 @login_required
@@ -932,7 +933,7 @@ def game_script(request: HttpRequest, pk: int) -> HttpResponse:
     _speak(request, game)  # the game's documents are in its players' language
     if game.status == Game.Status.DRAFT:
         return redirect("games:dashboard", pk=pk)
-    return _pdf(printing.script_pdf(game, paper=_paper(request)), f"script-game-{game.pk}.pdf")
+    return _pdf(documents.script_pdf(game, paper=_paper(request)), f"script-game-{game.pk}.pdf")
 
 
 @login_required
@@ -942,7 +943,7 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     game = _organised(request, pk)
     _speak(request, game)  # the game's documents are in its players' language
     # Only once the game is over (no job before); a long game's by a worker.
-    return _job_response(printing.record_job(game, paper=_paper(request)), pk)
+    return _job_response(jobs.record_job(game, paper=_paper(request)), pk)
 
 
 @require_http_methods(["GET"])
@@ -955,8 +956,8 @@ def seat_role_card(request: HttpRequest, token: str) -> HttpResponse:
     game = player.game
     if game.status == Game.Status.DRAFT or player.seat is None:
         return redirect("games:seat", token=token)
-    cards = printing.game_cards(game, seats=[player.seat])
-    pdf = printing.role_cards_pdf(
+    cards = documents.game_cards(game, seats=[player.seat])
+    pdf = documents.role_cards_pdf(
         cards, ruleset=game.ruleset, options=dict(game.options), title=game.name, language=game.language
     )
     return _pdf(pdf, "my-role-card.pdf")
