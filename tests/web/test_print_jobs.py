@@ -20,9 +20,11 @@ from werewolf.games.models import Game, PrintJob
 from werewolf.printing import documents, jobs, layout
 
 from .play import NAMES, seat_roles, started_game
-from .test_printing import get_role_title, render, text_of
+from .test_printing import faces_path, get_role_title, render, text_of  # noqa: F401 (faces_path: both ways)
 
 pytestmark = pytest.mark.django_db(transaction=True)
+# Every test here runs both ways a document's faces are read, as test_printing's do
+# (`faces_path`, autouse where it is imported).
 
 
 def fonts_embedded(pdf: bytes) -> bool:
@@ -41,9 +43,9 @@ def counting_renders(monkeypatch) -> list[tuple[int, ...]]:
     seen: list[tuple[int, ...]] = []
     real = layout.render_document
 
-    def counted(html: str) -> Any:
+    def counted(html: str, **how: Any) -> Any:
         seen.append(tuple(PrintJob.objects.order_by("pk").values_list("done", flat=True)))
-        return real(html)
+        return real(html, **how)
 
     monkeypatch.setattr(layout, "render_document", counted)
     return seen

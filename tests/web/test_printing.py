@@ -7,6 +7,7 @@ import io
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -20,6 +21,15 @@ from werewolf.printing import documents, jobs, layout
 from .play import NAMES, seat_roles, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True, params=["boxes", "pages"])
+def faces_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every printing test runs both ways a document's faces are read (`layout.FACES`):
+    from WeasyPrint's laid-out boxes, and through its documented API alone, a page a face."""
+    monkeypatch.setattr(layout, "FACES", request.param)
+    monkeypatch.setattr(layout, "_unread", "")
+    return str(request.param)
 
 
 def text_of(pdf: bytes) -> list[str]:
@@ -502,9 +512,9 @@ def test_a_large_games_role_cards_print_in_a_worker_and_are_kept_by_content(
     renders = []
     real_render = layout.render_document  # every WeasyPrint render goes through it
 
-    def counted(html: str) -> object:
+    def counted(html: str, **how: Any) -> object:
         renders.append(html)
-        return real_render(html)
+        return real_render(html, **how)
 
     monkeypatch.setattr(layout, "render_document", counted)
     assert jobs.run_job(job.pk) and not jobs.run_job(job.pk)  # once
@@ -559,7 +569,7 @@ def test_each_face_is_rendered_once_and_the_sheets_are_laid_out_from_the_faces()
     assert len({page.raw_get("/Resources").indirect_reference for page in reader.pages}) == 1
 
 
-def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goes(tmp_path: Path) -> None:
+def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goes(tmp_path: Path, faces_path) -> None:
     """The faces are laid out one under the other down tall pages (a deck's dozen faces on
     one, not a page each), and each is drawn on the sheets as a form: thirty cards naming
     their players (thirty faces, more than a page of faces holds) come back each in its
@@ -568,12 +578,12 @@ def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goe
     from PIL import Image
 
     deck = documents.deck_cards("tabula", 24)
-    document = layout.render_document(documents.role_cards_html(deck, ruleset="tabula", backs=True))
-    assert len(document.pages) == 1 and len(layout.faces(document)) == 11
+    document, faces = layout.faces(documents.role_cards_html(deck, ruleset="tabula", backs=True))
+    assert len(document.pages) == (1 if faces_path == "boxes" else 11) and len(faces) == 11  # else a page a face
     cards = [documents.RoleCard("seer" if seat % 5 else "wolf", "village", name) for seat, name in enumerate(BIG_TABLE)]
     html = documents.role_cards_html(cards, ruleset="classic", backs=True)
-    document = layout.render_document(html)
-    assert len(document.pages) == 2 and len(layout.faces(document)) == 31  # and the back
+    document, faces = layout.faces(html)
+    assert len(document.pages) == (2 if faces_path == "boxes" else 31) and len(faces) == 31  # and the back
     pdf = documents.role_cards_pdf(cards, ruleset="classic", backs=True)
     reader = PdfReader(io.BytesIO(pdf))
     assert len(reader.pages) == 8 and not reader.outline  # four sheets of fronts, each with its backs
@@ -593,7 +603,7 @@ def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goe
     for image in (last, back):
         assert inked(image, margin_x - 0.6, margin_y - 6.5, margin_x + 0.8, margin_y - 2.5)  # a crop mark
     with pytest.raises(ValueError):  # every child of the body is a face, no loose text
-        layout.faces(layout.render_document("<body><div>A face</div>Loose words</body>"))
+        layout.faces("<body><div>A face</div>Loose words</body>")
     (bare,) = PdfReader(io.BytesIO(documents.role_cards_pdf([], ruleset="classic", backs=True))).pages
     assert bare.extract_text().strip() == ""
     (sheet,) = render(documents.role_cards_pdf([], ruleset="classic"), tmp_path / "bare", dpi=DPI)
@@ -601,7 +611,9 @@ def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goe
     assert not card_at(Image.open(sheet), margin_x, margin_y, 0, 0)
 
 
-def test_notecards_draw_the_words_laid_out_once_in_the_same_place_on_every_card(organiser, tmp_path: Path) -> None:
+def test_notecards_draw_the_words_laid_out_once_in_the_same_place_on_every_card(
+    organiser, tmp_path: Path, faces_path
+) -> None:
     """A table's notecards and their shared words are laid out down one page, then drawn
     four to a sheet: on every card the words and the lines to write on are in the same
     place, below the card's own name; no card at all is one blank sheet."""
@@ -610,8 +622,9 @@ def test_notecards_draw_the_words_laid_out_once_in_the_same_place_on_every_card(
     game = started_game(organiser, "Same place", players=9)
     phase, cards, verbs = documents.notecards(game)
     html = documents.notecards_html(game, phase, cards, verbs)
-    document = layout.render_document(html)
-    assert len(document.pages) == 1 and len(layout.faces(document)) == 11  # the card, nine names, the words
+    document, faces = layout.faces(html)
+    assert len(faces) == 11  # the card, nine names, the words
+    assert len(document.pages) == (1 if faces_path == "boxes" else 11)
     pdf = documents.notecards_document_pdf(html)
     pages = text_of(pdf)
     assert [page.count("Write one of:") for page in pages] == [4, 4, 1]
@@ -675,7 +688,7 @@ def test_notecards_with_and_without_a_code_on_one_sheet(organiser, tmp_path: Pat
     assert abs(first_line[1] - first_line[3]) < 0.5 and first_line[1] < first_line[0]  # no code: higher
 
 
-def test_what_a_thread_keeps_between_documents_changes_nothing_on_paper(organiser, tmp_path: Path) -> None:
+def test_what_a_thread_keeps_between_documents_changes_nothing_on_paper(organiser, tmp_path: Path, faces_path) -> None:
     """A thread keeps the fonts, each template's stylesheet parsed and the images shown
     (layout.kept_here): the documents look, pixel for pixel, as WeasyPrint as it comes
     renders the same HTML (a style attribute still wins, a QR code keeps its size, and an
@@ -689,9 +702,9 @@ def test_what_a_thread_keeps_between_documents_changes_nothing_on_paper(organise
     seen: list[str] = []
     real = layout.render_document
 
-    def spy(html: str) -> object:
+    def spy(html: str, **how: Any) -> object:
         seen.append(html)
-        return real(html)
+        return real(html, **how)
 
     layout.kept_here().stylesheets.clear()
     layout.kept_here().images.clear()
@@ -703,10 +716,11 @@ def test_what_a_thread_keeps_between_documents_changes_nothing_on_paper(organise
             documents.role_cards_pdf(pack, ruleset="lupusburg-goals", backs=True)
     assert len(seen) == 4 and seen[2] == seen[3]
     kept = layout.kept_here()
-    assert kept.images and len(kept.stylesheets) == 3
+    parsed = 3 if faces_path == "boxes" else 4  # a template's each, and the faces apart (layout.APART)
+    assert kept.images and len(kept.stylesheets) == parsed
     two = "<html><head><style>p { color: red }</style><style>p { color: blue }</style></head><body><p>x</p></body>"
     layout.render_document(two)  # two stylesheets: rendered as they come, the second winning
-    assert len(kept.stylesheets) == 3
+    assert len(kept.stylesheets) == parsed
     for number, html in enumerate(seen):
         plain = weasyprint.HTML(string=html, url_fetcher=layout.refuser(), base_url="about:blank").write_pdf()
         ours = real(html).write_pdf()
@@ -770,7 +784,7 @@ def test_a_page_of_faces_laid_out_otherwise_is_refused_by_name() -> None:
 
     beside = "<html><head><style>html::after { content: 'x'; display: block }</style></head><body><div>A</div></body>"
     with pytest.raises(layout.FacesUnread, match=f"WeasyPrint {weasyprint.__version__}"):
-        layout.faces(layout.render_document(beside))
+        layout.faces_from_boxes(layout.render_document(beside))
 
 
 def test_notecards_of_two_tables_dealt_otherwise_are_the_same_bytes(organiser) -> None:
@@ -799,3 +813,67 @@ def test_notecards_of_two_tables_dealt_otherwise_are_the_same_bytes(organiser) -
             html = documents.notecards_html(game, phase, cards, verbs)
             linked.append(re.sub(r"<svg .*?</svg>", "<svg/>", html, flags=re.S))
         assert linked[0] == linked[1] and "<svg/>" in linked[0]
+
+
+@pytest.mark.parametrize("faces_path", ["both"])  # each test below sets layout.FACES itself
+def test_both_ways_of_reading_the_faces_print_the_same(organiser, tmp_path: Path, monkeypatch, faces_path) -> None:
+    """The faces read from WeasyPrint's boxes (one render, a page or two) and through its
+    documented API alone (a page a face): the same text on the same pages, and the same
+    pixels but for the shade of a few at a glyph's edge (a face laid out lower down a tall
+    page has its text placed otherwise by a hundredth of a point), for a deck with backs,
+    a Lupusburg pack and a table's notecards with codes."""
+    from dataclasses import replace
+
+    from PIL import Image, ImageChops
+
+    game = started_game(organiser, "Both ways", players=9)
+    phase, cards, verbs = documents.notecards(game, with_links=True)
+    cards[1] = replace(cards[1], name="Maximiliana Anastasia Bartholomew-Featherstonehaugh", link="")
+    deck = documents.deck_cards("tabula", 13)
+    made: dict[str, list[bytes]] = {}
+    for way in ("boxes", "pages"):
+        monkeypatch.setattr(layout, "FACES", way)
+        made[way] = [
+            documents.role_cards_pdf(deck, ruleset="tabula", backs=True, paper="letter"),
+            documents.role_cards_pdf(documents.pack_cards("lupusburg-goals", 6), ruleset="lupusburg-goals"),
+            documents.notecards_document_pdf(documents.notecards_html(game, phase, cards, verbs)),
+        ]
+    for number, (boxes, pages) in enumerate(zip(made["boxes"], made["pages"], strict=True)):
+        assert text_of(boxes) == text_of(pages), number
+        before, after = render(boxes, tmp_path / f"boxes-{number}"), render(pages, tmp_path / f"pages-{number}")
+        assert len(before) == len(after)
+        for one, other in zip(before, after, strict=True):
+            difference = ImageChops.difference(Image.open(one).convert("L"), Image.open(other).convert("L"))
+            shades = difference.histogram()
+            assert sum(shades[1:]) <= 20 and not any(shades[48:]), (number, one.name, shades)
+
+
+@pytest.mark.parametrize("faces_path", ["auto"])
+def test_boxes_not_as_expected_are_read_as_pages_with_one_warning(monkeypatch, caplog, faces_path) -> None:
+    """A WeasyPrint whose boxes are not as `faces_from_boxes` reads them (here made so):
+    on "auto" the document is laid out again a page a face, the same on paper, with one
+    warning a process; the next documents go that way at once."""
+    import logging
+
+    deck = documents.deck_cards("tabula", 13)
+    monkeypatch.setattr(layout, "FACES", "boxes")
+    expected = text_of(documents.role_cards_pdf(deck, ruleset="tabula", backs=True))
+    monkeypatch.setattr(layout, "FACES", "auto")
+    monkeypatch.setattr(layout, "_unread", "")
+    tried = []
+
+    def unread(page: object) -> tuple[Any, Any, Any]:
+        tried.append(page)
+        raise layout.FacesUnread("WeasyPrint 99 laid out a page of faces otherwise")
+
+    monkeypatch.setattr(layout, "_page_boxes", unread)
+    with caplog.at_level(logging.WARNING, logger="werewolf.printing.layout"):
+        first = text_of(documents.role_cards_pdf(deck, ruleset="tabula", backs=True))
+        second = text_of(documents.role_cards_pdf(deck, ruleset="tabula", backs=True))
+    assert first == second == expected
+    assert len(tried) == 1 and "WeasyPrint 99" in layout._unread  # tried once, then pages at once
+    warned = [record for record in caplog.records if record.name == "werewolf.printing.layout"]
+    assert len(warned) == 1 and "WeasyPrint 99" in warned[0].getMessage()
+    monkeypatch.setattr(layout, "FACES", "boxes")  # asked for the boxes alone: refused by name
+    with pytest.raises(layout.FacesUnread, match="WeasyPrint 99"):
+        documents.role_cards_pdf(deck, ruleset="tabula")

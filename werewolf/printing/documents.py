@@ -92,7 +92,7 @@ def role_cards_pdf(
     """The cards as a PDF, in `language` (the active one if None): each distinct face
     rendered once (`role_cards_html`), then laid out on the sheets (`layout.tile`)."""
     html = role_cards_html(cards, ruleset=ruleset, options=options, backs=backs, language=language, title=title)
-    return layout.tile(layout.render_document(html), cards, backs=backs, paper=paper)
+    return layout.tile(html, cards, backs=backs, paper=paper)
 
 
 def role_cards_html(
@@ -210,8 +210,7 @@ def notecards_document_pdf(html: str, *, paper: str = "a4") -> bytes:
     mark is, the code where the frame's linked-qr mark is, and the words below the name,
     or where the frame's words mark is if that is lower (a linked card's head has a
     least height)."""
-    document = layout.render_document(html)
-    faces = layout.faces(document)
+    document, faces = layout.faces(html)
     named = {face.name: number for number, face in enumerate(faces)}
     count = sum(1 for name in named if name.startswith("name-"))
     width, height = PAPERS[paper]

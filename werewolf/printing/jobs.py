@@ -160,7 +160,7 @@ def _cards_job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], fil
         filename,
         total=len(_chunks(cards)),
         large=len(cards) > LARGE,
-        render=lambda: layout.tile(layout.render_document(html), cards, backs=params["backs"], paper=params["paper"]),
+        render=lambda: layout.tile(html, cards, backs=params["backs"], paper=params["paper"]),
         scope=scope,
     )
 

@@ -13,10 +13,12 @@ fetcher refuses everything but the data: URLs they carry.
 from __future__ import annotations
 
 import functools
+import logging
 import re
 import threading
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -79,8 +81,8 @@ costs WeasyPrint a page or two, not one a face (much of its cost goes by the pag
 every coordinate stays well inside what any PDF reader takes."""
 
 
-def tile(document: Any, cards: Sequence[Hashable], *, backs: bool, paper: str) -> bytes:
-    """The sheets of `cards` (`sheets`) made from the faces rendered by `role_cards_html`:
+def tile(html: str, cards: Sequence[Hashable], *, backs: bool, paper: str) -> bytes:
+    """The sheets of `cards` (`sheets`) made from the faces of `html` (`role_cards_html`):
     each sheet draws its crop marks, then each card's face where it goes."""
     number = {card: index for index, card in enumerate(dict.fromkeys(cards))}
     back = len(number)
@@ -96,14 +98,15 @@ def tile(document: Any, cards: Sequence[Hashable], *, backs: bool, paper: str) -
                 placed.append((back if sheet.backs else number[card], x, y))
         layout.append(placed)
     marks = _crop_marks(width, height, margin_x, margin_y)
-    return compose(document, faces(document), layout or [[]], width, height, marks)  # no card: a bare sheet
+    document, found = faces(html)
+    return compose(document, found, layout or [[]], width, height, marks)  # no card: a bare sheet
 
 
 @dataclass(frozen=True)
 class Face:
     """One face of a document of faces: a WeasyPrint page that draws this face alone,
-    where it is on its page of faces, and that place (its border box, CSS pixels from
-    the page's top left; the page's height)."""
+    where it is on that page, and that place (its border box, CSS pixels from the page's
+    top left; the page's size)."""
 
     page: Any
     left: float
@@ -122,58 +125,178 @@ class Face:
         return x - self.left, y - self.top
 
 
-def faces(document: Any) -> list[Face]:
+FACES = "auto"
+"""How `faces` reads the faces of a document, a switch for the tests to run both ways:
+
+- "boxes": laid out once, down a page or two, then each face cut from WeasyPrint's
+  laid-out boxes into a page of its own (`faces_from_boxes`). The fast way, but those
+  boxes are not WeasyPrint's documented API: another release may build them otherwise.
+- "pages": WeasyPrint's documented API only (`faces_from_pages`): each face laid out on
+  a page of its own, its place read from the page's anchors. The same faces, drawn the
+  same, at the cost of a page each.
+- "auto": the boxes, and the pages from the first document whose boxes are not as
+  `faces_from_boxes` reads them (`FacesUnread`), with a warning, once a process."""
+
+_unread = ""
+"""Why the boxes were not read (FacesUnread), once they were not: then "auto" reads the pages."""
+
+logger = logging.getLogger(__name__)
+
+
+def faces(html: str) -> tuple[Any, list[Face]]:
+    """`html`, a document of faces (every child of its body a face), laid out, and its
+    faces in order, each drawn by a page of its own which `compose` draws wherever the
+    face goes; read as `FACES` says."""
+    global _unread
+
+    if FACES == "boxes" or (FACES == "auto" and not _unread):
+        document = render_document(html)
+        try:
+            return document, faces_from_boxes(document)
+        except FacesUnread as unread:
+            if FACES == "boxes":
+                raise
+            _unread = str(unread)
+            logger.warning("Printing lays out every face on a page of its own from now on (slower): %s", unread)
+    return faces_from_pages(html)
+
+
+def faces_from_boxes(document: Any) -> list[Face]:
     """The faces of a laid-out `document`: every child of its body, in order, each made
     a page of its own from the page it is on (the same boxes, laid out once; nothing
-    else of the page). Drawn as pages of their own, each face is a content stream of its
-    own in the PDF, which `compose` draws wherever it goes. This leans on WeasyPrint's
-    laid-out boxes (`Page._page_box`, `copy_with_children`), not its documented API:
-    the print tests read every composed sheet back, and render it."""
-    from weasyprint.document import Page
-
-    faces = []
+    else of the page). This leans on WeasyPrint's laid-out boxes (`Page._page_box`,
+    `copy_with_children`), not its documented API: boxes not as expected are
+    FacesUnread, and `faces` then reads the faces from pages instead."""
+    found = []
     for page in document.pages:
         page_box, root, body = _page_boxes(page)
         for face in body.children:
-            if face.element is body.element:  # an anonymous box: loose text in the body
-                raise ValueError("every child of the body of a document of faces is a face")
-            alone = page_box.copy_with_children([root.copy_with_children([body.copy_with_children([face])])])
-            faces.append(
-                Face(
-                    Page(alone),
-                    face.border_box_x(),
-                    face.border_box_y(),
-                    face.border_width(),
-                    face.border_height(),
-                    page.width,
-                    page.height,
-                    face.element.get("id", ""),
-                )
-            )
-    return faces
+            try:
+                from weasyprint.document import Page
+
+                if face.element is body.element:  # an anonymous box: loose text in the body
+                    raise ValueError("every child of the body of a document of faces is a face")
+                alone = page_box.copy_with_children([root.copy_with_children([body.copy_with_children([face])])])
+                place = (face.border_box_x(), face.border_box_y(), face.border_width(), face.border_height())
+                found.append(Face(Page(alone), *place, page.width, page.height, face.element.get("id", "")))
+            except (AttributeError, ImportError, TypeError) as unread:
+                raise _unread_boxes("a face cut from its page", unread) from unread
+    return found
+
+
+def faces_from_pages(html: str) -> tuple[Any, list[Face]]:
+    """`html` laid out through WeasyPrint's documented API (`render`, `Page.anchors`),
+    each face on a page of its own (a page break before each but the first, `APART`),
+    and the faces in order, each its page and its place on it: the anchor of the face's
+    id (a face without one is given one, `_named_faces`). WeasyPrint documents an anchor
+    as its top left point; it gives the border box's rectangle (left, top, right, bottom),
+    whose height places a notecard's words below its name: a release giving the point
+    alone is FacesUnread, by name."""
+    named, names = _named_faces(html)
+    document = render_document(named, apart=True)
+    if len(document.pages) != max(len(names), 1):
+        raise ValueError(f"{len(names)} faces laid out on {len(document.pages)} pages: a face longer than a page?")
+    found = []
+    for page, (name, given) in zip(document.pages, names, strict=False):
+        try:
+            left, top, right, bottom = page.anchors[name]
+        except (KeyError, TypeError, ValueError) as unread:
+            raise _unread_boxes("a face's anchor", unread) from unread
+        found.append(Face(page, left, top, right - left, bottom - top, page.width, page.height, "" if given else name))
+    return document, found
+
+
+APART = "body > * + * { break-before: page }"
+"""The stylesheet that lays out each face of a document of faces on a page of its own."""
+_FACE_NAME = "werewolf-face-"
+"""The id given to a face without one (and a number), for `faces_from_pages` to find it."""
+
+
+def _named_faces(html: str) -> tuple[str, list[tuple[str, bool]]]:
+    """`html` with an id given to each face (child of the body) without one, and each
+    face's id in order, with whether it was given one here. ValueError for loose text in
+    the body, which would be laid out as a face of its own."""
+    reader = _BodyChildren()
+    reader.feed(html)
+    reader.close()
+    if reader.loose:
+        raise ValueError("every child of the body of a document of faces is a face")
+    starts = [0]  # where each line starts, as the parser counts them (by "\n")
+    for text in html.split("\n"):
+        starts.append(starts[-1] + len(text) + 1)
+    names: list[tuple[str, bool]] = []
+    parts, done = [], 0
+    for number, ((row, column), tag, name) in enumerate(reader.children):
+        if name:
+            names.append((name, False))
+            continue
+        at = starts[row - 1] + column + 1 + len(tag)  # after "<tag"
+        parts += [html[done:at], f' id="{_FACE_NAME}{number}"']
+        done = at
+        names.append((f"{_FACE_NAME}{number}", True))
+    return "".join([*parts, html[done:]]), names
+
+
+class _BodyChildren(HTMLParser):
+    """The children of a document's body, read as the print templates write them (every
+    element closed but the void ones): where each starts, its tag and its id."""
+
+    VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth: int | None = None
+        self.children: list[tuple[tuple[int, int], str, str]] = []
+        self.loose = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "body" and self.depth is None:
+            self.depth = 0
+        elif self.depth is not None:
+            if self.depth == 0:
+                self.children.append((self.getpos(), tag, dict(attrs).get("id") or ""))
+            if tag not in self.VOID:
+                self.depth += 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.depth == 0:
+            self.children.append((self.getpos(), tag, dict(attrs).get("id") or ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.depth is not None and tag == "body" and self.depth == 0:
+            self.depth = None
+        elif self.depth is not None and tag not in self.VOID:
+            self.depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.depth == 0 and data.strip():
+            self.loose = True
 
 
 class FacesUnread(RuntimeError):
-    """A page of faces laid out otherwise than `faces` reads it: WeasyPrint's boxes are
-    not its documented API, and another release may build them otherwise."""
+    """A page of faces laid out otherwise than `faces_from_boxes` reads it: WeasyPrint's
+    boxes are not its documented API, and another release may build them otherwise."""
+
+
+def _unread_boxes(what: str, unread: Exception) -> FacesUnread:
+    import weasyprint
+
+    return FacesUnread(
+        f"WeasyPrint {weasyprint.__version__} laid out {what} otherwise than printing.layout reads it "
+        f"(written for WeasyPrint 70): {unread!r}"
+    )
 
 
 def _page_boxes(page: Any) -> tuple[Any, Any, Any]:
     """A laid-out page's box, its root box and its body box, the body alone in the root;
     or FacesUnread naming the WeasyPrint that laid it out, rather than a bare
-    AttributeError or "too many values to unpack" (in a worker, what the job keeps as
-    its error)."""
-    import weasyprint
-
+    AttributeError or "too many values to unpack"."""
     try:
         page_box = page._page_box
         root = page_box.children[0]
         (body,) = root.children
     except (AttributeError, IndexError, TypeError, ValueError) as unread:
-        raise FacesUnread(
-            f"WeasyPrint {weasyprint.__version__} laid out a page of faces otherwise than "
-            f"printing.faces reads it (one body in the root; written for WeasyPrint 70): {unread!r}"
-        ) from unread
+        raise _unread_boxes("a page of faces", unread) from unread
     return page_box, root, body
 
 
@@ -206,11 +329,12 @@ def compose(
 
 
 def _faces_as_forms(pdf: Any, pages: list[Any], faces: Sequence[Face]) -> tuple[Any, Any]:
-    """Each face's page content as a form (an XObject) the sheets draw, with the resources
-    every page shares: the forms by name (`Face0`...), and the shared fonts."""
+    """Each face's page content as a form (an XObject) the sheets draw, with its page's
+    resources (WeasyPrint 70 writes one dictionary every page shares, fonts embedded
+    once): the forms by name (`Face0`...), and the first page's fonts."""
     import pydyf
 
-    shared = pages[0]["Resources"]  # one resources dictionary, every page's
+    shared = pages[0]["Resources"]
     forms = pydyf.Dictionary()
     for number, face in enumerate(faces):
         stream = pdf.objects[int(pages[number]["Contents"].split()[0])]
@@ -221,7 +345,7 @@ def _faces_as_forms(pdf: Any, pages: list[Any], faces: Sequence[Face]) -> tuple[
                 # Its whole page: nothing else of the page is drawn, and what flows
                 # out of the face (a long name) shows, as it would on a page.
                 "BBox": pydyf.Array([0, 0, face.page_width * PX, face.page_height * PX]),
-                "Resources": shared,
+                "Resources": pages[number]["Resources"],
             }
         )
         forms[f"Face{number}"] = stream.reference
@@ -320,12 +444,13 @@ def render_pdf(html: str) -> bytes:
     return pdf
 
 
-def render_document(html: str) -> Any:
+def render_document(html: str, *, apart: bool = False) -> Any:
     """A self-contained HTML document laid out by WeasyPrint (its pages, and where each
-    element with an id is on them: `anchors`), to write as PDF. What does not change
-    from one document to the next is kept by this thread (`kept_here`): the fonts found, the
-    document's stylesheet parsed (its one <style>, given to WeasyPrint parsed), and the
-    images it shows (the emblems, the lines to write on)."""
+    element with an id is on them: `anchors`), to write as PDF; `apart`: a document of
+    faces, each face on a page of its own (`faces_from_pages`). What does not change
+    from one document to the next is kept by this thread (`kept_here`): the fonts found,
+    the document's stylesheet parsed (its one <style>, given to WeasyPrint parsed), and
+    the images it shows (the emblems, the lines to write on)."""
     import weasyprint
 
     kept = kept_here()
@@ -335,6 +460,8 @@ def render_document(html: str) -> Any:
     if style and end and "<body" not in before and "<style" not in after:  # its one stylesheet
         html = before + after
         stylesheets = [_stylesheet(css)]
+    if apart:
+        stylesheets.append(_stylesheet(APART))
     if len(kept.images) > KEPT_IMAGES:  # between documents: never one's images mid-render
         kept.images.clear()
     _load_images(html, kept)
