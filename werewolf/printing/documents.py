@@ -298,16 +298,6 @@ SHEET_GAMES = 4
 """How many games a blank score sheet has room for."""
 
 
-@dataclass
-class ScoreBlock:
-    """One game of a series on the score sheet: each player's points by source and the
-    running total, or blanks to fill in by hand (`filled` False)."""
-
-    number: int
-    rows: list[dict[str, Any]]
-    filled: bool
-
-
 def score_sheet_pdf(game: Any = None, *, ruleset: str = "", players: int = 0, paper: str = "a4") -> bytes:
     """The score sheet of a series: for a game, the games of its series so far filled in
     (points by source, running totals) and room for the next ones; without one, a blank
@@ -324,7 +314,7 @@ def score_sheet_pdf(game: Any = None, *, ruleset: str = "", players: int = 0, pa
         names = ["" for _ in range(players)]
         blocks = []
     while len(blocks) < SHEET_GAMES or not any(not block.filled for block in blocks):
-        blocks.append(ScoreBlock(len(blocks) + 1, [{"name": name} for name in names], False))
+        blocks.append(lupusburg.ScoreBlock(len(blocks) + 1, [{"name": name} for name in names], False))
     context = {
         "game": game,
         "ruleset": ruleset,
