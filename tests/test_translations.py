@@ -183,9 +183,9 @@ def test_a_game_in_italian_reads_italian_on_its_pages_mails_and_paper(
     from django.test import Client
     from django.utils import translation
 
-    from werewolf import printing
     from werewolf.games import services
     from werewolf.games.models import Phase
+    from werewolf.printing import documents
 
     from .web.play import seat_paths
 
@@ -221,8 +221,8 @@ def test_a_game_in_italian_reads_italian_on_its_pages_mails_and_paper(
 
     game.refresh_from_db()
     with translation.override(game.language):
-        notecards = printing.notecards_html(game, *printing.notecards(game))
-        role_cards = printing.role_cards_html(printing.game_cards(game), ruleset=game.ruleset, language="it")
+        notecards = documents.notecards_html(game, *documents.notecards(game))
+        role_cards = documents.role_cards_html(documents.game_cards(game), ruleset=game.ruleset, language="it")
     assert "Scrivi una di queste:" in notecards and "VOTO" in notecards and "VOTE" not in notecards
     assert "Lupo Mannaro" in role_cards and "Veggente" in role_cards and "Plays for" not in role_cards
 

@@ -105,6 +105,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "werewolf.games",
+    "werewolf.printing",
     "werewolf.accounts",
 ]
 

@@ -7,6 +7,8 @@ from django.urls import include, path
 
 from werewolf import health
 from werewolf.accounts import views as account_views
+from werewolf.games import urls as games_urls
+from werewolf.printing import urls as printing_urls
 
 
 def admin_login(request: HttpRequest) -> HttpResponseRedirect:
@@ -43,7 +45,9 @@ urlpatterns = [
     path("admin/login/", admin_login),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("", include("werewolf.games.urls")),
+    # The games' pages, then their paper's (werewolf/printing/urls.py), in one namespace:
+    # the paper's pages keep the names "games:..." that the templates reverse.
+    path("", include((games_urls.urlpatterns + printing_urls.urlpatterns, "games"))),
 ]
 if apps.is_installed("anymail"):  # a mail provider's webhooks (WEREWOLF_MAIL_PROVIDER)
     from werewolf.mail import providers

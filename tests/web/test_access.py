@@ -14,10 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from werewolf import printing
 from werewolf.games import links
 from werewolf.games.access import Action
 from werewolf.games.models import Game
+from werewolf.printing import jobs
 
 from .play import snapshot, started_game
 
@@ -151,7 +151,7 @@ def test_a_game_document_print_job_is_for_those_who_may_see_the_game(
     visitors: tuple[Game, dict[str, Client]],
 ) -> None:
     game, clients = visitors
-    job = printing.game_job(game, paper="a4", backs=False)
+    job = jobs.game_job(game, paper="a4", backs=False)
     for path in ("", "version.json", "document.pdf"):
         url = f"/print/{job.key}/{path}"
         for who, client in clients.items():

@@ -12,9 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from werewolf import printing
 from werewolf.games import links, services
 from werewolf.games.models import Game
+from werewolf.printing import jobs
 
 from .play import NAMES, started_game
 
@@ -45,7 +45,7 @@ def site(organiser: Any) -> dict[str, str]:
     draft = services.create_game(organiser, name="Draft", seats=seats, options={"wolves": 2, "seers": 1})
     draft = services.open_signup(draft)
     signup = services.sign_up(draft.signup_key, "Newcomer", "new@example.org")
-    job = printing.game_job(game, paper="a4", backs=False)
+    job = jobs.game_job(game, paper="a4", backs=False)
     return {
         "pk": str(game.pk),
         "seat": "0",

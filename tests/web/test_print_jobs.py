@@ -15,14 +15,16 @@ import pytest
 from django.test import Client
 from pypdf import PdfReader
 
-from werewolf import printing
 from werewolf.games import services
 from werewolf.games.models import Game, PrintJob
+from werewolf.printing import documents, jobs, layout
 
 from .play import NAMES, seat_roles, started_game
-from .test_printing import get_role_title, render, text_of
+from .test_printing import faces_path, get_role_title, render, text_of  # noqa: F401 (faces_path: both ways)
 
 pytestmark = pytest.mark.django_db(transaction=True)
+# Every test here runs both ways a document's faces are read, as test_printing's do
+# (`faces_path`, autouse where it is imported).
 
 
 def fonts_embedded(pdf: bytes) -> bool:
@@ -39,13 +41,13 @@ def fonts_embedded(pdf: bytes) -> bool:
 def counting_renders(monkeypatch) -> list[tuple[int, ...]]:
     """Each WeasyPrint render from now on, with the progress every job had recorded then."""
     seen: list[tuple[int, ...]] = []
-    real = printing.render_document
+    real = layout.render_document
 
-    def counted(html: str) -> Any:
+    def counted(html: str, **how: Any) -> Any:
         seen.append(tuple(PrintJob.objects.order_by("pk").values_list("done", flat=True)))
-        return real(html)
+        return real(html, **how)
 
-    monkeypatch.setattr(printing, "render_document", counted)
+    monkeypatch.setattr(layout, "render_document", counted)
     return seen
 
 
@@ -85,7 +87,7 @@ def test_a_big_tables_notecards_print_in_a_worker_for_its_organiser_only(
 
     renders = counting_renders(monkeypatch)
     before = organiser_client.get(f"/print/{job.key}/version.json").json()["version"]
-    assert printing.run_job(job.pk) and not printing.run_job(job.pk)  # once
+    assert jobs.run_job(job.pk) and not jobs.run_job(job.pk)  # once
     assert renders == [(0,), (1,), (2,), (3,), (4,), (5,)]  # a sheet at a time, the progress kept after each
     job.refresh_from_db()
     assert (job.status, job.done, job.total) == ("done", 6, 6) and "parts" not in job.params
@@ -128,7 +130,7 @@ def test_notecards_with_links_in_a_worker_carry_each_seats_code(
     response = organiser_client.get(f"/games/{game.pk}/print/notecards.pdf?links=1")
     job = PrintJob.objects.get()
     assert response.status_code == 302 and (job.total, job.params["links"]) == (4, True)
-    assert printing.run_job(job.pk)
+    assert jobs.run_job(job.pk)
     job.refresh_from_db()
     pages = text_of(bytes(job.pdf))
     assert len(pages) == 4 and "\n".join(pages).count("Or scan the code") == 13
@@ -204,7 +206,7 @@ def test_a_long_games_record_prints_in_a_worker_in_parts_numbered_as_a_whole(
     assert other.get(url).status_code == 404
 
     renders = counting_renders(monkeypatch)
-    assert printing.run_job(job.pk) and not printing.run_job(job.pk)
+    assert jobs.run_job(job.pk) and not jobs.run_job(job.pk)
     parts = job.total
     assert renders == [(done,) for done in range(parts)] + [(parts,)]  # each part, then the page numbers
     job.refresh_from_db()
@@ -225,7 +227,7 @@ def test_a_long_games_record_prints_in_a_worker_in_parts_numbered_as_a_whole(
         assert f"{phase.kind.capitalize()} {phase.number}" in everything
     # The same story, word for word, as the record rendered in one go tells it (but where
     # its pages break: a table's head is repeated on the next page).
-    whole = "\n".join(text_of(printing.record_pdf(game)))
+    whole = "\n".join(text_of(documents.record_pdf(game)))
     assert words(everything) == words(whole)
     assert fonts_embedded(pdf) and len(render(pdf, tmp_path)) == total
     # Asked again: from what was kept; on other paper, another job.
@@ -263,7 +265,7 @@ def test_a_short_games_record_is_printed_at_once_and_kept(organiser, organiser_c
     assert numbered(pages)
     again = organiser_client.get(f"/games/{game.pk}/print/record.pdf")
     assert again.content == first.content and PrintJob.objects.count() == 1
-    assert sum(printing._record_rows(printing.record_context(game))) <= printing.LARGE_RECORD
+    assert sum(documents.record_rows(documents.record_context(game))) <= jobs.LARGE_RECORD
 
 
 def test_a_deck_and_a_games_cards_on_letter_are_not_the_a4_ones(organiser, organiser_client: Client) -> None:

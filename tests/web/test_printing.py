@@ -7,18 +7,29 @@ import io
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 from pypdf import PdfReader
 
-from werewolf import engine, printing
+from werewolf import engine
 from werewolf.games import links, services
+from werewolf.printing import documents, jobs, layout
 
 from .play import NAMES, seat_roles, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True, params=["boxes", "pages"])
+def faces_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every printing test runs both ways a document's faces are read (`layout.FACES`):
+    from WeasyPrint's laid-out boxes, and through its documented API alone, a page a face."""
+    monkeypatch.setattr(layout, "FACES", request.param)
+    monkeypatch.setattr(layout, "_unread", "")
+    return str(request.param)
 
 
 def text_of(pdf: bytes) -> list[str]:
@@ -58,9 +69,9 @@ def test_print_cards_writes_a_deck_nine_to_a_sheet_with_backs(tmp_path: Path) ->
 def test_the_sheets_keep_their_layout_on_a4_and_letter(tmp_path: Path) -> None:
     from PIL import Image
 
-    cards = printing.deck_cards("tabula", 13)
+    cards = documents.deck_cards("tabula", 13)
     for paper, size in (("a4", (210, 297)), ("letter", (215.9, 279.4))):
-        pdf = printing.role_cards_pdf(cards, ruleset="tabula", paper=paper, backs=True)
+        pdf = documents.role_cards_pdf(cards, ruleset="tabula", paper=paper, backs=True)
         reader = PdfReader(io.BytesIO(pdf))
         width, height = (float(v) for v in reader.pages[0].mediabox[2:])
         assert (round(width / 72 * 25.4, 1), round(height / 72 * 25.4, 1)) == size
@@ -152,7 +163,7 @@ def test_print_a_deck_from_the_organisers_page(organiser_client: Client) -> None
 
 
 def test_nothing_is_fetched_while_rendering() -> None:
-    pdf = printing.render_pdf('<p>x</p><img src="http://192.0.2.1/tracker.png"><img src="file:///etc/passwd">')
+    pdf = layout.render_pdf('<p>x</p><img src="http://192.0.2.1/tracker.png"><img src="file:///etc/passwd">')
     assert text_of(pdf)[0].strip() == "x"
 
 
@@ -219,7 +230,7 @@ def test_the_record_of_a_finished_game_tells_everything(organiser, organiser_cli
 
 def test_the_moderators_script_calls_the_roles_dealt_in_the_rulesets_order(organiser, organiser_client: Client) -> None:
     game = started_game(organiser, "Script", players=9, cupid="on", vigilante="on", wolfsbane="doorstep")
-    steps = printing.script(
+    steps = documents.script(
         game.ruleset, [role for seat in range(9) for role in engine.roles_of(game.engine_state, seat)]
     )
     assert [step.step for step in steps] == ["pack", "cupid", "seer", "wolfsbane", "vigilante"]
@@ -236,7 +247,7 @@ def test_the_moderators_script_calls_the_roles_dealt_in_the_rulesets_order(organ
     )
     for player in game.players.all():
         assert player.name in text
-    tabula = printing.script("tabula", list(engine.deck("tabula", engine.options("tabula", {}, 24), 24)))
+    tabula = documents.script("tabula", list(engine.deck("tabula", engine.options("tabula", {}, 24), 24)))
     marks = {step.step: (step.from_night, step.last_night) for step in tabula}
     assert marks["medium"] == (2, 0) and marks["mythomaniac"] == (2, 2) and list(marks)[0] == "medium"
 
@@ -332,7 +343,7 @@ def test_a_large_deck_prints_in_a_worker_with_its_progress_and_is_kept_by_conten
     assert "Waiting for a worker" in page and "<progress" in page
     assert organiser_client.get(f"/print/{job.key}/document.pdf").status_code == 302  # not yet
     before = organiser_client.get(f"/print/{job.key}/version.json").json()["version"]
-    assert printing.run_job(job.pk) and not printing.run_job(job.pk)  # once
+    assert jobs.run_job(job.pk) and not jobs.run_job(job.pk)  # once
     job.refresh_from_db()
     assert (job.status, job.done) == ("done", 4)
     assert organiser_client.get(f"/print/{job.key}/version.json").json()["version"] != before
@@ -413,7 +424,7 @@ def test_the_lupusburg_pack_has_every_piece_for_the_table(tmp_path: Path) -> Non
     call_command("print_cards", "--ruleset", "lupusburg-goals", "--players", "6", "--pack", "-o", str(out))
     pages = text_of(out.read_bytes())
     text = " ".join(pages)
-    cards = printing.pack_cards("lupusburg-goals", 6)
+    cards = documents.pack_cards("lupusburg-goals", 6)
     # 12 characters, 12 houses (6 with the chest), 15 goals, 6 coins, 6 seals, Burgomaster, Sweeper.
     assert len(cards) == 12 + 12 + 15 + 6 + 6 + 2 and len(pages) == -(-len(cards) // 9)
     assert text.count("A house with the chest") == 6 and text.count("A house without a chest") == 6
@@ -421,7 +432,7 @@ def test_the_lupusburg_pack_has_every_piece_for_the_table(tmp_path: Path) -> Non
     assert "Burgomaster" in text and "Chimney Sweeper" in text
     coins = [card.value for card in cards if card.kind == "coin"]
     assert coins == ["6", "5", "4", "3", "2", "2"]  # the stack, top first
-    bag = printing.pack_cards("lupusburg", 4)
+    bag = documents.pack_cards("lupusburg", 4)
     assert [card.value for card in bag if card.kind == "coin"] == ["8", "7", "6", "5", "4", "3", "2", "2"]
     assert not any(card.kind in ("goal", "sweeper") for card in bag)
     with pytest.raises(CommandError):
@@ -499,14 +510,14 @@ def test_a_large_games_role_cards_print_in_a_worker_and_are_kept_by_content(
     for path in ("", "version.json", "document.pdf"):
         assert other.get(f"/print/{job.key}/{path}").status_code == 404
     renders = []
-    real_render = printing.render_document  # every WeasyPrint render goes through it
+    real_render = layout.render_document  # every WeasyPrint render goes through it
 
-    def counted(html: str) -> object:
+    def counted(html: str, **how: Any) -> object:
         renders.append(html)
-        return real_render(html)
+        return real_render(html, **how)
 
-    monkeypatch.setattr(printing, "render_document", counted)
-    assert printing.run_job(job.pk) and not printing.run_job(job.pk)  # once
+    monkeypatch.setattr(layout, "render_document", counted)
+    assert jobs.run_job(job.pk) and not jobs.run_job(job.pk)  # once
     assert len(renders) == 4  # sheet by sheet
     job.refresh_from_db()
     assert (job.status, job.done) == ("done", 4)
@@ -548,17 +559,17 @@ def test_a_small_games_role_cards_are_printed_at_once_and_kept(organiser, organi
 def test_each_face_is_rendered_once_and_the_sheets_are_laid_out_from_the_faces() -> None:
     """WeasyPrint renders each distinct face once (Tabula's 24 cards are 10 faces, and
     one back); every sheet draws the faces where they go, and shares their fonts."""
-    deck = printing.deck_cards("tabula", 24)
-    html = printing.role_cards_html(deck, ruleset="tabula", backs=True)
+    deck = documents.deck_cards("tabula", 24)
+    html = documents.role_cards_html(deck, ruleset="tabula", backs=True)
     assert html.count('<div class="card') == len(set(deck)) + 1 == 11
-    reader = PdfReader(io.BytesIO(printing.role_cards_pdf(deck, ruleset="tabula", backs=True)))
+    reader = PdfReader(io.BytesIO(documents.role_cards_pdf(deck, ruleset="tabula", backs=True)))
     pages = [page.extract_text() for page in reader.pages]
     assert [cards_on(page) for page in pages] == [9, 0, 9, 0, 6, 0]
     assert [page.count("Werewolf") for page in pages[1::2]] == [9, 9, 6]  # the backs
     assert len({page.raw_get("/Resources").indirect_reference for page in reader.pages}) == 1
 
 
-def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goes(tmp_path: Path) -> None:
+def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goes(tmp_path: Path, faces_path) -> None:
     """The faces are laid out one under the other down tall pages (a deck's dozen faces on
     one, not a page each), and each is drawn on the sheets as a form: thirty cards naming
     their players (thirty faces, more than a page of faces holds) come back each in its
@@ -566,14 +577,14 @@ def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goe
     crop marks."""
     from PIL import Image
 
-    deck = printing.deck_cards("tabula", 24)
-    document = printing.render_document(printing.role_cards_html(deck, ruleset="tabula", backs=True))
-    assert len(document.pages) == 1 and len(printing._faces(document)) == 11
-    cards = [printing.RoleCard("seer" if seat % 5 else "wolf", "village", name) for seat, name in enumerate(BIG_TABLE)]
-    html = printing.role_cards_html(cards, ruleset="classic", backs=True)
-    document = printing.render_document(html)
-    assert len(document.pages) == 2 and len(printing._faces(document)) == 31  # and the back
-    pdf = printing.role_cards_pdf(cards, ruleset="classic", backs=True)
+    deck = documents.deck_cards("tabula", 24)
+    document, faces = layout.faces(documents.role_cards_html(deck, ruleset="tabula", backs=True))
+    assert len(document.pages) == (1 if faces_path == "boxes" else 11) and len(faces) == 11  # else a page a face
+    cards = [documents.RoleCard("seer" if seat % 5 else "wolf", "village", name) for seat, name in enumerate(BIG_TABLE)]
+    html = documents.role_cards_html(cards, ruleset="classic", backs=True)
+    document, faces = layout.faces(html)
+    assert len(document.pages) == (2 if faces_path == "boxes" else 31) and len(faces) == 31  # and the back
+    pdf = documents.role_cards_pdf(cards, ruleset="classic", backs=True)
     reader = PdfReader(io.BytesIO(pdf))
     assert len(reader.pages) == 8 and not reader.outline  # four sheets of fronts, each with its backs
     for sheet, page in enumerate(reader.pages[::2]):
@@ -592,26 +603,29 @@ def test_the_faces_are_laid_out_down_a_page_or_two_and_drawn_where_each_card_goe
     for image in (last, back):
         assert inked(image, margin_x - 0.6, margin_y - 6.5, margin_x + 0.8, margin_y - 2.5)  # a crop mark
     with pytest.raises(ValueError):  # every child of the body is a face, no loose text
-        printing._faces(printing.render_document("<body><div>A face</div>Loose words</body>"))
-    (bare,) = PdfReader(io.BytesIO(printing.role_cards_pdf([], ruleset="classic", backs=True))).pages
+        layout.faces("<body><div>A face</div>Loose words</body>")
+    (bare,) = PdfReader(io.BytesIO(documents.role_cards_pdf([], ruleset="classic", backs=True))).pages
     assert bare.extract_text().strip() == ""
-    (sheet,) = render(printing.role_cards_pdf([], ruleset="classic"), tmp_path / "bare", dpi=DPI)
+    (sheet,) = render(documents.role_cards_pdf([], ruleset="classic"), tmp_path / "bare", dpi=DPI)
     assert inked(Image.open(sheet), margin_x - 0.6, margin_y - 6.5, margin_x + 0.8, margin_y - 2.5)
     assert not card_at(Image.open(sheet), margin_x, margin_y, 0, 0)
 
 
-def test_notecards_draw_the_words_laid_out_once_in_the_same_place_on_every_card(organiser, tmp_path: Path) -> None:
+def test_notecards_draw_the_words_laid_out_once_in_the_same_place_on_every_card(
+    organiser, tmp_path: Path, faces_path
+) -> None:
     """A table's notecards and their shared words are laid out down one page, then drawn
     four to a sheet: on every card the words and the lines to write on are in the same
     place, below the card's own name; no card at all is one blank sheet."""
     from PIL import Image
 
     game = started_game(organiser, "Same place", players=9)
-    phase, cards, verbs = printing.notecards(game)
-    html = printing.notecards_html(game, phase, cards, verbs)
-    document = printing.render_document(html)
-    assert len(document.pages) == 1 and len(printing._faces(document)) == 11  # the card, nine names, the words
-    pdf = printing.notecards_document_pdf(html)
+    phase, cards, verbs = documents.notecards(game)
+    html = documents.notecards_html(game, phase, cards, verbs)
+    document, faces = layout.faces(html)
+    assert len(faces) == 11  # the card, nine names, the words
+    assert len(document.pages) == (1 if faces_path == "boxes" else 11)
+    pdf = documents.notecards_document_pdf(html)
     pages = text_of(pdf)
     assert [page.count("Write one of:") for page in pages] == [4, 4, 1]
     images = [Image.open(path).convert("L") for path in render(pdf, tmp_path, dpi=DPI)]
@@ -631,13 +645,13 @@ def test_notecards_draw_the_words_laid_out_once_in_the_same_place_on_every_card(
         return runs[0][0], [run[0] for run in runs if len(run) <= 3]  # text is taller than a line
 
     words, lines = marks(images[0], 0, 0)
-    assert len(lines) == printing.NOTECARD_LINES and words < lines[0]
+    assert len(lines) == documents.NOTECARD_LINES and words < lines[0]
     for image, slots in zip(images, (4, 4, 1), strict=True):
         for slot in range(slots):
             found_words, found_lines = marks(image, *divmod(slot, 2))
             assert abs(found_words - words) <= 1 and len(found_lines) == len(lines), (slot, found_lines, lines)
             assert all(abs(a - b) <= 1 for a, b in zip(found_lines, lines, strict=True)), (slot, found_lines, lines)
-    (blank,) = text_of(printing.notecards_document_pdf(printing.notecards_html(game, phase, [], verbs)))
+    (blank,) = text_of(documents.notecards_document_pdf(documents.notecards_html(game, phase, [], verbs)))
     assert blank.strip() == ""
 
 
@@ -650,12 +664,12 @@ def test_notecards_with_and_without_a_code_on_one_sheet(organiser, tmp_path: Pat
     from PIL import Image
 
     game = started_game(organiser, "Mixed table", players=9)
-    phase, cards, verbs = printing.notecards(game, with_links=True)
+    phase, cards, verbs = documents.notecards(game, with_links=True)
     cards[2] = replace(cards[2], name="Maximiliana Anastasia Bartholomew-Featherstonehaugh")
     cards = [card if card.seat % 2 == 0 else replace(card, link="") for card in cards][:4]
-    html = printing.notecards_html(game, phase, cards, verbs)
+    html = documents.notecards_html(game, phase, cards, verbs)
     assert html.count('class="notecard') == 2  # one frame each
-    pdf = printing.notecards_document_pdf(html)
+    pdf = documents.notecards_document_pdf(html)
     (text,) = text_of(pdf)
     assert text.count("Or scan the code") == 2 and text.count("Write one of:") == 4
     image = Image.open(render(pdf, tmp_path, dpi=DPI)[0]).convert("L")
@@ -674,40 +688,41 @@ def test_notecards_with_and_without_a_code_on_one_sheet(organiser, tmp_path: Pat
     assert abs(first_line[1] - first_line[3]) < 0.5 and first_line[1] < first_line[0]  # no code: higher
 
 
-def test_what_a_thread_keeps_between_documents_changes_nothing_on_paper(organiser, tmp_path: Path) -> None:
+def test_what_a_thread_keeps_between_documents_changes_nothing_on_paper(organiser, tmp_path: Path, faces_path) -> None:
     """A thread keeps the fonts, each template's stylesheet parsed and the images shown
-    (printing._kept): the documents look, pixel for pixel, as WeasyPrint as it comes
+    (layout.kept_here): the documents look, pixel for pixel, as WeasyPrint as it comes
     renders the same HTML (a style attribute still wins, a QR code keeps its size, and an
     emblem drawn from the kept image is the same)."""
     import weasyprint
     from PIL import Image, ImageChops
 
     game = started_game(organiser, "Kept Zoë città", players=9, start="day")
-    phase, cards, verbs = printing.notecards(game, with_links=True)
-    pack = printing.pack_cards("lupusburg-goals", 6)
+    phase, cards, verbs = documents.notecards(game, with_links=True)
+    pack = documents.pack_cards("lupusburg-goals", 6)
     seen: list[str] = []
-    real = printing.render_document
+    real = layout.render_document
 
-    def spy(html: str) -> object:
+    def spy(html: str, **how: Any) -> object:
         seen.append(html)
-        return real(html)
+        return real(html, **how)
 
-    printing._kept().stylesheets.clear()
-    printing._kept().images.clear()
+    layout.kept_here().stylesheets.clear()
+    layout.kept_here().images.clear()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(printing, "render_document", spy)
-        printing.tally_pdf(game)  # a style attribute
-        printing.notecards_document_pdf(printing.notecards_html(game, phase, cards, verbs))  # codes
+        patch.setattr(layout, "render_document", spy)
+        documents.tally_pdf(game)  # a style attribute
+        documents.notecards_document_pdf(documents.notecards_html(game, phase, cards, verbs))  # codes
         for _ in range(2):  # the second one from what the first kept
-            printing.role_cards_pdf(pack, ruleset="lupusburg-goals", backs=True)
+            documents.role_cards_pdf(pack, ruleset="lupusburg-goals", backs=True)
     assert len(seen) == 4 and seen[2] == seen[3]
-    kept = printing._kept()
-    assert kept.images and len(kept.stylesheets) == 3
+    kept = layout.kept_here()
+    parsed = 3 if faces_path == "boxes" else 4  # a template's each, and the faces apart (layout.APART)
+    assert kept.images and len(kept.stylesheets) == parsed
     two = "<html><head><style>p { color: red }</style><style>p { color: blue }</style></head><body><p>x</p></body>"
-    printing.render_document(two)  # two stylesheets: rendered as they come, the second winning
-    assert len(kept.stylesheets) == 3
+    layout.render_document(two)  # two stylesheets: rendered as they come, the second winning
+    assert len(kept.stylesheets) == parsed
     for number, html in enumerate(seen):
-        plain = weasyprint.HTML(string=html, url_fetcher=printing._refuser(), base_url="about:blank").write_pdf()
+        plain = weasyprint.HTML(string=html, url_fetcher=layout.refuser(), base_url="about:blank").write_pdf()
         ours = real(html).write_pdf()
         before, after = render(plain, tmp_path / f"plain-{number}"), render(ours, tmp_path / f"kept-{number}")
         assert len(before) == len(after)
@@ -717,20 +732,23 @@ def test_what_a_thread_keeps_between_documents_changes_nothing_on_paper(organise
 
 
 def test_what_a_thread_keeps_holds_no_documents_words(tmp_path: Path) -> None:
-    """The images a thread keeps (printing._kept) are loaded through a document of those
+    """The images a thread keeps (layout.kept_here) are loaded through a document of those
     images alone: WeasyPrint hands each image the layout of the document that loads it,
     and a kept image would keep that document (every name and role of a game's deal) in
     the thread for as long as it is kept. Nothing the thread keeps reaches the words of
     the documents it rendered, and the images are still loaded once."""
-    printing._kept().images.clear()
-    secret = [printing.RoleCard("wolf", "wolves", "Zebedeo Segretissimo"), printing.RoleCard("seer", "village", "Alba")]
-    printing.role_cards_pdf(secret, ruleset="classic", backs=True)
-    kept = dict(printing._kept().images)
+    layout.kept_here().images.clear()
+    secret = [
+        documents.RoleCard("wolf", "wolves", "Zebedeo Segretissimo"),
+        documents.RoleCard("seer", "village", "Alba"),
+    ]
+    documents.role_cards_pdf(secret, ruleset="classic", backs=True)
+    kept = dict(layout.kept_here().images)
     assert kept
-    mine = printing.role_cards_pdf([printing.RoleCard("seer", "village", "Brio")], ruleset="classic", backs=True)
-    assert all(printing._kept().images[url] is image for url, image in kept.items())  # not loaded again
+    mine = documents.role_cards_pdf([documents.RoleCard("seer", "village", "Brio")], ruleset="classic", backs=True)
+    assert all(layout.kept_here().images[url] is image for url, image in kept.items())  # not loaded again
     assert "Zebedeo" not in text_of(mine)[0]
-    found = [text for text in reachable_strings(printing._kept()) if "Zebedeo" in text or "Segretissimo" in text]
+    found = [text for text in reachable_strings(layout.kept_here()) if "Zebedeo" in text or "Segretissimo" in text]
     assert not found
 
 
@@ -759,14 +777,14 @@ def reachable_strings(root: object) -> list[str]:
 
 
 def test_a_page_of_faces_laid_out_otherwise_is_refused_by_name() -> None:
-    """`_faces` reads WeasyPrint's boxes (one body in the root): a page laid out otherwise
+    """`layout.faces` reads WeasyPrint's boxes (one body in the root): a page laid out otherwise
     (here a box beside the body; as well a WeasyPrint whose boxes differ) is refused with
     an error naming WeasyPrint's release, not an unpacking error further on."""
     import weasyprint
 
     beside = "<html><head><style>html::after { content: 'x'; display: block }</style></head><body><div>A</div></body>"
-    with pytest.raises(printing.FacesUnread, match=f"WeasyPrint {weasyprint.__version__}"):
-        printing._faces(printing.render_document(beside))
+    with pytest.raises(layout.FacesUnread, match=f"WeasyPrint {weasyprint.__version__}"):
+        layout.faces_from_boxes(layout.render_document(beside))
 
 
 def test_notecards_of_two_tables_dealt_otherwise_are_the_same_bytes(organiser) -> None:
@@ -788,10 +806,74 @@ def test_notecards_of_two_tables_dealt_otherwise_are_the_same_bytes(organiser) -
         one, other = table(11, start), table(16, start)
         roles, other_roles = seat_roles(one), seat_roles(other)
         assert all(role != theirs for role, theirs in zip(roles, other_roles, strict=True) if role != "villager")
-        assert printing.notecards_pdf(one) == printing.notecards_pdf(other), start
+        assert documents.notecards_pdf(one) == documents.notecards_pdf(other), start
         linked = []
         for game in (one, other):
-            phase, cards, verbs = printing.notecards(game, with_links=True)
-            html = printing.notecards_html(game, phase, cards, verbs)
+            phase, cards, verbs = documents.notecards(game, with_links=True)
+            html = documents.notecards_html(game, phase, cards, verbs)
             linked.append(re.sub(r"<svg .*?</svg>", "<svg/>", html, flags=re.S))
         assert linked[0] == linked[1] and "<svg/>" in linked[0]
+
+
+@pytest.mark.parametrize("faces_path", ["both"])  # each test below sets layout.FACES itself
+def test_both_ways_of_reading_the_faces_print_the_same(organiser, tmp_path: Path, monkeypatch, faces_path) -> None:
+    """The faces read from WeasyPrint's boxes (one render, a page or two) and through its
+    documented API alone (a page a face): the same text on the same pages, and the same
+    pixels but for the shade of a few at a glyph's edge (a face laid out lower down a tall
+    page has its text placed otherwise by a hundredth of a point), for a deck with backs,
+    a Lupusburg pack and a table's notecards with codes."""
+    from dataclasses import replace
+
+    from PIL import Image, ImageChops
+
+    game = started_game(organiser, "Both ways", players=9)
+    phase, cards, verbs = documents.notecards(game, with_links=True)
+    cards[1] = replace(cards[1], name="Maximiliana Anastasia Bartholomew-Featherstonehaugh", link="")
+    deck = documents.deck_cards("tabula", 13)
+    made: dict[str, list[bytes]] = {}
+    for way in ("boxes", "pages"):
+        monkeypatch.setattr(layout, "FACES", way)
+        made[way] = [
+            documents.role_cards_pdf(deck, ruleset="tabula", backs=True, paper="letter"),
+            documents.role_cards_pdf(documents.pack_cards("lupusburg-goals", 6), ruleset="lupusburg-goals"),
+            documents.notecards_document_pdf(documents.notecards_html(game, phase, cards, verbs)),
+        ]
+    for number, (boxes, pages) in enumerate(zip(made["boxes"], made["pages"], strict=True)):
+        assert text_of(boxes) == text_of(pages), number
+        before, after = render(boxes, tmp_path / f"boxes-{number}"), render(pages, tmp_path / f"pages-{number}")
+        assert len(before) == len(after)
+        for one, other in zip(before, after, strict=True):
+            difference = ImageChops.difference(Image.open(one).convert("L"), Image.open(other).convert("L"))
+            shades = difference.histogram()
+            assert sum(shades[1:]) <= 20 and not any(shades[48:]), (number, one.name, shades)
+
+
+@pytest.mark.parametrize("faces_path", ["auto"])
+def test_boxes_not_as_expected_are_read_as_pages_with_one_warning(monkeypatch, caplog, faces_path) -> None:
+    """A WeasyPrint whose boxes are not as `faces_from_boxes` reads them (here made so):
+    on "auto" the document is laid out again a page a face, the same on paper, with one
+    warning a process; the next documents go that way at once."""
+    import logging
+
+    deck = documents.deck_cards("tabula", 13)
+    monkeypatch.setattr(layout, "FACES", "boxes")
+    expected = text_of(documents.role_cards_pdf(deck, ruleset="tabula", backs=True))
+    monkeypatch.setattr(layout, "FACES", "auto")
+    monkeypatch.setattr(layout, "_unread", "")
+    tried = []
+
+    def unread(page: object) -> tuple[Any, Any, Any]:
+        tried.append(page)
+        raise layout.FacesUnread("WeasyPrint 99 laid out a page of faces otherwise")
+
+    monkeypatch.setattr(layout, "_page_boxes", unread)
+    with caplog.at_level(logging.WARNING, logger="werewolf.printing.layout"):
+        first = text_of(documents.role_cards_pdf(deck, ruleset="tabula", backs=True))
+        second = text_of(documents.role_cards_pdf(deck, ruleset="tabula", backs=True))
+    assert first == second == expected
+    assert len(tried) == 1 and "WeasyPrint 99" in layout._unread  # tried once, then pages at once
+    warned = [record for record in caplog.records if record.name == "werewolf.printing.layout"]
+    assert len(warned) == 1 and "WeasyPrint 99" in warned[0].getMessage()
+    monkeypatch.setattr(layout, "FACES", "boxes")  # asked for the boxes alone: refused by name
+    with pytest.raises(layout.FacesUnread, match="WeasyPrint 99"):
+        documents.role_cards_pdf(deck, ruleset="tabula")

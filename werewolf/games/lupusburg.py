@@ -321,12 +321,22 @@ def score_rows(outcome: Event | None, names: Sequence[str], game: Any = None) ->
     return rows
 
 
-def series_blocks(game: Any, seated: Sequence[Any]) -> list[Any]:
+@dataclass
+class ScoreBlock:
+    """One game of a series on the score sheet: each player's points by source and the
+    running total, or blanks to fill in by hand (`filled` False). The paper's score sheet
+    (werewolf/printing/documents.py) shows these: the games side reads the series, the
+    printing side draws it."""
+
+    number: int
+    rows: list[dict[str, Any]]
+    filled: bool
+
+
+def series_blocks(game: Any, seated: Sequence[Any]) -> list[ScoreBlock]:
     """The finished games of `game`'s series up to it (or `game` alone), as score-sheet
     blocks: each of `seated`'s players' points by source in that game, and the running
     total after it (players matched by address, else name)."""
-    from werewolf.printing import ScoreBlock
-
     from .models import Game
 
     first = game.series or game

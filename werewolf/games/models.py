@@ -446,7 +446,7 @@ class InboundMessage(models.Model):
 class PrintJob(models.Model):
     """A printed document asked for, kept by the hash of its content: the same deck asked
     again (by anyone) is served from here. A large one renders in a worker, a sheet at a
-    time, and `done`/`total` say how far it got (werewolf/printing.py)."""
+    time, and `done`/`total` say how far it got (werewolf/printing/jobs.py)."""
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("waiting for a worker")

@@ -9,8 +9,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from werewolf import engine, printing
+from werewolf import engine
 from werewolf.engine.rulesets import RULESETS
+from werewolf.printing import documents, layout
 
 
 class Command(BaseCommand):
@@ -23,7 +24,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--ruleset", default="classic", choices=sorted(RULESETS))
         parser.add_argument("--players", type=int, required=True, help="How many players the deck is for.")
-        parser.add_argument("--paper", default="a4", choices=sorted(printing.PAPERS))
+        parser.add_argument("--paper", default="a4", choices=sorted(layout.PAPERS))
         parser.add_argument(
             "--lang",
             default=None,
@@ -59,14 +60,14 @@ class Command(BaseCommand):
             raise CommandError(f"--pack prints a whole game for a table: only {', '.join(packed)} have one.")
         try:
             if opts["pack"]:
-                cards = printing.pack_cards(opts["ruleset"], opts["players"])
+                cards = documents.pack_cards(opts["ruleset"], opts["players"])
             else:
-                cards = printing.deck_cards(opts["ruleset"], opts["players"], options)
+                cards = documents.deck_cards(opts["ruleset"], opts["players"], options)
         except engine.SetupError as refused:
             raise CommandError(
                 f"{opts['ruleset']} cannot be dealt for {opts['players']} players with these options ({refused.code})."
             ) from None
-        pdf = printing.role_cards_pdf(
+        pdf = documents.role_cards_pdf(
             cards,
             ruleset=opts["ruleset"],
             options=options,
@@ -78,9 +79,7 @@ class Command(BaseCommand):
             Path(opts["output"]).write_bytes(pdf)
         except OSError as refused:  # a folder that is not there, a file not ours: said, not a traceback
             raise CommandError(f"Cannot write {opts['output']}: {refused.strerror or refused}.") from None
-        self.stdout.write(
-            f"{len(cards)} cards on {len(printing.sheets(cards, opts['backs']))} sheets: {opts['output']}"
-        )
+        self.stdout.write(f"{len(cards)} cards on {len(layout.sheets(cards, opts['backs']))} sheets: {opts['output']}")
 
 
 def _language(asked: str) -> str:
