@@ -7,6 +7,7 @@ import pytest
 from django.apps import apps
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
+from django.core.management import get_commands
 
 from werewolf.games import outbox
 from werewolf.mail import outbound
@@ -29,3 +30,9 @@ def test_the_checks_find_the_outbox_and_the_webhook_check() -> None:
     assert outbox.check_outbox in registered
     assert "check_webhook_secret" in {check.__name__ for check in registered}
     assert outbox.check_outbox(None) == []
+
+
+def test_the_mail_commands_are_the_mail_apps() -> None:
+    commands = get_commands()
+    for name in ("receive_mail", "mail_server", "mail_setup", "fetch_mail"):
+        assert commands[name] == "werewolf.mail", name
