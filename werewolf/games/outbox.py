@@ -15,13 +15,12 @@ caller hands the ids to the mail task once that transaction commits (`services._
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Any, Final, Protocol
 
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
-if TYPE_CHECKING:
-    from .models import Dispatch, Phase, Player, Post
+from .models import Dispatch, Phase, Player, Post
 
 
 class Default(enum.Enum):
