@@ -105,6 +105,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "werewolf.games",
+    "werewolf.mail",  # above the games: registers the outbox the games queue their mail in
     "werewolf.printing",
     "werewolf.accounts",
 ]

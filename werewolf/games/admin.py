@@ -1,10 +1,13 @@
 from django.contrib import admin
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from .models import Dispatch, Game, InboundMessage, Player
+from .outbox import outbox
+from .queue import after_commit
 
 # django-stubs makes the admin's classes generic in their model, but Django's are not
 # subscriptable at run time (without django-stubs-ext's monkeypatch): their model stays
@@ -61,13 +64,8 @@ class DispatchAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     @admin.action(description=_("Send again (failed or in doubt; the same Message-ID)"))
     def send_again(self, request: HttpRequest, queryset: QuerySet[Dispatch]) -> None:
-        from django.db import transaction
-
-        from werewolf.games.queue import after_commit
-        from werewolf.mail import outbound
-
         with transaction.atomic():
-            again = [dispatch.pk for dispatch in queryset if outbound.send_again(dispatch)]
+            again = [dispatch.pk for dispatch in queryset if outbox().send_again(dispatch)]
             if again:
                 after_commit("tasks.mail.deliver", again)
         message = ngettext("%(count)d mail will be sent again.", "%(count)d mails will be sent again.", len(again))

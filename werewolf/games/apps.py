@@ -10,4 +10,5 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from werewolf import csrf  # noqa: F401  (registers the CSRF middleware check)
-        from werewolf.mail import providers  # noqa: F401  (registers the webhook check)
+
+        from . import outbox  # noqa: F401  (registers the check that the mail app gave one)

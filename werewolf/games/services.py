@@ -30,6 +30,7 @@ from werewolf.engine.random import seating_rng
 
 from . import links, validators
 from .models import Event, Game, Order, Phase, Player
+from .outbox import outbox
 from .queue import after_commit
 
 logger = logging.getLogger(__name__)
@@ -886,13 +887,6 @@ def end_game(game: Game) -> Game:
             phase.refresh_from_db()
             _mail([outbox().queue_phase_mails(phase)])
     return game
-
-
-def outbox() -> Any:
-    """The outbound mail module (imported late: it reads games through selectors)."""
-    from werewolf.mail import outbound
-
-    return outbound
 
 
 def _mail(batches: Iterable[list[int]]) -> None:

@@ -17,8 +17,9 @@ from werewolf.engine import talk
 
 from . import links
 from .models import Game, Phase, Player, Post, SeatLink
+from .outbox import outbox
 from .rooms import channels_for
-from .services import ServiceError, _mail, outbox
+from .services import ServiceError, _mail
 
 PACES = {"each": timedelta(0), "hourly": timedelta(hours=1), "daily": timedelta(days=1)}
 """How long a player's talk digests wait after the last one, by the pace they chose."""

@@ -44,7 +44,8 @@ from django.utils import timezone, translation
 from werewolf import engine
 from werewolf.engine import grammar
 from werewolf.games import links, queue, selectors
-from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player
+from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post
+from werewolf.games.outbox import READ, Default
 
 from . import kept, mime
 
@@ -66,9 +67,6 @@ RETRY_DELAYS = (
 BATCH = 200
 """How many due rows one sweep claims at a time."""
 
-_READ = object()
-"""(An argument not given: read it from the database.)"""
-
 CLAIM_STALE = timedelta(minutes=2)
 """How long rows a sender took and has not tried stay its own, if it stops (dies)."""
 
@@ -89,7 +87,7 @@ def queue_welcome(player: Player, request: str = "") -> list[int]:
 
 
 def queue_phase_mails(
-    phase: Phase, *, players: list[Player] | None = None, following: Any = _READ, fresh: bool = False
+    phase: Phase, *, players: list[Player] | None = None, following: Phase | None | Default = READ, fresh: bool = False
 ) -> list[int]:
     """Every player with an address: what the phase's resolution showed them. Call it
     after the next phase (if any) is open, so the mail can ask for its card.
@@ -102,7 +100,7 @@ def queue_phase_mails(
     everyone = list(game.players.all()) if players is None else players
     readers = [player for player in everyone if player.email and not player.is_bot and player.seat is not None]
     links.prime(readers)
-    if following is _READ:
+    if following is READ:
         following = game.current_phase() if game.is_running else None
     seated = sorted((player for player in everyone if player.seat is not None), key=lambda player: player.occupied_seat)
     # What every seat's mail reads alike, read once.
@@ -213,7 +211,7 @@ def _render_reminder(player: Player) -> dict[str, Any]:
     return _render(player, "reminder", _context(player))
 
 
-def queue_talk_digest(player: Player, posts: list[Any], upto: int) -> list[int]:
+def queue_talk_digest(player: Player, posts: list[Post], upto: int) -> list[int]:
     """What was said in the places `player` reads since their last digest (`posts`, all
     readable by the seat), once per range (the key names the newest post). Every digest
     of a game refers to one thread, so mail clients keep a game's talk together."""
