@@ -68,3 +68,43 @@ def test_lupusburg_ties_start_at_the_burgomasters_house() -> None:
     )
     text = str(render_event(event, NAMES[:4], engine.PUBLIC, ruleset="lupusburg"))
     assert f"clockwise from house {NAMES[2]} 1, the Burgomaster's" in text and "?" not in text
+
+
+GAMES = {
+    "classic": (8, {"wolfsbane": "herb", "cupid": True}),
+    "tabula": (10, {"specials": ["medium", "possessed"]}),
+    "lunapiena": (12, {}),
+    "lupusburg": (6, {}),
+    "lupusburg-goals": (6, {}),
+}
+"""A game of every ruleset, each dealing some of its own roles and not others."""
+
+
+@pytest.mark.parametrize("ruleset", sorted(GAMES))
+def test_the_printed_documents_name_only_the_games_roles(organiser: Any, ruleset: str) -> None:
+    """Role cards, notecards, the moderator's script, the record and (where scored) the
+    score sheet of a game name no role of another ruleset the game does not hold."""
+    from werewolf.printing import documents
+
+    from .play import foreign_roles
+    from .test_printing import text_of
+
+    players, options = GAMES[ruleset]
+    seats = [services.Seating(name) for name in NAMES[:players]]
+    game = services.start_game(
+        services.create_game(organiser, name="Table", seats=seats, ruleset=ruleset, options=options)
+    )
+    printed = {
+        "role cards": documents.role_cards_pdf(
+            documents.game_cards(game), ruleset=game.ruleset, options=dict(game.options), backs=True
+        ),
+        "notecards": documents.notecards_pdf(game),
+        "script": documents.script_pdf(game),
+    }
+    if game.capabilities.scores:
+        printed["score sheet"] = documents.score_sheet_pdf(game)
+    foreign = foreign_roles(game)
+    for name, pdf in printed.items():
+        text = " ".join(" ".join(text_of(pdf)).split())
+        assert text, name
+        assert not foreign.search(text), f"the {name} of a {ruleset} game name {foreign.search(text)}"

@@ -17,6 +17,7 @@ from django.utils import translation
 
 from werewolf import engine
 from werewolf.engine import grammar, rulesets
+from werewolf.games.templatetags.werewolf import own
 
 from . import layout
 from .layout import CARD, FACES_PAGE, PAPERS, POINTS, PX
@@ -465,7 +466,7 @@ def script(ruleset: str, roles: Sequence[str], options: Mapping[str, Any] | None
 def script_pdf(game: Any, *, paper: str = "a4") -> bytes:
     """The moderator's script for a game: the night's calls in order, first-night and
     later-night steps marked (a quiet first night said), the day as the ruleset plays it
-    (`print/script/day_<ruleset>.html`, where the ruleset has one), and a grid of players
+    (the ruleset's own `print/script/day.html`, where it has one), and a grid of players
     and roles to cross off."""
     from werewolf.games import selectors
 
@@ -473,7 +474,7 @@ def script_pdf(game: Any, *, paper: str = "a4") -> bytes:
     seated = list(game.players.exclude(seat=None).order_by("seat"))
     dealt = [(player.name, engine.roles_of(state, player.seat)) for player in seated]
     roles = [role for _, held in dealt for role in held]
-    day = select_template([f"print/script/day_{game.ruleset}.html", "print/script/day.html"])
+    day = select_template(own(game, "print/script/day.html"))
     context = {
         "game": game,
         "names": selectors.names(game),
