@@ -588,7 +588,7 @@ def _pack(night: Night) -> None:
     victim, how, decided_by = choose_victim(pack, night.cards, quiet=quiet, prey=prey, rng=night.rng)
     night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
     if table.characters:
-        _slay(night, pack)
+        abilities.slay(night, pack)
     if victim is None:
         return
     night.notes["victim"] = victim
@@ -599,21 +599,6 @@ def _pack(night: Night) -> None:
         night.tell("hamster_spared", {"seat": victim}, Audience.moderator())
     elif not (table.characters and abilities.spare(night, victim)):
         night.kills.append((victim, "killed"))
-
-
-def _slay(night: Night, pack: Sequence[int]) -> None:
-    """An organiser's wolf with a one-shot kill among the pack slaughters the fellow
-    wolf named after ALSO, once a game."""
-    for seat in pack:
-        card = night.cards.get(seat)
-        character = night.notes["character"](seat)
-        act = character.act if character is not None else None
-        if card is None or act is None or not card.field("also"):
-            continue
-        target = card.field("also")[0]
-        abilities.use(night, seat, act)
-        night.tell("power_used", {"seat": seat, "power": "slay", "target": target}, Audience.of(seat))
-        abilities.strike(night, target, act.first)
 
 
 def _dawn(night: Night) -> None:

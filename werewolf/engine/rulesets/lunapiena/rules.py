@@ -28,7 +28,6 @@ from ...characters import (
     INSPECT,
     KNOW_GROUP,
     MARK,
-    ONE_SHOT_KILL,
     PROTECT,
     REVIVE,
     SEANCE,
@@ -362,15 +361,7 @@ def _pack(night: Night) -> None:
     victim, how, decided_by = choose_victim(pack, night.cards, quiet=False, prey=prey, rng=night.rng)
     night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
     night.notes["victim"] = victim
-    for seat in pack:
-        card = night.cards.get(seat)
-        act = table[rules.roles[seat]].act
-        if card is None or act is None or act.kind != ONE_SHOT_KILL or not card.field("also"):
-            continue
-        target = card.field("also")[0]
-        abilities.use(night, seat, act)
-        night.tell("power_used", {"seat": seat, "power": "slay", "target": target}, Audience.of(seat))
-        night.notes.setdefault("strikes", []).append((target, act.first))
+    abilities.slay(night, pack)
 
 
 def _inspect(night: Night) -> None:
