@@ -89,6 +89,23 @@ def strike(night: Night, seat: int, first: bool = False) -> None:
     night.notes.setdefault("strikes", []).append((seat, first))
 
 
+def slay(night: Night, pack: Sequence[int]) -> None:
+    """A wolf with a one-shot kill among the pack (Luna Piena's Lara) slaughters the
+    fellow wolf named after ALSO on the pack's list, once a game; called by the pack's
+    step, after its choice."""
+    character_at: CharacterAt = night.notes["character"]
+    for seat in pack:
+        card = night.cards.get(seat)
+        character = character_at(seat)
+        act = character.act if character is not None else None
+        if card is None or act is None or act.kind != ONE_SHOT_KILL or not card.field("also"):
+            continue
+        target = card.field("also")[0]
+        use(night, seat, act)
+        night.tell("power_used", {"seat": seat, "power": "slay", "target": target}, Audience.of(seat))
+        strike(night, target, act.first)
+
+
 def read(night: Night) -> None:
     """An exact reading (the Fortune-teller's) learns its choice's character."""
     roles = night.state.rules.roles

@@ -7,7 +7,9 @@ hands in a card each night; the night is resolved in the rulebook's call order. 
 has two steps, each with its own deadline: an open accusation in which the ghosts vote
 too and which names two suspects, then a secret ballot among the living who are not
 suspected, which lynches one of them. The Welcome! card held by the most recent night
-victim breaks every tie, counting clockwise. docs/rules.md, section "Lupus in Tabula",
+victim breaks every tie, counting clockwise. The deal, the day, the deaths and the end
+are the family's, which Luna Piena plays too (tabula_family.py); this module holds the
+cast, the options, the deck and the night. docs/rules.md, section "Lupus in Tabula",
 gives the readings chosen where the rulebook is silent.
 """
 
@@ -19,29 +21,38 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, cast
 
-from .. import abilities, talk, tribunal
-from .. import pack as wolfpack
+from .. import abilities
 from ..abilities import GIVE, RAISE, READ, SHOOT
 from ..cards import SLEEPER, Card, Field, Slot
 from ..characters import FRAIL, IMMUNE, INSPECT, KNOW_GROUP, SEANCE, Character, from_option
 from ..errors import SetupError
 from ..events import Audience, Event
-from ..night import DEATHS, JUDGE, Death, Night, Pipeline
+from ..night import DEATHS, JUDGE, Night, Pipeline
 from ..options import as_json, parse_options
 from ..orders import Order
-from ..outcome import Outcome, finish
-from ..pack import succession
 from ..pack import victim as choose_victim
-from ..random import setup_rng
 from ..registry import register
-from ..state import PhaseSpec, Stage, State
+from ..state import PhaseSpec, State
 from ..table import Role, table
-from ..talk import Channel
-from .base import Advice, BaseRuleset, Capabilities, DealShape, one_role_deal, one_role_shape
+from .base import Advice, Capabilities
+from .tabula_family import (
+    ACCUSE,
+    BALLOT,
+    HOLDER,
+    INQUIRE,
+    KILL,
+    KILL_AND_SLAY,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NIGHT,
+    OWL,
+    PROTECT,
+    VILLAGE,
+    WOLVES,
+    TabulaFamily,
+)
 
 ID = "tabula"
-MIN_PLAYERS = 7
-MAX_PLAYERS = 24
 FULL_DECK = 8
 """The smallest deck; a table of seven plays it with one card set aside unseen."""
 THIRD_WOLF_FROM = 16
@@ -59,8 +70,6 @@ FREEMASON = "freemason"
 WEREHAMSTER = "werehamster"
 MYTHOMANIAC = "mythomaniac"
 
-VILLAGE = "village"
-WOLVES = "wolves"
 HAMSTER = "hamster"
 
 
@@ -195,24 +204,11 @@ SPECIALS: Mapping[str, tuple[int, tuple[str, ...]]] = {
 }
 """Each special the organiser may add: its suggested least number of players and its cards."""
 
-_LIST = Field(most=None, ranked=True, optional=True, count_error="empty_list", prune=True)
-KILL = Card("kill", "KILL", (_LIST,), empty_error="empty_list")
-INQUIRE = Card("inquire", "INQUIRE", (Field(),))
-PROTECT = Card("protect", "PROTECT", (Field(),))
-OWL = Card("owl", "OWL", (Field(),))
 MIMIC = Card("mimic", "MIMIC", (Field(),))
-ACCUSE = Card("vote", "VOTE", (Field(least=0),), blank=False)
-BALLOT = Card("ballot", "LYNCH", (Field(least=0),), blank=False)
-_ALSO = Field("also", least=1, most=1, optional=True, word="ALSO", prune=True)
-KILL_AND_SLAY = Card("kill", "KILL", (_LIST, _ALSO), empty_error="empty_list")
-"""The pack's list of an organiser's wolf with a one-shot kill among the pack."""
 CARDS = (KILL, KILL_AND_SLAY, INQUIRE, PROTECT, OWL, MIMIC, READ, SHOOT, RAISE, GIVE, ACCUSE, BALLOT)
+"""The family's cards (tabula_family.py), the Mythomaniac's, and the organiser's
+characters' (engine/abilities.py)."""
 NIGHT_CARDS = {card.kind: card for card in (INQUIRE, PROTECT, OWL, MIMIC, READ, SHOOT, RAISE, GIVE)}
-
-NIGHT = Stage("night", "night")
-ACCUSATION = Stage("accusation", "day", cards="public")
-BALLOT_STAGE = Stage("ballot", "day", cards="revealed")
-OVER_STAGE = Stage("over", "over")
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +268,25 @@ class TabulaState:
             tokens=tuple((str(t), str(e), int(g), int(h)) for t, e, g, h in raw.get("tokens", ())),
         )
 
+    @property
+    def holder(self) -> int | None:
+        """The Welcome!'s holder: the family's name for where ties count from."""
+        return self.welcome
+
+    def moved(
+        self,
+        holder: int | None,
+        owl: int | None,
+        suspects: tuple[int, ...],
+        lynched: int | None,
+        tokens: tuple[tuple[str, str, int, int], ...],
+    ) -> TabulaState:
+        """This state with what the family's steps move (tabula_family.py), the rest, the
+        Mythomaniac's change included, as it was."""
+        return TabulaState(
+            self.roles, self.pack, self.set_aside, holder, owl, suspects, lynched, self.changed, self.spent, tokens
+        )
+
 
 def _seat_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
@@ -304,14 +319,16 @@ def deck(players: int, specials: Sequence[str]) -> list[str]:
     return cards + [VILLAGER] * (max(players, FULL_DECK) - len(cards))
 
 
-class Tabula(BaseRuleset):
+class Tabula(TabulaFamily):
+    """Lupus in Tabula on the family's day and deal (tabula_family.py): the rulebook's
+    roles beside the organiser's characters, its specials, its night."""
+
     id = ID
     capabilities = Capabilities(family=ID)
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
     roles = ROLES
     cards = CARDS
     state_type = TabulaState
+    LAST_SOLO_WINS = True
 
     @property
     def night_order(self) -> tuple[str, ...]:
@@ -361,92 +378,26 @@ class Tabula(BaseRuleset):
             checked["characters"] = [character.to_json() for character in own.values()]
         return checked
 
-    def setup(
-        self, options: Mapping[str, Any], players: int, seed: int, deal: Mapping[str, Any] | None = None
-    ) -> tuple[State, list[Event]]:
-        """Deal the cards (or take the given deal: each seat's role, the alpha's seat
-        and, at seven, the card set aside), draw the alpha, and tell each seat its role,
-        the wolves their pack and the Freemasons each other."""
-        rng = setup_rng(seed)
-        cards = deck(players, options["specials"])
-        roles = (deal or {}).get("roles")
-        alpha = (deal or {}).get("alpha")
-        set_aside: str | None = None
-        if roles is None:
-            rng.shuffle(cards)
-            if len(cards) > players:
-                set_aside = cards.pop()
-            dealt = cards
-        else:
-            dealt = list(roles)
-            if len(dealt) != players or any(role not in cast_of(options).rows for role in dealt):
-                raise SetupError("bad_roles", "roles", roles)
-            left = list(cards)
-            for role in dealt:
-                if role not in left:
-                    raise SetupError("bad_roles", "roles", roles)
-                left.remove(role)
-            if left:
-                set_aside = left[0]
-            given = (deal or {}).get("set_aside")
-            if given is not None and given != set_aside:
-                raise SetupError("bad_roles", "set_aside", given)
-        table = cast_of(options)
-        pack = succession([seat for seat, role in enumerate(dealt) if table.rows[role].pack], alpha, players, rng)
-        state = State(
-            ruleset=ID,
-            options=dict(options),
-            seed=seed,
-            alive=(True,) * players,
-            revealed=(False,) * players,
-            phase="night",
-            number=1,
-            rules=TabulaState(tuple(dealt), pack, set_aside),
-        )
-        full = deck(players, options["specials"])
-        summary = {
-            "players": players,
-            "wolves": full.count(WOLF),
-            "seers": full.count(SEER),
-            "specials": list(options["specials"]),
-            "set_aside": len(full) - players,
-        }
-        events = [Event("game_set_up", summary, Audience.public())]
-        if set_aside is not None:
-            events.append(Event("role_set_aside", {"role": set_aside}, Audience.moderator()))
-        events += [
-            Event("role_dealt", {"seat": seat, "role": role}, Audience.of(seat)) for seat, role in enumerate(dealt)
-        ]
-        events.append(Event("pack_formed", {"pack": list(pack)}, Audience.of(*pack)))
-        lodge = [seat for seat, role in enumerate(dealt) if table.rows[role].lodge]
-        if len(lodge) > 1:
-            events.append(Event("masons_met", {"masons": lodge}, Audience.of(*lodge)))
-        for seat, role in enumerate(dealt):
-            character = table.characters.get(role)
-            group = character.block(KNOW_GROUP) if character is not None else None
-            if group is not None and group.group == "pack":
-                events.append(Event("pack_known", {"seat": seat, "pack": list(pack)}, Audience.of(seat)))
-        return state, events
-
-    def characters(self, options: Mapping[str, Any]) -> Mapping[str, Character]:
-        """The characters the organiser built for this game, as definitions (the
-        rulebook's roles are not made of blocks)."""
-        return cast_of(options).characters
-
-    def cast(self, options: Mapping[str, Any]) -> Mapping[str, Role]:
-        return cast_of(options).rows
-
-    def channels(self, state: State) -> tuple[Channel, ...]:
-        """The square, the den (the wolves meet at night only, as the rulebook has them
-        open their eyes), the Freemasons' lodge, and the ghosts' corner (nothing a ghost
-        writes reaches the living)."""
-        rules: TabulaState = state.rules
-        lodge = [seat for seat, role in enumerate(rules.roles) if cast_of(state.options).rows[role].lodge]
-        return talk.standard(state, groups={"lodge": lodge}, den_open=state.phase == "night", pack=rules.pack)
+    def game_cast(self, options: Mapping[str, Any]) -> TabulaCast:
+        """The rulebook's roles (at once, for a game without the organiser's
+        characters), and theirs beside them."""
+        return NATIVE if "characters" not in options else cast_of(options)
 
     def deck(self, options: Mapping[str, Any], players: int) -> tuple[str, ...]:
         """The table's cards (one more than the players at seven: one is set aside)."""
         return tuple(deck(players, options["specials"]))
+
+    def counts(self, options: Mapping[str, Any], deck: Sequence[str]) -> dict[str, Any]:
+        """The rulebook's Werewolves and Seers in the deck, and the specials chosen."""
+        return {"wolves": deck.count(WOLF), "seers": deck.count(SEER), "specials": list(options["specials"])}
+
+    def groups(self, options: Mapping[str, Any], roles: Sequence[str]) -> dict[str, list[int]]:
+        """The Freemasons' lodge (and an organiser's character who knows it)."""
+        rows = cast_of(options).rows
+        return {"lodge": [seat for seat, role in enumerate(roles) if rows[role].lodge]}
+
+    def met(self, group: str, members: list[int]) -> Event:
+        return Event("masons_met", {"masons": members}, Audience.of(*members))
 
     def deal(self, state: State) -> dict[str, Any]:
         """Each seat's role as dealt, the alpha's seat and the card set aside: `setup`
@@ -455,26 +406,11 @@ class Tabula(BaseRuleset):
         roles = [MYTHOMANIAC if seat in rules.changed else role for seat, role in enumerate(rules.roles)]
         return {"roles": roles, "alpha": rules.pack[0], "set_aside": rules.set_aside}
 
-    def deal_shape(self, options: Mapping[str, Any], players: int) -> DealShape:
-        """One role a seat from the table's deck, and the alpha if the organiser likes."""
-        return one_role_shape(self.deck(options, players))
-
-    def deal_from_hands(self, hands: Sequence[Mapping[str, Any]], mark: int | None) -> dict[str, Any]:
-        return one_role_deal(hands, mark)
-
-    def phase(self, state: State) -> PhaseSpec:
-        if state.over:
-            return PhaseSpec(OVER_STAGE, state.number, {})
+    def night_phase(self, state: State) -> PhaseSpec:
+        """The pack's list (SLEEP on the quiet first night), each role's own card from
+        its first night to its last, and an organiser's character's from its blocks."""
         rules: TabulaState = state.rules
         living = state.living()
-        if state.phase == "day":
-            if state.step == 1:
-                vote = Slot(ACCUSE, (tuple(living),))
-                return PhaseSpec(ACCUSATION, state.number, dict.fromkeys(range(state.seats), vote), step=1)
-            suspects = rules.suspects
-            ballot = Slot(BALLOT, (suspects,))
-            voters = {seat: ballot for seat in living if seat not in suspects}
-            return PhaseSpec(BALLOT_STAGE, state.number, voters, step=2)
         number = state.number
         roles = rules.roles
         table = NATIVE if "characters" not in state.options else cast_of(state.options)
@@ -503,9 +439,6 @@ class Tabula(BaseRuleset):
                 slots[seat] = Slot(NIGHT_CARDS[kind], (everyone[:index] + everyone[index + 1 :],))
         return PhaseSpec(NIGHT, number, slots)
 
-    def bound(self, state: State, field: Field) -> int:
-        return state.seats
-
     def misfit(self, state: State, seat: int, order: Order) -> str:
         """A wolf's KILL on the quiet first night: the pack only meets tonight."""
         quiet = state.phase == "night" and state.number == 1 and state.options["first_night"] == "quiet"
@@ -513,25 +446,15 @@ class Tabula(BaseRuleset):
             return "pack_only_meets"
         return "wrong_order"
 
-    def unasked(self, state: State, seat: int) -> str:
-        """In the ballot, a ghost and a suspect are told why they have no vote."""
-        if state.phase == "day" and state.step == 2:
-            if not state.alive[seat]:
-                return "ghost_ballot"
-            if seat in state.rules.suspects:
-                return "suspect_ballot"
-        return "not_asked"
-
-    def refusal(self, state: State, seat: int, field: Field, value: int) -> str:
-        """A dead name, a name on a ballot who is not a suspect, a wolf on a wolf's list,
-        or the writer's own name where it may not stand."""
+    def night_refusal(self, state: State, seat: int, field: Field, value: int) -> str:
+        """A dead name (a living one on a revival), a wolf on a wolf's list, a fellow
+        wolf's place taken by someone else, or the writer's own name where it may not
+        stand."""
         if not state.alive[value]:
             return "target_dead"
-        if state.phase == "day" and state.step == 2:
-            return "not_a_suspect"
-        if state.phase == "night" and field.name == "also":
+        if field.name == "also":
             return "target_self" if value == seat else "not_a_wolf"
-        if state.phase == "night" and slot_kind(state, seat) == "raise":
+        if slot_kind(state, seat) == "raise":
             return "target_alive"
         if field.prune and not cast_of(state.options).rows[state.rules.roles[value]].prey:
             return "target_wolf"
@@ -539,61 +462,24 @@ class Tabula(BaseRuleset):
             return "target_self"
         return "not_a_choice"
 
-    def resolve(self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
-        """Resolve the open step with the checked cards."""
-        if state.phase == "night":
-            return _night(self, state, cards, rng, events)
-        if state.step == 1:
-            return _accusation(state, cards, events)
-        return _ballot(self, state, cards, events)
-
-    def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:
-        raise ValueError("tabula has no instant cards")
-
-    def decisive(self, state: State, cards: Mapping[int, Order]) -> bool:
-        """No Tabula step ends before its deadline on the cards alone: the accusation
-        counts every vote to find two suspects, and the ballot is revealed all at once."""
-        return False
-
-    def outcome(self, state: State) -> Outcome | None:
-        if state.winner is None:
-            return None
-        return Outcome(state.winner, _winners(state, state.winner))
-
-    def roles_of(self, state: State, seat: int) -> tuple[str, ...]:
-        return (state.rules.roles[seat],)
-
-    def mourned(self, state: State, deaths: Sequence[Death]) -> list[Death]:
-        """The deaths of one moment in order, every seat once and only a living one (no
-        death of the rulebook's brings another; an organiser's giver of a Skull takes its
-        holder along)."""
-        dying: list[Death] = []
-        gone: set[int] = set()
-        if not state.rules.tokens:
-            for seat, cause in deaths:
-                if seat not in gone and state.alive[seat]:
-                    dying.append((seat, cause))
-                    gone.add(seat)
-            return dying
-        queue = list(deaths)
-        while queue:
-            seat, cause = queue.pop(0)
-            if seat not in gone and state.alive[seat]:
-                dying.append((seat, cause))
-                gone.add(seat)
-                queue += abilities.taken_along(state, seat)
-        return dying
-
-    def bury(self, state: State, deaths: Sequence[Death], events: list[Event]) -> State:
-        """Apply and announce the deaths of one moment (engine/pack.py)."""
-        return wolfpack.bury(state, deaths, events)
-
-    def judge(self, state: State, events: list[Event]) -> State:
-        """End the game if a side has won (or the Werehamster, outliving it)."""
-        winner = _winner(state)
-        if winner is None:
-            return state
-        return finish(state, winner, _winners(state, winner), state.rules.roles, events)
+    def open_night(
+        self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]
+    ) -> tuple[Night, Pipeline]:
+        """The night with the cards written, by kind, and the cast in its notes: the
+        rulebook's steps, or with the organiser's characters, theirs in their places."""
+        written: dict[str, list[tuple[int, Order]]] = {}
+        for seat, card in cards.items():
+            if card.kind != "sleep":
+                written.setdefault(card.kind, []).append((seat, card))
+        night = Night(state, cards, rng, events, notes={"alive": state.alive, "written": written})
+        night.notes["character"] = _no_character
+        table = NATIVE if "characters" not in state.options else cast_of(state.options)
+        night.notes["cast"] = table
+        own = table.characters
+        if not own:
+            return night, NIGHT_STEPS
+        night.notes["character"] = lambda seat: own.get(night.state.rules.roles[seat])
+        return night, WITH_THEIR_CHARACTERS
 
 
 def _custom_slot(state: State, seat: int, character: Character, hunt: Slot, prey: tuple[int, ...]) -> Slot:
@@ -619,39 +505,6 @@ def slot_kind(state: State, seat: int) -> str | None:
     character = cast_of(state.options).characters.get(state.rules.roles[seat])
     act = character.act if character is not None else None
     return act.card if act is not None else None
-
-
-def _winner(state: State) -> str | None:
-    """The village when no wolf lives; the wolves when the living wolves are at least as
-    many as the other living players (the Possessed and the Werehamster count as
-    humans); but whichever side wins, a living Werehamster wins alone instead."""
-    wolves = others = 0
-    solo = None
-    table = NATIVE if "characters" not in state.options else cast_of(state.options)
-    wolfish, solos = table.wolfish, table.solo
-    for role, alive in zip(state.rules.roles, state.alive, strict=True):
-        if alive:
-            if role in wolfish:
-                wolves += 1
-            else:
-                others += 1
-            if role in solos:
-                solo = solos[role]
-    if wolves and wolves < others:
-        return None
-    return solo or (WOLVES if wolves else VILLAGE)
-
-
-def _winners(state: State, side: str) -> tuple[int, ...]:
-    """The seats on the winning side, its dead included."""
-    rows = cast_of(state.options).rows
-    return tuple(seat for seat, role in enumerate(state.rules.roles) if rows[role].side == side)
-
-
-def _origin(state: State) -> int:
-    """Where ties count from: the Welcome! holder, or seat 0 while nobody holds it."""
-    welcome = state.rules.welcome
-    return 0 if welcome is None else int(welcome)
 
 
 # The night, in the rulebook's call order: see NIGHT_STEPS below.
@@ -735,7 +588,7 @@ def _pack(night: Night) -> None:
     victim, how, decided_by = choose_victim(pack, night.cards, quiet=quiet, prey=prey, rng=night.rng)
     night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
     if table.characters:
-        _slay(night, pack)
+        abilities.slay(night, pack)
     if victim is None:
         return
     night.notes["victim"] = victim
@@ -746,21 +599,6 @@ def _pack(night: Night) -> None:
         night.tell("hamster_spared", {"seat": victim}, Audience.moderator())
     elif not (table.characters and abilities.spare(night, victim)):
         night.kills.append((victim, "killed"))
-
-
-def _slay(night: Night, pack: Sequence[int]) -> None:
-    """An organiser's wolf with a one-shot kill among the pack slaughters the fellow
-    wolf named after ALSO, once a game."""
-    for seat in pack:
-        card = night.cards.get(seat)
-        character = night.notes["character"](seat)
-        act = character.act if character is not None else None
-        if card is None or act is None or not card.field("also"):
-            continue
-        target = card.field("also")[0]
-        abilities.use(night, seat, act)
-        night.tell("power_used", {"seat": seat, "power": "slay", "target": target}, Audience.of(seat))
-        abilities.strike(night, target, act.first)
 
 
 def _dawn(night: Night) -> None:
@@ -821,7 +659,7 @@ def _welcome(night: Night) -> None:
     if not died:
         return
     holder = died[0] if len(died) == 1 else night.rng.choice(died)
-    night.notes["welcome"] = holder
+    night.notes[HOLDER] = holder
     night.tell("welcome_passed", {"seat": holder, "among": died}, Audience.public())
 
 
@@ -866,97 +704,6 @@ WITH_THEIR_CHARACTERS = Pipeline(
 
 def _no_character(seat: int) -> Character | None:
     return None
-
-
-def _night(rules: Tabula, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
-    """Run the night's steps; the Owl-man's choice and the Welcome! are kept at dawn."""
-    written: dict[str, list[tuple[int, Order]]] = {}
-    for seat, card in cards.items():
-        if card.kind != "sleep":
-            written.setdefault(card.kind, []).append((seat, card))
-    night = Night(state, cards, rng, events, notes={"alive": state.alive, "written": written})
-    night.notes["character"] = _no_character
-    table = NATIVE if "characters" not in state.options else cast_of(state.options)
-    night.notes["cast"] = table
-    own = table.characters
-    steps = NIGHT_STEPS
-    if own:
-        night.notes["character"] = lambda seat: own.get(night.state.rules.roles[seat])
-        steps = WITH_THEIR_CHARACTERS
-    state = steps.run(night, rules)
-    old: TabulaState = state.rules
-    owl = night.notes.get("owl")
-    welcome = night.notes.get("welcome", old.welcome)
-    new = old
-    if owl != old.owl or welcome != old.welcome:
-        new = TabulaState(
-            old.roles,
-            old.pack,
-            old.set_aside,
-            welcome,
-            owl,
-            old.suspects,
-            old.lynched,
-            old.changed,
-            old.spent,
-            old.tokens,
-        )
-    if state.over:
-        return state.evolve(index=state.index + 1, rules=new)
-    return state.evolve(phase="day", step=1, index=state.index + 1, rules=new)
-
-
-# The day: the accusation, then the ballot (engine/tribunal.py).
-
-
-def _accusation(state: State, cards: Mapping[int, Order], events: list[Event]) -> State:
-    """Name the suspects: the Owl-man's choice first when it lives, then the players
-    with most votes, ties going to the closest clockwise from the Welcome! holder. When
-    nobody is accused at all, the day ends without a ballot."""
-    rules: TabulaState = state.rules
-    data = tribunal.suspects(state, cards, _origin(state), rules.owl)
-    if data["owl"] is not None:
-        events.append(Event("owl_chose", {"seat": data["owl"]}, Audience.public()))
-    events.append(Event("suspects_named", data, Audience.public()))
-    suspects = tuple(data["suspects"])
-    new = TabulaState(
-        rules.roles,
-        rules.pack,
-        rules.set_aside,
-        rules.welcome,
-        None,
-        suspects,
-        rules.lynched,
-        rules.changed,
-        rules.spent,
-        rules.tokens,
-    )
-    if not suspects:
-        return _nightfall(state, new)
-    return state.evolve(step=2, index=state.index + 1, rules=new)
-
-
-def _ballot(rules: Tabula, state: State, cards: Mapping[int, Order], events: list[Event]) -> State:
-    """Reveal the ballots together; the suspect with more is lynched, a tie going to
-    the suspect closest clockwise from the Welcome! holder."""
-    old: TabulaState = state.rules
-    data = tribunal.ballot(state, old.suspects, cards, _origin(state))
-    lynched = data["lynched"]
-    events.append(Event("ballot_revealed", data, Audience.public()))
-    state = rules.bury(state, rules.mourned(state, [(lynched, "lynched")]), events)
-    tokens = abilities.skull_moves(state, events) if old.tokens else old.tokens
-    state = rules.judge(state, events)
-    new = TabulaState(
-        old.roles, old.pack, old.set_aside, old.welcome, None, (), lynched, old.changed, old.spent, tokens
-    )
-    return _nightfall(state, new)
-
-
-def _nightfall(state: State, rules: TabulaState) -> State:
-    """Close the day: the next night opens, unless the game is over."""
-    if state.over:
-        return state.evolve(index=state.index + 1, rules=rules)
-    return state.evolve(phase="night", number=state.number + 1, step=1, index=state.index + 1, rules=rules)
 
 
 RULESET = register(Tabula())

@@ -4,10 +4,11 @@ Every character is a definition made of ability blocks (engine/characters.py; th
 built-in ones in `cast`), so the night runs blocks, never names: the pack hunts, then
 the inspecting blocks, the Medium's seance, protections, marks, exact readings, one-shot
 kills, passed tokens; then the deaths, the revivals, the tombstone, and the end judged
-once. The day is Tabula's (engine/tribunal.py): an accusation in which the ghosts vote
+once. The deal, the day, the deaths and the end are Tabula's, written once for both
+(tabula_family.py; the day in engine/tribunal.py): an accusation in which the ghosts vote
 too, then a secret ballot; every tie counts clockwise from the tombstone (the Lapide),
-which passes to each new ghost, the lynched included. docs/rules.md, "Luna Piena", gives
-the readings chosen where the rulebooks are silent.
+which passes to each new ghost, the lynched included (`lynching`). docs/rules.md, "Luna
+Piena", gives the readings chosen where the rulebooks are silent.
 """
 
 from __future__ import annotations
@@ -18,17 +19,15 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar
 
-from ... import abilities, talk, tribunal
-from ... import pack as wolfpack
+from ... import abilities
 from ...abilities import GIVE, RAISE, READ, SHOOT
-from ...cards import SLEEPER, Card, Field, Slot
+from ...cards import SLEEPER, Field, Slot
 from ...characters import (
     FRAIL,
     IMMUNE,
     INSPECT,
     KNOW_GROUP,
     MARK,
-    ONE_SHOT_KILL,
     PROTECT,
     REVIVE,
     SEANCE,
@@ -42,39 +41,35 @@ from ...events import Audience, Event
 from ...night import DEATHS, JUDGE, Death, Night, Pipeline
 from ...options import as_json, parse_options
 from ...orders import Order
-from ...outcome import Outcome, finish
-from ...pack import succession
 from ...pack import victim as choose_victim
-from ...random import clockwise_distance, setup_rng
+from ...random import clockwise_distance
 from ...registry import register
-from ...state import PhaseSpec, Stage, State
+from ...state import PhaseSpec, State
 from ...table import Role
-from ...talk import Channel
-from ..base import Advice, BaseRuleset, Capabilities, DealShape, one_role_deal, one_role_shape
+from ..base import Advice, Capabilities
+from ..tabula_family import (
+    ACCUSE,
+    BALLOT,
+    HOLDER,
+    INQUIRE,
+    KILL,
+    KILL_AND_SLAY,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NIGHT,
+    OWL,
+    TabulaFamily,
+)
+from ..tabula_family import PROTECT as PROTECT_CARD
+from ..tabula_family import origin as family_origin
 from . import cast as deck_table
 
 ID = "lunapiena"
-MIN_PLAYERS = 7
-MAX_PLAYERS = 24
 
-_LIST = Field(most=None, ranked=True, optional=True, count_error="empty_list", prune=True)
-_ALSO = Field("also", least=1, most=1, optional=True, word="ALSO", prune=True)
-HUNT = Card("kill", "KILL", (_LIST,), empty_error="empty_list")
-HUNT_AND_SLAY = Card("kill", "KILL", (_LIST, _ALSO), empty_error="empty_list")
-"""The pack's list; a wolf with a one-shot kill among the pack (Lara) may add ALSO and
-one fellow wolf."""
-INQUIRE = Card("inquire", "INQUIRE", (Field(),))
-PROTECT_CARD = Card("protect", "PROTECT", (Field(),))
-OWL = Card("owl", "OWL", (Field(),))
-ACCUSE = Card("vote", "VOTE", (Field(least=0),), blank=False)
-BALLOT = Card("ballot", "LYNCH", (Field(least=0),), blank=False)
-CARDS = (HUNT, HUNT_AND_SLAY, INQUIRE, READ, PROTECT_CARD, SHOOT, RAISE, OWL, GIVE, ACCUSE, BALLOT)
+CARDS = (KILL, KILL_AND_SLAY, INQUIRE, READ, PROTECT_CARD, SHOOT, RAISE, OWL, GIVE, ACCUSE, BALLOT)
+"""The family's cards (tabula_family.py; a wolf with a one-shot kill among the pack, Lara,
+may add ALSO and one fellow wolf to the pack's list) and the blocks' (engine/abilities.py)."""
 ACT_CARDS = {card.kind: card for card in (INQUIRE, READ, PROTECT_CARD, SHOOT, RAISE, OWL, GIVE)}
-
-NIGHT = Stage("night", "night")
-ACCUSATION = Stage("accusation", "day", cards="public")
-BALLOT_STAGE = Stage("ballot", "day", cards="revealed")
-OVER_STAGE = Stage("over", "over")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +125,23 @@ class LunaState:
             tokens=tuple((str(t), str(e), int(g), int(h)) for t, e, g, h in raw.get("tokens", ())),
         )
 
+    @property
+    def holder(self) -> int | None:
+        """The tombstone's holder: the family's name for where ties count from."""
+        return self.lapide
+
+    def moved(
+        self,
+        holder: int | None,
+        owl: int | None,
+        suspects: tuple[int, ...],
+        lynched: int | None,
+        tokens: tuple[tuple[str, str, int, int], ...],
+    ) -> LunaState:
+        """This state with what the family's steps move (tabula_family.py), the rest as
+        it was."""
+        return LunaState(self.roles, self.pack, self.set_aside, holder, owl, suspects, lynched, self.spent, tokens)
+
 
 @dataclass(frozen=True, slots=True)
 class LunaOptions:
@@ -179,11 +191,12 @@ def cast_of(options: Mapping[str, Any]) -> Cast:
     return found
 
 
-class LunaPiena(BaseRuleset):
+class LunaPiena(TabulaFamily):
+    """Luna Piena on the family's day and deal (tabula_family.py): characters made of
+    blocks, the tombstone, its own night."""
+
     id = ID
     capabilities = Capabilities(family=ID)
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
     roles: Mapping[str, Role] = {name: character.row() for name, character in deck_table.BUILT_IN.items()}
     cards = CARDS
     state_type = LunaState
@@ -192,13 +205,9 @@ class LunaPiena(BaseRuleset):
     def night_order(self) -> tuple[str, ...]:
         return NIGHT_STEPS.names
 
-    def cast(self, options: Mapping[str, Any]) -> Mapping[str, Role]:
-        """The rows of a game's characters: ours, and the organiser's over them."""
-        return cast_of(options).rows
-
-    def characters(self, options: Mapping[str, Any]) -> Mapping[str, Character]:
-        """A game's characters as definitions (their blocks say what each does)."""
-        return cast_of(options).characters
+    def game_cast(self, options: Mapping[str, Any]) -> Cast:
+        """The built-in characters, and the organiser's over them."""
+        return cast_of(options)
 
     def advice(self, options: Mapping[str, Any], players: int) -> tuple[Advice, ...]:
         """No advice: every option this ruleset takes is the rulebook's to take."""
@@ -233,79 +242,30 @@ class LunaPiena(BaseRuleset):
         checked["cards"] = added
         return checked
 
-    def setup(
-        self, options: Mapping[str, Any], players: int, seed: int, deal: Mapping[str, Any] | None = None
-    ) -> tuple[State, list[Event]]:
-        """Deal the cards (or take the given deal), draw the alpha, and tell each seat
-        its character, the pack its members, each group its own, and whoever knows the
-        pack (the Were-cow) who the wolves are."""
-        rng = setup_rng(seed)
-        table = cast_of(options)
-        cards = deck_table.deck(players, options["cards"])
-        roles = (deal or {}).get("roles")
-        set_aside: str | None = None
-        if roles is None:
-            rng.shuffle(cards)
-            if len(cards) > players:
-                set_aside = cards.pop()
-            dealt = cards
-        else:
-            dealt = list(roles)
-            left = list(cards)
-            if len(dealt) != players:
-                raise SetupError("bad_roles", "roles", roles)
-            for role in dealt:
-                if role not in left:
-                    raise SetupError("bad_roles", "roles", roles)
-                left.remove(role)
-            set_aside = left[0] if left else None
-            given = (deal or {}).get("set_aside")
-            if given is not None and given != set_aside:
-                raise SetupError("bad_roles", "set_aside", given)
-        wolves = [seat for seat, role in enumerate(dealt) if role in table.pack]
-        pack = succession(wolves, (deal or {}).get("alpha"), players, rng)
-        state = State(
-            ruleset=ID,
-            options=dict(options),
-            seed=seed,
-            alive=(True,) * players,
-            revealed=(False,) * players,
-            phase="night",
-            number=1,
-            rules=LunaState(tuple(dealt), pack, set_aside),
-        )
-        full = deck_table.deck(players, options["cards"])
-        summary = {
-            "players": players,
-            "wolves": sum(1 for role in full if role in table.pack),
-            "seers": full.count(deck_table.SEER),
-            "specials": [name for name in options["cards"] if name != deck_table.VILLAGER],
-            "set_aside": len(full) - players,
-        }
-        events = [Event("game_set_up", summary, Audience.public())]
-        if set_aside is not None:
-            events.append(Event("role_set_aside", {"role": set_aside}, Audience.moderator()))
-        events += [
-            Event("role_dealt", {"seat": seat, "role": role}, Audience.of(seat)) for seat, role in enumerate(dealt)
-        ]
-        events.append(Event("pack_formed", {"pack": list(pack)}, Audience.of(*pack)))
-        for group, members in _groups(table, dealt).items():
-            if len(members) > 1:
-                events.append(Event("group_met", {"group": group, "members": members}, Audience.of(*members)))
-        knowers = [seat for seat, role in enumerate(dealt) if _knows_pack(table[role])]
-        for seat in knowers:
-            events.append(Event("pack_known", {"seat": seat, "pack": list(pack)}, Audience.of(seat)))
-        return state, events
-
-    def channels(self, state: State) -> tuple[Channel, ...]:
-        """The square, the den (at night only), each group's own, and the ghosts'
-        corner (nothing a ghost writes reaches the living)."""
-        rules: LunaState = state.rules
-        groups = _groups(cast_of(state.options), rules.roles)
-        return talk.standard(state, groups=groups, den_open=state.phase == "night", pack=rules.pack)
-
     def deck(self, options: Mapping[str, Any], players: int) -> tuple[str, ...]:
         return tuple(deck_table.deck(players, options["cards"]))
+
+    def counts(self, options: Mapping[str, Any], deck: Sequence[str]) -> dict[str, Any]:
+        """The pack's cards and the Seers in the deck, and the cards added to the base."""
+        pack = cast_of(options).pack
+        return {
+            "wolves": sum(1 for role in deck if role in pack),
+            "seers": deck.count(deck_table.SEER),
+            "specials": [name for name in options["cards"] if name != deck_table.VILLAGER],
+        }
+
+    def groups(self, options: Mapping[str, Any], roles: Sequence[str]) -> dict[str, list[int]]:
+        """Each known group (but the pack's) with the seats whose character knows it."""
+        table = cast_of(options)
+        groups: dict[str, list[int]] = {}
+        for seat, role in enumerate(roles):
+            block = table[role].block(KNOW_GROUP)
+            if block is not None and block.group != "pack":
+                groups.setdefault(block.group, []).append(seat)
+        return groups
+
+    def met(self, group: str, members: list[int]) -> Event:
+        return Event("group_met", {"group": group, "members": members}, Audience.of(*members))
 
     def deal(self, state: State) -> dict[str, Any]:
         rules: LunaState = state.rules
@@ -315,30 +275,17 @@ class LunaPiena(BaseRuleset):
             "set_aside": rules.set_aside,
         }
 
-    def deal_shape(self, options: Mapping[str, Any], players: int) -> DealShape:
-        """One role a seat from the table's deck, and the alpha if the organiser likes."""
-        return one_role_shape(self.deck(options, players))
-
-    def deal_from_hands(self, hands: Sequence[Mapping[str, Any]], mark: int | None) -> dict[str, Any]:
-        return one_role_deal(hands, mark)
-
-    def phase(self, state: State) -> PhaseSpec:
-        if state.over:
-            return PhaseSpec(OVER_STAGE, state.number, {})
+    def night_phase(self, state: State) -> PhaseSpec:
+        """The pack's list (with ALSO and a fellow wolf for a one-shot kill among the
+        pack), or each character's acting block's card naming whom the block allows."""
         rules: LunaState = state.rules
         living = state.living()
-        if state.phase == "day":
-            if state.step == 1:
-                vote = Slot(ACCUSE, (tuple(living),))
-                return PhaseSpec(ACCUSATION, state.number, dict.fromkeys(range(state.seats), vote), step=1)
-            ballot = Slot(BALLOT, (rules.suspects,))
-            return PhaseSpec(BALLOT_STAGE, state.number, {s: ballot for s in living if s not in rules.suspects}, step=2)
         table = cast_of(state.options)
         number = state.number
         roles = rules.roles
         pack = [seat for seat in rules.pack if state.alive[seat]]
         prey = tuple(seat for seat in living if roles[seat] not in table.pack)
-        hunt = Slot(HUNT, (prey,))
+        hunt = Slot(KILL, (prey,))
         dead = tuple(seat for seat in range(state.seats) if not state.alive[seat])
         slots: dict[int, Slot] = {}
         for seat in living:
@@ -348,7 +295,7 @@ class LunaPiena(BaseRuleset):
             if character.pack:
                 if usable and act is not None:
                     fellows = tuple(wolf for wolf in pack if wolf != seat)
-                    slots[seat] = Slot(HUNT_AND_SLAY, (prey, fellows))
+                    slots[seat] = Slot(KILL_AND_SLAY, (prey, fellows))
                 else:
                     slots[seat] = hunt
             elif not usable or act is None or act.card is None:
@@ -358,27 +305,13 @@ class LunaPiena(BaseRuleset):
                 slots[seat] = Slot(ACT_CARDS[act.card], (choices,)) if choices else SLEEPER
         return PhaseSpec(NIGHT, number, slots)
 
-    def bound(self, state: State, field: Field) -> int:
-        return state.seats
-
-    def misfit(self, state: State, seat: int, order: Order) -> str:
-        return "wrong_order"
-
-    def unasked(self, state: State, seat: int) -> str:
-        if state.phase == "day" and state.step == 2:
-            if not state.alive[seat]:
-                return "ghost_ballot"
-            if seat in state.rules.suspects:
-                return "suspect_ballot"
-        return "not_asked"
-
-    def refusal(self, state: State, seat: int, field: Field, value: int) -> str:
-        """A dead name (a living one on a revival), a name on a ballot who is not a
-        suspect, a wolf on the pack's list, a fellow wolf's place taken by someone else,
-        or the writer's own name where it may not stand."""
+    def night_refusal(self, state: State, seat: int, field: Field, value: int) -> str:
+        """A dead name (a living one on a revival), a wolf on the pack's list, a fellow
+        wolf's place taken by someone else, or the writer's own name where it may not
+        stand."""
         rules: LunaState = state.rules
         table = cast_of(state.options)
-        if state.phase == "night" and state.alive[seat]:
+        if state.alive[seat]:
             act = table[rules.roles[seat]].act
             if field.name == "also":
                 if value == seat:
@@ -388,106 +321,27 @@ class LunaPiena(BaseRuleset):
                 return "target_alive" if state.alive[value] else "not_a_choice"
         if not state.alive[value]:
             return "target_dead"
-        if state.phase == "day" and state.step == 2:
-            return "not_a_suspect"
         if field.prune and rules.roles[value] in table.pack:
             return "target_wolf"
         if value == seat:
             return "target_self"
         return "not_a_choice"
 
-    def resolve(self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
-        if state.phase == "night":
-            return _night(self, state, cards, rng, events)
-        if state.step == 1:
-            return _accusation(state, cards, events)
-        return _ballot(self, state, cards, events)
+    def open_night(
+        self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]
+    ) -> tuple[Night, Pipeline]:
+        """The night, whose steps find each seat's character in its notes."""
+        table = cast_of(state.options)
+        roles = state.rules.roles
+        notes = {"alive": state.alive, "character": lambda seat: table[roles[seat]]}
+        return Night(state, cards, rng, events, notes=notes), NIGHT_STEPS
 
-    def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:
-        raise ValueError("lunapiena has no instant cards")
-
-    def decisive(self, state: State, cards: Mapping[int, Order]) -> bool:
-        """No step ends before its deadline on the cards alone (as in Tabula)."""
-        return False
-
-    def outcome(self, state: State) -> Outcome | None:
-        if state.winner is None:
-            return None
-        return Outcome(state.winner, _winners(state, state.winner))
-
-    def roles_of(self, state: State, seat: int) -> tuple[str, ...]:
-        return (state.rules.roles[seat],)
-
-    def mourned(self, state: State, deaths: Sequence[Death]) -> list[Death]:
-        """The deaths of one moment in order, every seat once and only a living one;
-        a giver of the Skull takes its holder along."""
-        dying: list[Death] = []
-        gone: set[int] = set()
-        queue = list(deaths)
-        while queue:
-            seat, cause = queue.pop(0)
-            if seat in gone or not state.alive[seat]:
-                continue
-            dying.append((seat, cause))
-            gone.add(seat)
-            queue += abilities.taken_along(state, seat)
-        return dying
-
-    def bury(self, state: State, deaths: Sequence[Death], events: list[Event]) -> State:
-        """Apply and announce the deaths of one moment (engine/pack.py)."""
-        return wolfpack.bury(state, deaths, events)
-
-    def judge(self, state: State, events: list[Event]) -> State:
-        winner = _winner(state)
-        if winner is None:
-            return state
-        return finish(state, winner, _winners(state, winner), state.rules.roles, events)
-
-
-def _groups(table: Cast, roles: Sequence[str]) -> dict[str, list[int]]:
-    """Each known group (but the pack's) with the seats whose character knows it."""
-    groups: dict[str, list[int]] = {}
-    for seat, role in enumerate(roles):
-        block = table[role].block(KNOW_GROUP)
-        if block is not None and block.group != "pack":
-            groups.setdefault(block.group, []).append(seat)
-    return groups
-
-
-def _knows_pack(character: Character) -> bool:
-    block = character.block(KNOW_GROUP)
-    return block is not None and block.group == "pack"
-
-
-def _winner(state: State) -> str | None:
-    """The village when no wolf lives; the wolves when the living wolves are at least as
-    many as the other living players; but whichever side wins, a living sole winner
-    (the Werehamster) wins alone instead."""
-    table = cast_of(state.options)
-    wolves = others = 0
-    solo = None
-    for role, alive in zip(state.rules.roles, state.alive, strict=True):
-        if alive:
-            if role in table.wolfish:
-                wolves += 1
-            else:
-                others += 1
-            if solo is None and role in table.solo:
-                solo = table.solo[role]
-    if wolves and wolves < others:
-        return None
-    return solo or ("wolves" if wolves else "village")
-
-
-def _winners(state: State, side: str) -> tuple[int, ...]:
-    table = cast_of(state.options)
-    return tuple(seat for seat, role in enumerate(state.rules.roles) if table[role].winning_side == side)
-
-
-def _origin(state: State) -> int:
-    """Where ties count from: the tombstone's holder, or seat 0 while nobody has it."""
-    lapide = state.rules.lapide
-    return 0 if lapide is None else int(lapide)
+    def lynching(self, state: State, lynched: int, deaths: Sequence[Death], events: list[Event]) -> int | None:
+        """The lynched takes the tombstone (with whoever the Skull took along, counted
+        after him)."""
+        among = [seat for seat, _ in deaths]
+        events.append(Event("tombstone_passed", {"seat": lynched, "among": among}, Audience.public()))
+        return lynched
 
 
 # The night, in call order: see NIGHT_STEPS below.
@@ -507,15 +361,7 @@ def _pack(night: Night) -> None:
     victim, how, decided_by = choose_victim(pack, night.cards, quiet=False, prey=prey, rng=night.rng)
     night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
     night.notes["victim"] = victim
-    for seat in pack:
-        card = night.cards.get(seat)
-        act = table[rules.roles[seat]].act
-        if card is None or act is None or act.kind != ONE_SHOT_KILL or not card.field("also"):
-            continue
-        target = card.field("also")[0]
-        abilities.use(night, seat, act)
-        night.tell("power_used", {"seat": seat, "power": "slay", "target": target}, Audience.of(seat))
-        night.notes.setdefault("strikes", []).append((target, act.first))
+    abilities.slay(night, pack)
 
 
 def _inspect(night: Night) -> None:
@@ -593,7 +439,7 @@ def _tombstone(night: Night) -> None:
     died = sorted({seat for seat, _ in night.kills if before[seat] and not alive[seat]})
     if not died:
         return
-    origin = _origin(night.state)
+    origin = family_origin(night.state)
     seats = night.state.seats
     victim = night.notes.get("victim")
     if len(died) == 1:
@@ -604,7 +450,7 @@ def _tombstone(night: Night) -> None:
         holder = night.rng.choice(died)
     else:
         holder = max(died, key=lambda seat: clockwise_distance(origin, seat, seats))
-    night.notes["lapide"] = holder
+    night.notes[HOLDER] = holder
     night.tell("tombstone_passed", {"seat": holder, "among": died}, Audience.public())
 
 
@@ -628,65 +474,6 @@ NIGHT_STEPS = Pipeline(
 """The night in call order: the pack, then the Seer, then the others as the rulebook
 lists them; then dawn weighs the kills, the deaths, a revival, the tombstone, and the
 end is judged once."""
-
-
-def _night(rules: LunaPiena, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
-    table = cast_of(state.options)
-    roles = state.rules.roles
-    notes = {"alive": state.alive, "character": lambda seat: table[roles[seat]]}
-    night = Night(state, cards, rng, events, notes=notes)
-    state = NIGHT_STEPS.run(night, rules)
-    old: LunaState = state.rules
-    owl = night.notes.get("owl")
-    lapide = night.notes.get("lapide", old.lapide)
-    new = LunaState(old.roles, old.pack, old.set_aside, lapide, owl, old.suspects, old.lynched, old.spent, old.tokens)
-    if state.over:
-        return state.evolve(index=state.index + 1, rules=new)
-    return state.evolve(phase="day", step=1, index=state.index + 1, rules=new)
-
-
-# The day: Tabula's accusation and ballot, ties counted from the tombstone.
-
-
-def _accusation(state: State, cards: Mapping[int, Order], events: list[Event]) -> State:
-    rules: LunaState = state.rules
-    data = tribunal.suspects(state, cards, _origin(state), rules.owl)
-    if data["owl"] is not None:
-        events.append(Event("owl_chose", {"seat": data["owl"]}, Audience.public()))
-    events.append(Event("suspects_named", data, Audience.public()))
-    suspects = tuple(data["suspects"])
-    new = LunaState(
-        rules.roles, rules.pack, rules.set_aside, rules.lapide, None, suspects, rules.lynched, rules.spent, rules.tokens
-    )
-    if not suspects:
-        return _nightfall(state, new)
-    return state.evolve(step=2, index=state.index + 1, rules=new)
-
-
-def _ballot(rules: LunaPiena, state: State, cards: Mapping[int, Order], events: list[Event]) -> State:
-    """Reveal the ballots; the lynched takes the tombstone (with whoever the Skull takes
-    along, counted after him), and the Skull moves on clockwise from its holder."""
-    old: LunaState = state.rules
-    data = tribunal.ballot(state, old.suspects, cards, _origin(state))
-    lynched = data["lynched"]
-    events.append(Event("ballot_revealed", data, Audience.public()))
-    deaths = rules.mourned(state, [(lynched, "lynched")])
-    state = rules.bury(state, deaths, events)
-    events.append(
-        Event("tombstone_passed", {"seat": lynched, "among": [seat for seat, _ in deaths]}, Audience.public())
-    )
-    tokens = abilities.skull_moves(state, events)
-    state = state.evolve(
-        rules=LunaState(old.roles, old.pack, old.set_aside, lynched, None, (), lynched, old.spent, tokens)
-    )
-    state = rules.judge(state, events)
-    return _nightfall(state, state.rules)
-
-
-def _nightfall(state: State, rules: LunaState) -> State:
-    if state.over:
-        return state.evolve(index=state.index + 1, rules=rules)
-    return state.evolve(phase="night", number=state.number + 1, step=1, index=state.index + 1, rules=rules)
 
 
 RULESET = register(LunaPiena())
