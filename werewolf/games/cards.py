@@ -41,11 +41,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from urllib.parse import parse_qsl
 
-from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest
 from django.utils import timezone
 
 from werewolf import engine
@@ -108,39 +105,6 @@ def hand_in(token: str, data: Mapping[str, str]) -> Handed | None:
         return None  # as read, yet not taken: the usual way says why
     _RECENT.remember(key, read)
     return _write(key, read, data, now)
-
-
-def form_of(request: HttpRequest) -> Mapping[str, str]:
-    """The posted form, as `hand_in` reads it: a form the browser sent urlencoded (what
-    the seat page's form sends) read into a plain dict, each field's last value as
-    `request.POST` gives it, by the same reading (Django's QueryDict: the body decoded
-    by the default charset, or as Latin-1 if it is not that; urllib's `parse_qsl` with
-    blank values kept, up to DATA_UPLOAD_MAX_NUMBER_FIELDS), without building the
-    QueryDict, which cost a card 28 us of the 40 its reading cost. Anything else, or a
-    form already read (a cross-site check reads the token), is `request.POST` itself; so
-    is a form with too many fields, which `request.POST` then refuses as Django does."""
-    if (
-        request.content_type != "application/x-www-form-urlencoded"
-        or request.encoding not in (None, settings.DEFAULT_CHARSET)
-        or hasattr(request, "_post")
-    ):
-        return request.POST
-    body = request.body  # (as request.POST would: refused past DATA_UPLOAD_MAX_MEMORY_SIZE)
-    try:
-        text = body.decode(settings.DEFAULT_CHARSET)
-    except UnicodeDecodeError:
-        text = body.decode("iso-8859-1")
-    try:
-        return dict(
-            parse_qsl(
-                text,
-                keep_blank_values=True,
-                encoding=settings.DEFAULT_CHARSET,
-                max_num_fields=settings.DATA_UPLOAD_MAX_NUMBER_FIELDS,
-            )
-        )
-    except ValueError:
-        return request.POST
 
 
 def _read(row: Any) -> Read | None:
