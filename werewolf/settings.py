@@ -115,7 +115,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "werewolf.headers.NoStoreMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # A seat's card or post from its own page, taken before the rest (werewolf/games/middleware.py).
+    # A seat's post in the talk from its own page, taken before the rest (werewolf/games/middleware.py).
     "werewolf.games.middleware.SeatPostMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

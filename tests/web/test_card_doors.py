@@ -1,7 +1,7 @@
 """Every way a card comes in takes it by the same rules (werewolf/games/acceptance.py): the
 seat page's form through `services.submit_order`, the seat link's shortcut on PostgreSQL
-(`SeatPostMiddleware` and `cards.hand_in`, its INSERT's `WHERE` built from the rules),
-and a mailed reply (werewolf/mail/inbound.py). For every refusal, the same card is handed
+(`cards.hand_in`, which the seat page offers a card first, its INSERT's `WHERE` built
+from the rules), and a mailed reply (werewolf/mail/inbound.py). For every refusal, the same card is handed
 in by each: none writes anything, the page says the service's reason, and the shortcut's
 INSERT itself, run with what the link's last read found before the game changed, writes
 nothing either; and a card that goes in is the same row by every way."""

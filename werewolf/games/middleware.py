@@ -9,10 +9,10 @@ itself does around every request still happens: the database connection's checks
 its start and end, and an error turned into Django's answer (a 400 for a body too
 large, say).
 
-A card (`games:seat`) is no longer taken here: it goes the whole way, where the view
-hands it in by `cards.hand_in` first. Taking it here saved about a fifth of a card's
-CPU on `benchmarks/web.py` (a quarter of a millisecond a card), nothing a player or an
-operator would notice, for a second copy of the CSRF check's rule (docs/performance.md).
+A card (`games:seat`) is not taken here: it goes the whole way, where the view offers
+it to `cards.hand_in` first. Taking it here saved a fraction of a millisecond a card,
+which neither a player nor an operator notices, for a second copy of the CSRF check's
+rule (docs/performance.md).
 
 `SeatPostMiddleware` sits right after `SecurityMiddleware` (which has already
 redirected a plain-HTTP request where HTTPS is required, and adds its headers to the
