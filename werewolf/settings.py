@@ -117,7 +117,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "werewolf.headers.NoStoreMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # A seat's card or post from its own page, taken before the rest (werewolf/games/middleware.py).
+    # A seat's post in the talk from its own page, taken before the rest (werewolf/games/middleware.py).
     "werewolf.games.middleware.SeatPostMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -245,8 +245,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend, with a health check that costs no round trip and statements a
     # busy request runs every time prepared once per connection (werewolf/database).
     DATABASES["default"]["ENGINE"] = "werewolf.database"
-    if not _env_bool("WEREWOLF_DB_PREPARED", True):  # behind a pooler that loses them
-        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+    # psycopg's prepared statements, which Django turns off unless OPTIONS names a
+    # threshold: on for the statements werewolf.database's `prepared_cursor` runs (which
+    # asks for each at once); Django's own cursors bind on the client side and never
+    # prepare. Off (None) behind a pooler that loses them.
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        5 if _env_bool("WEREWOLF_DB_PREPARED", True) else None
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE transactions take the write lock up front, so two resolvers queue up
     # instead of failing with "database is locked"; WAL lets readers go on meanwhile.

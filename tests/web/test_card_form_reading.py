@@ -122,12 +122,12 @@ ODD_BODIES = [
     ],
 )
 def test_a_posted_form_is_read_as_request_post_reads_it(body: bytes, content_type: str) -> None:
-    """`cards.form_of` reads a card's urlencoded form without building Django's QueryDict:
+    """`middleware.form_of` reads a seat's urlencoded post without building Django's QueryDict:
     every field as `request.POST.get` gives it, whatever the body; anything it does not
     read so (another content type or charset, too many fields) is `request.POST` itself."""
     from django.test import RequestFactory
 
-    from werewolf.games.cards import form_of
+    from werewolf.games.middleware import form_of
 
     def request():
         return RequestFactory().generic("POST", "/p/x/", body, content_type=content_type)

@@ -187,11 +187,8 @@ def statements() -> Any:
 
 def run(sql: str, params: list[Any]) -> tuple[int, tuple[Any, ...] | None]:
     """One of the few statements a busy request runs every time: the rows it wrote and
-    its first row. On PostgreSQL (werewolf.database) prepared once per connection and
-    run straight through libpq; elsewhere by an ordinary cursor (`statements`)."""
-    direct = getattr(connection, "run_prepared", None)
-    if direct is not None:
-        return direct(sql, params)  # type: ignore[no-any-return]
+    its first row. On PostgreSQL (werewolf.database) prepared once per connection;
+    elsewhere by an ordinary cursor (`statements`)."""
     with statements() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount, (cursor.fetchone() if cursor.description else None)

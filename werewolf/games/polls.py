@@ -5,7 +5,7 @@ game the request asked most, twelve a game every quarter of a minute. The usual 
 (`views.seat_version`, `selectors.version`) read the link, the events, the open phase,
 who has a card in, the seat's own card and the talk's counts: six queries, most of a
 poll's 4 ms of CPU spent building them in the ORM. Here one prepared statement
-(`_poll_sql`, straight to libpq as `links.run` does) reads all of it for the link:
+(`_poll_sql`, prepared once per connection, `links.run`) reads all of it for the link:
 the events' audiences only (never their data), the seats with a card in, the seat's own
 card, and every channel's counts, in the order PostgreSQL sorts their names. What the
 viewer may see of them is then chosen exactly as `selectors.version` chooses it, and

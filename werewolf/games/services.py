@@ -28,7 +28,7 @@ from werewolf import engine
 from werewolf.engine.bots import bot_card
 from werewolf.engine.random import seating_rng
 
-from . import links, validators
+from . import acceptance, links, validators
 from .models import Event, Game, Order, Phase, Player
 from .outbox import outbox
 from .queue import after_commit
@@ -450,15 +450,21 @@ def submit_orders(
     after the last one is in."""
     with transaction.atomic():
         game = _locked(game)
-        if game.status != Game.Status.RUNNING:
-            raise ServiceError("game_not_running")
-        phase = game.current_phase()
-        if phase is None or (phase_id is not None and phase.pk != phase_id):
-            raise ServiceError("phase_closed")
-        if phase.deadline <= timezone.now():
-            raise ServiceError("deadline_passed")
+        phase = game.current_phase() if game.status == Game.Status.RUNNING else None
+        refused = acceptance.refusal(
+            acceptance.Standing(
+                game.status,
+                phase.pk if phase is not None else None,
+                phase.deadline if phase is not None else None,
+                phase_id,
+                timezone.now(),
+            )
+        )
+        if refused is not None:
+            raise ServiceError(refused)
+        assert phase is not None  # (the rules hold: the game runs and has its phase open)
         state = game.engine_state
-        checked = {seat: engine.validate(state, seat, order) for seat, order in cards.items()}
+        checked = {seat: acceptance.checked(state, seat, order) for seat, order in cards.items()}
         errors = {seat: OrderRefused(card) for seat, card in checked.items() if isinstance(card, engine.OrderError)}
         if errors:
             raise CardsRefused(errors)
@@ -468,7 +474,7 @@ def submit_orders(
             assert isinstance(card, engine.Order)
             instant = engine.acts_at_once(state, seat, card)
             if instant:
-                checked_now = engine.validate(state, seat, card)  # an earlier act may have changed the step
+                checked_now = acceptance.checked(state, seat, card)  # an earlier act may have changed the step
                 if isinstance(checked_now, engine.OrderError):
                     raise CardsRefused({seat: OrderRefused(checked_now)})
             row = Order.objects.create(

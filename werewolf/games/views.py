@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -503,13 +503,16 @@ def _public_url(game: Game) -> str:
 @require_http_methods(["GET", "POST"])
 def seat(request: HttpRequest, token: str) -> HttpResponse:
     """A player's page. GET never changes anything: mail scanners open links too."""
-    if request.method == "POST" and not hasattr(request, middleware.TRIED):
-        # A card that goes in costs two statements on PostgreSQL (`cards.hand_in`); any
-        # other goes the way below, which says why it is refused. (A card the browser
-        # says came from this page was offered it before the rest of the middleware.)
-        handed_in = cards.hand_in(token, cards.form_of(request))
+    if request.method == "POST":
+        # A card that goes in costs one or two statements on PostgreSQL (`cards.hand_in`),
+        # by the same rules as the way below (`acceptance`), which says why any other is
+        # refused.
+        handed_in = cards.hand_in(token, request.POST)
         if handed_in is not None:
-            return middleware.card_taken(request, handed_in)
+            # The seat's page, which then tells whether the phase the card was for is still
+            # open or whether this card ended it (not redirect(), which would first try the
+            # path as a view's name).
+            return HttpResponseRedirect(f"{request.path}?handed={handed_in.index}")
     try:
         player = links.player_for(token)
     except links.LinkError as problem:
