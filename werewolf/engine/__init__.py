@@ -37,6 +37,12 @@ def capabilities(ruleset: str) -> rulesets.Capabilities:
     return rulesets.get(ruleset).capabilities
 
 
+def listed() -> tuple[str, ...]:
+    """Every ruleset's id, as lists offer them: by their family's rank, the editions of a
+    family by id. The first is the one a new game takes when nothing says otherwise."""
+    return tuple(sorted(rulesets.RULESETS, key=lambda ruleset: (capabilities(ruleset).rank, ruleset)))
+
+
 def options(ruleset: str, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
     """Check `raw` options for a table of `players` and fill in the defaults."""
     return dict(rulesets.get(ruleset).options(raw, players))
@@ -251,6 +257,7 @@ __all__ = [
     "deck",
     "talk",
     "decisive",
+    "listed",
     "options",
     "outcome",
     "phase",

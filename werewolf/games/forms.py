@@ -33,13 +33,17 @@ from .templatetags.werewolf import role as role_filter
 
 _LINE = re.compile(r"^\s*(?P<name>[^<>,;]+?)\s*(?:[<,;]\s*(?P<email>[^<>\s,;]+)\s*>?)?\s*$")
 
-RULESET_CHOICES = [
-    ("classic", _("Classic Werewolf")),
-    ("tabula", _("Lupus in Tabula (7 to 24 players)")),
-    ("lunapiena", _("Lupus in Tabula, Luna Piena edition (7 to 24 players)")),
-    ("lupusburg", _("Lupusburg, with the coin bag (4 to 8 players)")),
-    ("lupusburg-goals", _("Lupusburg, with secret goals and the Chimney Sweeper (4 to 8 players)")),
-]
+
+def ruleset_choices() -> list[tuple[str, str]]:
+    """Every ruleset, as the New game form and the print page offer them (`engine.listed`),
+    each named by its own template (rulesets/<family>/games/edition.html), in the language
+    of the request."""
+    return [
+        (ruleset, words(own_templates(ruleset, "games/edition.html"), {"ruleset": ruleset}))
+        for ruleset in engine.listed()
+    ]
+
+
 TABULA_SPECIALS = {
     "medium": _("the Medium"),
     "possessed": _("the Possessed"),
@@ -110,22 +114,23 @@ RULESET_FIELDS = {
 }
 """The New game form's fields: those of every game, then each ruleset's own, shown under
 its name (static/werewolf/app.js shows only the chosen ruleset's; without scripts all show)."""
-RULESET_LEGENDS = {
-    "classic": _("Classic Werewolf: its options"),
-    "tabula": _("Lupus in Tabula: its options"),
-    "lunapiena": _("Luna Piena: its options"),
-    "two_step_day": _("The accusation and the ballot"),
-    "lupusburg": _("Lupusburg (both editions): its options"),
-}
-FAMILIES = {"lupusburg": ("lupusburg", "lupusburg-goals")}
-"""Rulesets that share one set of options on the form (Lupusburg's two editions)."""
 SHARED_GROUPS = {"two_step_day": ("tabula", "lunapiena")}
 """Groups of fields several rulesets show beside their own (the day's two steps)."""
+SHARED_LEGENDS = {"two_step_day": _("The accusation and the ballot")}
+
+
+def legend(group: str) -> str:
+    """The heading of a group of the New game form's fields: a family's options, named by
+    its own template (rulesets/<family>/games/options_legend.html), or a shared group's."""
+    if group in SHARED_LEGENDS:
+        return str(SHARED_LEGENDS[group])
+    return words(own_templates(members(group)[0], "games/options_legend.html"), {"ruleset": group})
 
 
 def members(group: str) -> tuple[str, ...]:
-    """The rulesets a group of the form's fields belongs to."""
-    return FAMILIES.get(group) or SHARED_GROUPS.get(group) or (group,)
+    """The rulesets a group of the form's fields belongs to: a shared group's, or the
+    editions of a family."""
+    return SHARED_GROUPS.get(group) or tuple(ruleset for ruleset in engine.listed() if family(ruleset) == group)
 
 
 LUPUSBURG_STEPS = ("placement", "goals", "privilege", "show", "sweeper", "sweep", "bets")
@@ -133,13 +138,8 @@ LUPUSBURG_STEPS = ("placement", "goals", "privilege", "show", "sweeper", "sweep"
 
 
 def family(ruleset: str) -> str:
-    """The options group a ruleset's fields are in."""
-    return next((name for name, members in FAMILIES.items() if ruleset in members), ruleset)
-
-
-TYPICAL_TABLE = {"classic": 9, "tabula": 9, "lunapiena": 9, "lupusburg": 6, "lupusburg-goals": 6}
-"""A table the options of a game open to sign-up are checked for, before its players are
-known (they are checked again, with their defaults, for the real table at the start)."""
+    """The options group a ruleset's fields are in: its family's (both Lupusburgs share one)."""
+    return engine.capabilities(ruleset).family
 
 
 def ballot_minutes(day_minutes: int) -> int:
@@ -254,8 +254,8 @@ class GameForm(forms.Form):
     name = forms.CharField(label=_("Game name"), max_length=120, validators=[validators.validate_one_line])
     ruleset = forms.ChoiceField(
         label=_("Ruleset"),
-        choices=RULESET_CHOICES,
-        initial="classic",
+        choices=ruleset_choices,
+        initial=engine.listed()[0],
         required=False,
         help_text=_(
             "Each ruleset's own options follow below, under its name; only the chosen ruleset's are used. "
@@ -576,7 +576,7 @@ class GameForm(forms.Form):
             *(name for name in COMMON_FIELDS if name in self.fields),
             *(
                 Fieldset(
-                    RULESET_LEGENDS[group],
+                    legend(group),
                     # Only the fields this form has: the characters to tick exist once the
                     # organiser has built one, and crispy-forms logs a traceback for a name
                     # it cannot find.
@@ -681,16 +681,18 @@ class GameForm(forms.Form):
         if not self.cleaned_data.get("signup"):
             return None
         limit = self.cleaned_data.get("signup_limit")
-        return int(limit) if limit else max(len(seats), TYPICAL_TABLE.get(rules.id, rules.min_players))
+        # The ruleset's typical table: the options are checked again, with their
+        # defaults, for the real table at the start.
+        return int(limit) if limit else max(len(seats), rules.capabilities.typical_table or rules.min_players)
 
     def clean_ruleset(self) -> str:
-        return self.cleaned_data.get("ruleset") or "classic"
+        return self.cleaned_data.get("ruleset") or engine.listed()[0]
 
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         seats = data.get("players")
-        ruleset = data.get("ruleset") or "classic"
+        ruleset = data.get("ruleset") or engine.listed()[0]
         # The other rulesets' options are hidden on the page and unused: their errors
         # would stop the organiser with nothing to see.
         for other, names in RULESET_FIELDS.items():
@@ -725,7 +727,7 @@ class GameForm(forms.Form):
                 for item in engine.advice(ruleset, data["options"], expected or len(seats))
             ]
         except engine.SetupError as error:
-            prefixed = f"{family(ruleset)}_{error.option}" if ruleset != "classic" else error.option
+            prefixed = f"{family(ruleset)}_{error.option}"
             field = prefixed if prefixed in self.fields else error.option if error.option in self.fields else None
             message = SETUP_ERRORS.get(error.code, _("These options do not fit together."))
             self.add_error(field, ValidationError(message, params=limits))
@@ -744,12 +746,10 @@ class GameForm(forms.Form):
 
     @staticmethod
     def count_error(ruleset: str) -> str:
-        """The key of the refusal of a table too small or too large for the ruleset."""
-        return {
-            "tabula": "tabula_player_count",
-            "lunapiena": "lunapiena_player_count",
-            "lupusburg": "lupusburg_player_count",
-        }.get(family(ruleset), "player_count")
+        """The key of the refusal of a table too small or too large for the ruleset: its
+        family's own (`<family>_player_count`), else the classic words."""
+        own = f"{family(ruleset)}_player_count"
+        return own if own in SETUP_ERRORS else "player_count"
 
     def option_values(self, ruleset: str = "classic") -> dict[str, Any]:
         data = self.cleaned_data
@@ -1124,7 +1124,10 @@ class AssignRolesForm(forms.Form):
 
     def deck_words(self) -> str:
         """The deck in words, each card with its count ("Werewolf ×2, Seer, Villager ×5")."""
-        return words("includes/deck.html", {"cards": deck_counts(self.deck), "players": len(self.players)})
+        return words(
+            "includes/deck.html",
+            {"cards": deck_counts(self.deck), "players": len(self.players), "ruleset": self.game.ruleset},
+        )
 
     def hands(self) -> dict[int, dict[str, Any]]:
         """Each player's hand, by player id, as `services.assign_deal` takes it."""
@@ -1324,7 +1327,7 @@ class PrintDeckForm(forms.Form):
         initial="role_cards",
         required=False,
     )
-    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=RULESET_CHOICES, initial="classic")
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=ruleset_choices, initial=engine.listed()[0])
     players = forms.IntegerField(label=_("Players"), min_value=1, max_value=40, initial=12)
     paper = forms.ChoiceField(label=_("Paper"), choices=[("a4", _("A4")), ("letter", _("Letter"))], initial="a4")
     backs = forms.BooleanField(

@@ -75,7 +75,7 @@ def create_game(
     name: str,
     seats: Sequence[Seating],
     options: Mapping[str, Any],
-    ruleset: str = "classic",
+    ruleset: str = engine.listed()[0],
     timezone_name: str = "UTC",
     night_minutes: int = 1440,
     day_minutes: int = 1440,

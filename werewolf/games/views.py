@@ -181,7 +181,7 @@ def _game_settings(data: dict[str, Any]) -> dict[str, Any]:
         "name": data["name"],
         "seats": data["players"],
         "options": data["options"],
-        "ruleset": data.get("ruleset") or "classic",
+        "ruleset": data.get("ruleset") or engine.listed()[0],
         "stage_minutes": data.get("stage_minutes") or {},
         "timezone_name": data["timezone"],
         "night_minutes": data["night_minutes"],

@@ -73,12 +73,18 @@ class Capabilities:
     - `scores`: points are kept, so a game's page shows the scores and games follow one
       another as a series, each adding its points.
     - `paper_pack`: the whole game can be printed for a table (characters, houses, coins,
-      seals...), and its score sheet."""
+      seals...), and its score sheet.
+    - `rank`: where the family stands in the lists of rulesets (the New game form's, the
+      print page's), lowest first; its editions follow one another by id.
+    - `typical_table`: the players a game open to sign-up is checked for before they are
+      known (0: the ruleset's least)."""
 
     family: str
     houses: bool = False
     scores: bool = False
     paper_pack: bool = False
+    rank: int = 0
+    typical_table: int = 0
 
 
 def one_role_shape(deck: tuple[str, ...]) -> DealShape:

@@ -136,7 +136,7 @@ class ClassicOptions:
 
 class Classic(BaseRuleset):
     id = ID
-    capabilities = Capabilities(family=ID)
+    capabilities = Capabilities(family=ID, rank=0, typical_table=9)
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles = ROLES

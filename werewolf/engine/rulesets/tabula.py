@@ -324,7 +324,7 @@ class Tabula(TabulaFamily):
     roles beside the organiser's characters, its specials, its night."""
 
     id = ID
-    capabilities = Capabilities(family=ID)
+    capabilities = Capabilities(family=ID, rank=1, typical_table=9)
     roles = ROLES
     cards = CARDS
     state_type = TabulaState

@@ -196,7 +196,7 @@ class LunaPiena(TabulaFamily):
     blocks, the tombstone, its own night."""
 
     id = ID
-    capabilities = Capabilities(family=ID)
+    capabilities = Capabilities(family=ID, rank=2, typical_table=9)
     roles: Mapping[str, Role] = {name: character.row() for name, character in deck_table.BUILT_IN.items()}
     cards = CARDS
     state_type = LunaState

@@ -71,7 +71,7 @@ class Lupusburg(BaseRuleset):
     """One edition of Lupusburg (`edition` is its ruleset id)."""
 
     id: str
-    capabilities = Capabilities(family="lupusburg", houses=True, scores=True, paper_pack=True)
+    capabilities = Capabilities(family="lupusburg", houses=True, scores=True, paper_pack=True, rank=3, typical_table=6)
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles = ROLES

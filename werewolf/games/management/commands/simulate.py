@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from werewolf import engine
 from werewolf.engine import SetupError
 from werewolf.engine.rulesets import RULESETS
 from werewolf.engine.simulate import simulate
@@ -53,7 +54,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--ruleset", default="classic", choices=sorted(RULESETS))
+        parser.add_argument("--ruleset", default=engine.listed()[0], choices=engine.listed())
         parser.add_argument("--players", type=int, default=9)
         parser.add_argument(
             "--set",

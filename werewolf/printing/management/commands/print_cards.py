@@ -22,7 +22,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--ruleset", default="classic", choices=sorted(RULESETS))
+        parser.add_argument("--ruleset", default=engine.listed()[0], choices=engine.listed())
         parser.add_argument("--players", type=int, required=True, help="How many players the deck is for.")
         parser.add_argument("--paper", default="a4", choices=sorted(layout.PAPERS))
         parser.add_argument(
