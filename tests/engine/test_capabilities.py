@@ -27,3 +27,22 @@ def test_a_typical_table_is_one_the_ruleset_can_seat() -> None:
         rules = rulesets.get(ruleset)
         typical = rules.capabilities.typical_table or rules.min_players
         assert rules.min_players <= typical <= rules.max_players, ruleset
+
+
+def test_a_ruleset_without_houses_shows_no_ring() -> None:
+    state, _ = engine.setup("classic", {}, 7, seed=1)
+    assert engine.ring(state, 0, ()) is None
+
+
+def test_a_seat_sees_its_own_houses_what_was_shown_to_it_and_everything_at_the_end() -> None:
+    state, _ = engine.setup("lupusburg", {}, 5, seed=3)
+    everything = engine.ring(state, engine.MODERATOR, ())
+    assert everything is not None and all(house.character for house in everything.houses)
+    mine = engine.ring(state, 1, ())
+    assert mine is not None
+    assert {house.number for house in mine.houses if house.character} == {2, 3}
+    assert [house.character for house in mine.houses if house.seat == 1] == list(engine.roles_of(state, 1))
+    assert mine.ruling in engine.roles_of(state, 1)
+    shown = engine.ring(state, 1, [("character_shown", {"house": 6, "role": everything.houses[6].character})])
+    assert shown is not None and shown.houses[6].character == everything.houses[6].character
+    assert engine.ring(state, engine.PUBLIC, ()).ruling is None  # type: ignore[union-attr]

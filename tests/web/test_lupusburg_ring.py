@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 
 from werewolf import engine
-from werewolf.games import links, lupusburg, services
+from werewolf.games import houses, links, services
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ def measured(text: str, size: float, bold: bool) -> float:
     """`text`'s width at `size`, in DejaVu Sans, else as the ring estimates it."""
     face = _face(bold)
     if face is None:
-        return lupusburg.text_width(text, size)
+        return houses.text_width(text, size)
     cmap, metrics, units = face
     return sum(metrics[cmap[ord(char)]][0] if ord(char) in cmap else units for char in text) * size / units
 
@@ -108,30 +108,31 @@ def test_names_houses_and_the_frame_keep_apart_at_every_table(players: int) -> N
     state, _ = engine.setup("lupusburg-goals", {}, players, seed=players)
     rules = state.rules
     for burgomaster, sweeper in ((0, None), (players - 1, 0)):
-        drawn = lupusburg.board(
+        drawn = houses.board(
             state.evolve(rules=replace(rules, burgomaster=burgomaster, sweeper=sweeper)),
             engine.MODERATOR,
             [],
             names,
         )
-        houses = [
+        assert drawn is not None
+        boxes = [
             (house.x - w / 2, house.y - h / 2, house.x + w / 2, house.y + h / 2)
             for house in drawn.houses
-            for w, h in [(lupusburg.HOUSE_WIDTH, lupusburg.HOUSE_HEIGHT)]
+            for w, h in [(houses.HOUSE_WIDTH, houses.HOUSE_HEIGHT)]
         ]
         marks = [mark.box for mark in drawn.seat_marks]
         left, top, right, bottom = drawn.bounds
-        for box in houses + marks:
+        for box in boxes + marks:
             assert left <= box[0] and top <= box[1] and box[2] <= right and box[3] <= bottom, (box, drawn.bounds)
-        for number, box in enumerate(houses + marks):
-            for other in (houses + marks)[number + 1 :]:
+        for number, box in enumerate(boxes + marks):
+            for other in (boxes + marks)[number + 1 :]:
                 apart = box[2] <= other[0] or other[2] <= box[0] or box[3] <= other[1] or other[3] <= box[1]
                 assert apart, (players, box, other)
         for mark in drawn.seat_marks:
-            assert len(mark.label) <= lupusburg.NAME_ON_RING and mark.cut
+            assert len(mark.label) <= houses.NAME_ON_RING and mark.cut
             assert mark.label.endswith("…") and names[mark.seat].startswith(mark.label[:-1])
 
 
 @pytest.mark.parametrize("text", ["Benedikt", "Maximiliane ★", "WWWWMMMM", "Žofie Ørsted", "illi", "Anne-Sophie ⌂"])
 def test_a_name_is_never_wider_than_the_ring_reckons(text: str) -> None:
-    assert measured(text, 15, bold=True) <= lupusburg.text_width(text, 15)
+    assert measured(text, 15, bold=True) <= houses.text_width(text, 15)

@@ -281,9 +281,9 @@ def test_a_series_of_games_adds_up_the_points(organiser_client: Client) -> None:
 
 
 def lupusburg_rows(game: Game) -> list[dict]:
-    from werewolf.games import lupusburg
+    from werewolf.games import scores
 
-    return lupusburg.score_rows(selectors.outcome_event(game), selectors.names(game), game)
+    return scores.score_rows(selectors.outcome_event(game), selectors.names(game), game)
 
 
 def test_the_werewolfs_empty_claw_is_refused_on_his_page(organiser_client: Client) -> None:

@@ -18,7 +18,7 @@ State, orders and events serialize to JSON and back without loss.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 from typing import Any
 
@@ -35,6 +35,12 @@ from .state import PhaseSpec, Stage, State
 def capabilities(ruleset: str) -> rulesets.Capabilities:
     """What the web side may ask of `ruleset` by name: a board, scores, its words' folder."""
     return rulesets.get(ruleset).capabilities
+
+
+def ring(state: State, viewer: Viewer, seen: Iterable[tuple[str, Mapping[str, Any]]]) -> rulesets.Ring | None:
+    """What `viewer` sees of the table's houses in a ruleset whose seats play them (the
+    events it has seen, `seen`, as kinds and data), or None."""
+    return rulesets.get(state.ruleset).ring(state, viewer, tuple(seen))
 
 
 def listed() -> tuple[str, ...]:
@@ -258,6 +264,7 @@ __all__ = [
     "talk",
     "decisive",
     "listed",
+    "ring",
     "options",
     "outcome",
     "phase",

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from werewolf import engine
 
-from . import links, lupusburg, rooms
+from . import houses, links, rooms, scores
 from .models import ORGANISER_EVENTS, SERVER_EVENTS, Dispatch, Event, Game, Order, Phase, Player
 
 
@@ -255,7 +255,7 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
     handed = cards_in(phase)
     seen = visible_events(game, seat)
     return {
-        **_lupusburg(game, state, seat, seen, card["names"]),
+        **_table(game, state, seat, seen, card["names"]),
         "game": game,
         "player": player,
         "viewer": seat,
@@ -282,7 +282,7 @@ def public_context(game: Game) -> dict[str, Any]:
     seen = visible_events(game, engine.PUBLIC)
     seated = names(game)
     return {
-        **_lupusburg(game, game.engine_state if game.state is not None else None, engine.PUBLIC, seen, seated),
+        **_table(game, game.engine_state if game.state is not None else None, engine.PUBLIC, seen, seated),
         "game": game,
         "viewer": engine.PUBLIC,
         "names": seated,
@@ -297,21 +297,19 @@ def public_context(game: Game) -> dict[str, Any]:
     }
 
 
-def _lupusburg(
+def _table(
     game: Game, state: engine.State | None, viewer: engine.Viewer, seen: list[Event], seated: list[str]
 ) -> dict[str, Any]:
-    """What a Lupusburg page adds: the ring of houses as `viewer` may see it, the score
-    at the end, and which of a seat's characters rules its hand (the Werewolf, the
-    Thief, else a townsperson)."""
-    if not game.capabilities.houses or state is None:
+    """What a page adds where the ruleset has it: the ring of houses as `viewer` may see it
+    (and which of a seat's characters rules its hand), and the scores at the end."""
+    if state is None or not (game.capabilities.houses or game.capabilities.scores):
         return {}
-    added: dict[str, Any] = {
-        "board": lupusburg.board(state, viewer, seen, seated),
-        "scores": lupusburg.score_rows(outcome_event(game, seen), seated, game),
-    }
-    if isinstance(viewer, int):
-        hand = engine.roles_of(state, viewer)
-        added["ruling"] = next((role for role in ("werewolf", "thief") if role in hand), hand[0])
+    added: dict[str, Any] = {"scores": scores.score_rows(outcome_event(game, seen), seated, game)}
+    drawn = houses.board(state, viewer, seen, seated) if game.capabilities.houses else None
+    if drawn is not None:
+        added["board"] = drawn
+        if drawn.ruling is not None:
+            added["ruling"] = drawn.ruling
     return added
 
 
@@ -351,7 +349,7 @@ def dashboard_context(game: Game) -> dict[str, Any]:
     seated = names(game)
     seen = visible_events(game, engine.MODERATOR)
     return {
-        **_lupusburg(game, state, engine.MODERATOR, seen, seated),
+        **_table(game, state, engine.MODERATOR, seen, seated),
         "game": game,
         "viewer": engine.MODERATOR,
         "names": seated,

@@ -43,7 +43,7 @@ from django.utils import timezone, translation
 
 from werewolf import engine
 from werewolf.engine import grammar
-from werewolf.games import links, queue, selectors
+from werewolf.games import links, queue, scores, selectors
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post
 from werewolf.games.outbox import READ, Default
 
@@ -981,9 +981,8 @@ def _context(
 
 
 def _scores(game: Game, state: Any, names: list[str]) -> list[dict[str, Any]]:
-    """A finished Lupusburg game's score table (public by then), for the last mail."""
+    """A finished game's score table (public by then), for the last mail, where the
+    ruleset keeps scores."""
     if not game.capabilities.scores or not state.over:
         return []
-    from werewolf.games import lupusburg
-
-    return lupusburg.score_rows(selectors.outcome_event(game), names, game)
+    return scores.score_rows(selectors.outcome_event(game), names, game)

@@ -17,6 +17,7 @@ from django.utils import translation
 
 from werewolf import engine
 from werewolf.engine import grammar, rulesets
+from werewolf.games import scores
 from werewolf.games.templatetags.werewolf import own
 
 from . import layout
@@ -304,18 +305,17 @@ def score_sheet_pdf(game: Any = None, *, ruleset: str = "", players: int = 0, pa
     (points by source, running totals) and room for the next ones; without one, a blank
     sheet for `players` players of `ruleset`."""
     from werewolf.engine.rulesets.lupusburg.table import GOALS
-    from werewolf.games import lupusburg
 
     if game is not None:
         ruleset = game.ruleset
         seated = list(game.players.exclude(seat=None).order_by("seat"))
         names = [player.name for player in seated]
-        blocks = lupusburg.series_blocks(game, seated)
+        blocks = scores.series_blocks(game, seated)
     else:
         names = ["" for _ in range(players)]
         blocks = []
     while len(blocks) < SHEET_GAMES or not any(not block.filled for block in blocks):
-        blocks.append(lupusburg.ScoreBlock(len(blocks) + 1, [{"name": name} for name in names], False))
+        blocks.append(scores.ScoreBlock(len(blocks) + 1, [{"name": name} for name in names], False))
     context = {
         "game": game,
         "ruleset": ruleset,

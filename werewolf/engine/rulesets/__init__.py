@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..errors import SetupError
 from ..outcome import Outcome
 from ..registry import RULESETS, get
-from .base import Advice, Capabilities, DealShape, HandPart, Ruleset
+from .base import Advice, BetSeen, Capabilities, DealShape, HandPart, HouseSeen, Ring, Ruleset
 from .classic import RULESET as CLASSIC
 from .lunapiena import RULESET as LUNAPIENA
 from .lupusburg import GOALS_RULESET as LUPUSBURG_GOALS
@@ -16,4 +16,17 @@ from .tabula import RULESET as TABULA
 assert set(RULESETS) >= {ruleset.id for ruleset in (CLASSIC, TABULA, LUNAPIENA, LUPUSBURG, LUPUSBURG_GOALS)}
 
 
-__all__ = ["RULESETS", "Advice", "Capabilities", "DealShape", "HandPart", "Outcome", "Ruleset", "SetupError", "get"]
+__all__ = [
+    "RULESETS",
+    "Advice",
+    "BetSeen",
+    "Capabilities",
+    "DealShape",
+    "HandPart",
+    "HouseSeen",
+    "Outcome",
+    "Ring",
+    "Ruleset",
+    "SetupError",
+    "get",
+]

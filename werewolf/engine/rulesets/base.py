@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from ..cards import Card, Field
 from ..characters import Character
-from ..events import Event
+from ..events import Event, Viewer
 from ..night import Death
 from ..orders import Order
 from ..outcome import Outcome
@@ -85,6 +85,46 @@ class Capabilities:
     paper_pack: bool = False
     rank: int = 0
     typical_table: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HouseSeen:
+    """One house of a ring as a viewer sees it: `seat` owns it; `character` is the one
+    under it where the viewer may know it (its own, one shown to it, one turned face up,
+    every one at the end), else None; `chest` whether the chest is under it, where the
+    viewer knows, else None."""
+
+    number: int
+    seat: int
+    living: bool
+    character: str | None
+    chest: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class BetSeen:
+    """A bet on the table: who placed it, on whom, and its coin where the viewer may know
+    it (its own; every one at the end), else None."""
+
+    seat: int
+    target: int
+    coin: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ring:
+    """What a viewer sees of a table of houses (a ruleset whose capabilities say
+    `houses`), as a real table shows it: the houses, the bets, who holds the Burgomaster's
+    and the Chimney Sweeper's cards, the viewer's own goal (everyone's at the end), and
+    which of a seat's characters rules its hand (`ruling`: what its page's help is about)."""
+
+    houses: tuple[HouseSeen, ...]
+    bets: tuple[BetSeen, ...]
+    burgomaster: int
+    sweeper: int | None
+    goal: str | None
+    goals: tuple[str, ...]
+    ruling: str | None
 
 
 def one_role_shape(deck: tuple[str, ...]) -> DealShape:
@@ -237,6 +277,11 @@ class Ruleset(Protocol):
         """The characters an organiser built that these options deal, by role name."""
         ...
 
+    def ring(self, state: State, viewer: Viewer, seen: Sequence[tuple[str, Mapping[str, Any]]]) -> Ring | None:
+        """What `viewer` sees of the table's houses, from the events it has seen (`seen`:
+        each one's kind and data), or None for a ruleset without houses."""
+        ...
+
 
 class BaseRuleset:
     """The hooks a ruleset may leave out, with what they do when it does: every ruleset
@@ -256,3 +301,7 @@ class BaseRuleset:
     def characters(self, options: Mapping[str, Any]) -> Mapping[str, Character]:
         """None: only rulesets that deal built characters have any."""
         return {}
+
+    def ring(self, state: State, viewer: Viewer, seen: Sequence[tuple[str, Mapping[str, Any]]]) -> Ring | None:
+        """None: only a ruleset whose seats play houses has a ring to show."""
+        return None

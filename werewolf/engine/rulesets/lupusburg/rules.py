@@ -16,14 +16,14 @@ from typing import Any
 from ... import talk
 from ...cards import SLEEPER, Field, Slot
 from ...errors import SetupError
-from ...events import Audience, Event
+from ...events import MODERATOR, Audience, Event, Viewer
 from ...night import Death
 from ...options import as_json, parse_options
 from ...orders import Order
 from ...outcome import Outcome
 from ...random import setup_rng
 from ...state import PhaseSpec, State
-from ..base import Advice, BaseRuleset, Capabilities, DealShape, HandPart
+from ..base import Advice, BaseRuleset, BetSeen, Capabilities, DealShape, HandPart, HouseSeen, Ring
 from .scoring import outcome_of, points, winner_of
 from .state import Bet, LupusburgOptions, LupusburgState
 from .table import (
@@ -389,6 +389,46 @@ class Lupusburg(BaseRuleset):
     def roles_of(self, state: State, seat: int) -> tuple[str, ...]:
         rules: LupusburgState = state.rules
         return (rules.characters[2 * seat], rules.characters[2 * seat + 1])
+
+    def ring(self, state: State, viewer: Viewer, seen: Sequence[tuple[str, Mapping[str, Any]]]) -> Ring:
+        """The table as `viewer` sees it: its own two characters and its chest, its goal
+        and its coin; of everyone, what lies face up on a real table (which houses are
+        gone, the bets and on whom, the Burgomaster and the Chimney Sweeper); a character
+        shown to it or turned face up (`seen`: the events it may see); a house it looked
+        under; and everything once the game is over. The moderator sees everything."""
+        rules: LupusburgState = state.rules
+        everything = viewer == MODERATOR or state.over
+        known: dict[int, str] = {}
+        chests: dict[int, bool] = {}
+        for kind, data in seen:
+            if kind == "character_shown" or (kind in ("killed", "lynched") and data.get("role")):
+                known[int(data["house"])] = str(data["role"])
+            elif kind == "house_seen":
+                chests[int(data["house"])] = bool(data["chest"])
+        houses = []
+        for number in range(2 * state.seats):
+            owner = rules.owner(number)
+            own = everything or viewer == owner
+            character = rules.characters[number] if own else known.get(number)
+            chest = (rules.chests[owner] == number) if own else chests.get(number)
+            houses.append(HouseSeen(number, owner, rules.living[number], character, chest))
+        bets = tuple(
+            BetSeen(bettor, target, coin if everything or viewer == bettor else None)
+            for bettor, target, coin in rules.bets
+        )
+        ruling = None
+        if isinstance(viewer, int):
+            hand = self.roles_of(state, viewer)
+            ruling = next((role for role in (WEREWOLF, THIEF) if role in hand), hand[0])
+        return Ring(
+            houses=tuple(houses),
+            bets=bets,
+            burgomaster=rules.burgomaster,
+            sweeper=rules.sweeper,
+            goal=rules.goals[viewer] if isinstance(viewer, int) and rules.goals else None,
+            goals=tuple(rules.goals) if everything else (),
+            ruling=ruling,
+        )
 
     def mourned(self, state: State, deaths: Sequence[Death]) -> list[Death]:
         """Lupusburg's deaths name houses: each living house once."""

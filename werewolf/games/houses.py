@@ -1,10 +1,9 @@
-"""Reading a Lupusburg game for one viewer: the ring of houses as the table shows it.
+"""A ring of houses drawn for one viewer, for a ruleset whose seats play houses
+(`capabilities.houses`): where each house, bet and name goes on the page's drawing.
 
-Like the other selectors, a viewer is shown only what its seat may know: its own two
-characters and its chest, its goal and its coin; of everyone, what lies face up on a
-real table (which houses are gone, the bets and on whom, the Burgomaster and the Chimney
-Sweeper); a character another player showed it; and everything once the game is over.
-The moderator sees everything."""
+What the viewer may see of the table is the ruleset's to say (`engine.ring`: its own
+houses, what lies face up, what was shown to it, everything at the end); this module only
+lays that out, so that no name runs over a house or out of the drawing."""
 
 from __future__ import annotations
 
@@ -13,12 +12,10 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from werewolf import engine
-from werewolf.engine.rulesets.lupusburg.state import LupusburgState
 
-from .models import Event, Player
+from .models import Event
 
 HOUSE_WIDTH = 48
 HOUSE_HEIGHT = 38
@@ -118,6 +115,8 @@ class Board:
     goal: str | None
     goals: list[str] = field(default_factory=list)
     """Everyone's goals, shown at the end."""
+    ruling: str | None = None
+    """Which of the viewer's characters rules its hand (what its page's help is about)."""
     radius: float = _RING_LEAST
     """The ring's radius; its centre is (0, 0)."""
     seat_marks: list[SeatMark] = field(default_factory=list)
@@ -130,39 +129,21 @@ class Board:
     """A house's box about its middle: x, y, width, height."""
 
 
-def board(state: engine.State, viewer: engine.Viewer, seen: Sequence[Event], names: Sequence[str]) -> Board:
-    """What `viewer` sees of the table (`seen`: the events it may see; `names`: the seats')."""
-    rules: LupusburgState = state.rules
-    everything = viewer == engine.MODERATOR or state.over
-    known: dict[int, str] = {}
-    chests: dict[int, bool] = {}
-    for event in seen:
-        if event.kind == "character_shown":
-            known[int(event.data["house"])] = str(event.data["role"])
-        elif event.kind in ("killed", "lynched") and event.data.get("role"):
-            known[int(event.data["house"])] = str(event.data["role"])
-        elif event.kind == "house_seen":
-            chests[int(event.data["house"])] = bool(event.data["chest"])
-    houses = []
-    for number in range(2 * state.seats):
-        owner = rules.owner(number)
-        own = everything or viewer == owner
-        character = rules.characters[number] if own else known.get(number)
-        chest = (rules.chests[owner] == number) if own else chests.get(number)
-        houses.append(House(number, owner, rules.living[number], character, chest))
-    bets = [
-        BetShown(bettor, target, coin if everything or viewer == bettor else None)
-        for bettor, target, coin in rules.bets
-    ]
-    goal = rules.goals[viewer] if isinstance(viewer, int) and rules.goals else None
+def board(state: engine.State, viewer: engine.Viewer, seen: Sequence[Event], names: Sequence[str]) -> Board | None:
+    """The ring `viewer` sees (`seen`: the events it may see; `names`: the seats'),
+    placed for drawing; None for a ruleset without houses."""
+    ring = engine.ring(state, viewer, ((event.kind, event.data) for event in seen))
+    if ring is None:
+        return None
     drawn = Board(
-        houses=houses,
-        bets=bets,
-        burgomaster=rules.burgomaster,
-        sweeper=rules.sweeper,
+        houses=[House(house.number, house.seat, house.living, house.character, house.chest) for house in ring.houses],
+        bets=[BetShown(bet.seat, bet.target, bet.coin) for bet in ring.bets],
+        burgomaster=ring.burgomaster,
+        sweeper=ring.sweeper,
         seats=state.seats,
-        goal=goal,
-        goals=list(rules.goals) if everything else [],
+        goal=ring.goal,
+        goals=list(ring.goals),
+        ruling=ring.ruling,
     )
     _place(drawn, names)
     return drawn
@@ -261,102 +242,3 @@ def _place(drawn: Board, names: Sequence[str]) -> None:
     )
     drawn.bounds = (left, top, right, bottom)
     drawn.view_box = f"{left} {top} {right - left} {bottom - top}"
-
-
-def series_totals(game: Any) -> dict[str, int] | None:
-    """A series' running totals up to `game` (None outside a series): each player's points
-    over the finished games of the series so far, by address (else name), the Werewolf's
-    bonus included (a Werewolf who won scores as many points as there are players)."""
-    from .models import Game
-
-    if game.series is None and not Game.objects.filter(series=game).exists():
-        return None
-    first = game.series or game
-    later = Game.objects.filter(series=first, series_number__lte=game.series_number).order_by("series_number")
-    games = [first, *later]
-    totals: dict[str, int] = {}
-    for played in games:
-        if played.status != Game.Status.FINISHED:
-            continue
-        over = played.events.filter(kind="game_over").order_by("-pk").first()
-        if over is None:
-            continue
-        seated = {player.seat: player for player in played.players.exclude(seat=None)}
-        for seat, points in enumerate(over.data.get("scores", ())):
-            player = seated.get(seat)
-            if player is not None:
-                key = _who(player)
-                totals[key] = totals.get(key, 0) + int(points)
-    return totals
-
-
-def _who(player: Player) -> str:
-    return (player.email or player.name).casefold()
-
-
-def score_rows(outcome: Event | None, names: Sequence[str], game: Any = None) -> list[dict[str, Any]]:
-    """The final score table from the game's end (public then): each player's points by
-    source and total, the winner first... in seat order, the winner marked."""
-    if outcome is None or outcome.kind != "game_over" or "scores" not in outcome.data:
-        return []
-    data = outcome.data
-    parts = data.get("points") or [{} for _ in data["scores"]]
-    winners = set(data.get("winners", ()))
-    rows = [
-        {
-            "seat": seat,
-            "name": names[seat] if seat < len(names) else "?",
-            "total": total,
-            "won": seat in winners,
-            **parts[seat],
-        }
-        for seat, total in enumerate(data["scores"])
-    ]
-    totals = series_totals(game) if game is not None else None
-    if totals is not None:
-        seated = {player.seat: player for player in game.players.exclude(seat=None)}
-        for row in rows:
-            player = seated.get(row["seat"])
-            row["series"] = totals.get(_who(player), 0) if player is not None else None
-    return rows
-
-
-@dataclass
-class ScoreBlock:
-    """One game of a series on the score sheet: each player's points by source and the
-    running total, or blanks to fill in by hand (`filled` False). The paper's score sheet
-    (werewolf/printing/documents.py) shows these: the games side reads the series, the
-    printing side draws it."""
-
-    number: int
-    rows: list[dict[str, Any]]
-    filled: bool
-
-
-def series_blocks(game: Any, seated: Sequence[Any]) -> list[ScoreBlock]:
-    """The finished games of `game`'s series up to it (or `game` alone), as score-sheet
-    blocks: each of `seated`'s players' points by source in that game, and the running
-    total after it (players matched by address, else name)."""
-    from .models import Game
-
-    first = game.series or game
-    games = [first, *Game.objects.filter(series=first, series_number__lte=game.series_number).order_by("series_number")]
-    running: dict[str, int] = {}
-    blocks = []
-    for played in games:
-        over = played.events.filter(kind="game_over").order_by("-pk").first()
-        if played.status != Game.Status.FINISHED or over is None:
-            continue
-        by_who = {_who(player): player.seat for player in played.players.exclude(seat=None)}
-        parts = over.data.get("points") or [{} for _ in over.data["scores"]]
-        rows = []
-        for player in seated:
-            seat = by_who.get(_who(player))
-            if seat is None:
-                rows.append({"name": player.name})
-                continue
-            total = int(over.data["scores"][seat])
-            running[_who(player)] = running.get(_who(player), 0) + total
-            rows.append({"name": player.name, **parts[seat], "total": total, "series": running[_who(player)]})
-        blocks.append(ScoreBlock(played.series_number, rows, True))
-    return blocks
