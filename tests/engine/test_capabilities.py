@@ -46,3 +46,13 @@ def test_a_seat_sees_its_own_houses_what_was_shown_to_it_and_everything_at_the_e
     shown = engine.ring(state, 1, [("character_shown", {"house": 6, "role": everything.houses[6].character})])
     assert shown is not None and shown.houses[6].character == everything.houses[6].character
     assert engine.ring(state, engine.PUBLIC, ()).ruling is None  # type: ignore[union-attr]
+
+
+def test_a_paper_pack_and_score_parts_are_what_the_capabilities_promise() -> None:
+    for ruleset in engine.listed():
+        capabilities = engine.capabilities(ruleset)
+        assert bool(engine.paper_pack(ruleset, 6 if capabilities.houses else 9)) == capabilities.paper_pack, ruleset
+        assert bool(engine.score_parts(ruleset)) == capabilities.scores, ruleset
+    assert engine.score_parts("lupusburg-goals") == (*engine.score_parts("lupusburg"), "goal")
+    pieces = [kind for kind, _value in engine.paper_pack("lupusburg", 5)]
+    assert pieces.count("seal") == 5 and pieces.count("house") == 5 and "sweeper" not in pieces

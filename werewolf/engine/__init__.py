@@ -43,6 +43,17 @@ def ring(state: State, viewer: Viewer, seen: Iterable[tuple[str, Mapping[str, An
     return rulesets.get(state.ruleset).ring(state, viewer, tuple(seen))
 
 
+def paper_pack(ruleset: str, players: int) -> tuple[tuple[str, str], ...]:
+    """The pieces beyond the role cards a table of `players` needs to play `ruleset` on
+    paper (kind and value each), or none."""
+    return rulesets.get(ruleset).paper_pack(players)
+
+
+def score_parts(ruleset: str) -> tuple[str, ...]:
+    """The sources of a player's points in `ruleset`, in a score sheet's order, or none."""
+    return rulesets.get(ruleset).score_parts()
+
+
 def listed() -> tuple[str, ...]:
     """Every ruleset's id, as lists offer them: by their family's rank, the editions of a
     family by id. The first is the one a new game takes when nothing says otherwise."""
@@ -266,10 +277,12 @@ __all__ = [
     "listed",
     "ring",
     "options",
+    "paper_pack",
     "outcome",
     "phase",
     "resolve",
     "roles_of",
+    "score_parts",
     "setup",
     "validate",
 ]

@@ -34,7 +34,7 @@ class RoleCard:
     player: str = ""
     kind: str = "role"
     """"role", or a piece of Lupusburg's pack: "house", "chest" (a house with the chest),
-    "goal", "coin", "seal", "burgomaster", "sweeper" (print/pack_card.html)."""
+    "goal", "coin", "seal", "burgomaster", "sweeper" (the ruleset's print/pack_card.html)."""
     value: str = ""
     """The goal's kind, the coin's value."""
 
@@ -48,23 +48,11 @@ def deck_cards(ruleset: str, players: int, options: dict[str, Any] | None = None
 
 
 def pack_cards(ruleset: str, players: int) -> list[RoleCard]:
-    """Everything a table needs to play a Lupusburg edition on paper for `players`: the
-    characters, a house card with and one without the chest for each player, the secret
-    goals (goals edition), the coins (the bag's, or the stack), a seal for each player, the
-    Burgomaster's card and (goals edition) the Chimney Sweeper's."""
-    from werewolf.engine.rulesets.lupusburg import table as lupusburg
-
-    goals = ruleset == lupusburg.GOALS
+    """Everything a table needs to play `ruleset` on paper for `players`: the role cards,
+    then the other pieces the ruleset names (`engine.paper_pack`: Lupusburg's houses,
+    coins, seals...)."""
     cards = deck_cards(ruleset, players)
-    cards += [RoleCard("", "", kind=kind) for _ in range(players) for kind in ("chest", "house")]
-    if goals:
-        cards += [RoleCard("", "", kind="goal", value=goal) for goal in lupusburg.GOAL_DECK]
-    coins = lupusburg.stack(players)[::-1] if goals else lupusburg.BAG_COINS
-    cards += [RoleCard("", "", kind="coin", value=str(coin)) for coin in coins]
-    cards += [RoleCard("", "", kind="seal") for _ in range(players)]
-    cards.append(RoleCard("", "", kind="burgomaster"))
-    if goals:
-        cards.append(RoleCard("", "", kind="sweeper"))
+    cards += [RoleCard("", "", kind=kind, value=value) for kind, value in engine.paper_pack(ruleset, players)]
     return cards
 
 
@@ -304,8 +292,6 @@ def score_sheet_pdf(game: Any = None, *, ruleset: str = "", players: int = 0, pa
     """The score sheet of a series: for a game, the games of its series so far filled in
     (points by source, running totals) and room for the next ones; without one, a blank
     sheet for `players` players of `ruleset`."""
-    from werewolf.engine.rulesets.lupusburg.table import GOALS
-
     if game is not None:
         ruleset = game.ruleset
         seated = list(game.players.exclude(seat=None).order_by("seat"))
@@ -319,11 +305,11 @@ def score_sheet_pdf(game: Any = None, *, ruleset: str = "", players: int = 0, pa
     context = {
         "game": game,
         "ruleset": ruleset,
-        "goals": ruleset == GOALS,  # the goals edition: a column for the goal
+        "parts": engine.score_parts(ruleset),  # a column for each source of points
         "blocks": blocks,
         "paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]},
     }
-    return layout.render_pdf(render_to_string("print/score_sheet.html", context))
+    return layout.render_pdf(render_to_string(own(ruleset, "print/score_sheet.html"), context))
 
 
 # The game record ---------------------------------------------------------------------

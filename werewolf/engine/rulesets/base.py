@@ -282,6 +282,16 @@ class Ruleset(Protocol):
         each one's kind and data), or None for a ruleset without houses."""
         ...
 
+    def paper_pack(self, players: int) -> tuple[tuple[str, str], ...]:
+        """The pieces a table of `players` needs to play on paper beyond the role cards,
+        each as its kind and its value ("coin", "5"; "seal", ""), in the order they print."""
+        ...
+
+    def score_parts(self) -> tuple[str, ...]:
+        """The sources of a player's points, as `Outcome`'s points name them, in the order
+        a score sheet writes them."""
+        ...
+
 
 class BaseRuleset:
     """The hooks a ruleset may leave out, with what they do when it does: every ruleset
@@ -305,3 +315,12 @@ class BaseRuleset:
     def ring(self, state: State, viewer: Viewer, seen: Sequence[tuple[str, Mapping[str, Any]]]) -> Ring | None:
         """None: only a ruleset whose seats play houses has a ring to show."""
         return None
+
+    def paper_pack(self, players: int) -> tuple[tuple[str, str], ...]:
+        """Nothing beyond the role cards: only a ruleset with `capabilities.paper_pack` has
+        more pieces to print."""
+        return ()
+
+    def score_parts(self) -> tuple[str, ...]:
+        """None: only a ruleset that keeps scores counts points by source."""
+        return ()

@@ -98,6 +98,26 @@ class Lupusburg(BaseRuleset):
     def deck(self, options: Mapping[str, Any], players: int) -> tuple[str, ...]:
         return deck(self.id, players)
 
+    def paper_pack(self, players: int) -> tuple[tuple[str, str], ...]:
+        """Beside the characters: a house card with and one without the chest for each
+        player, the secret goals (goals edition), the coins (the bag's, or the stack), a
+        seal for each player, the Burgomaster's card and (goals edition) the Chimney
+        Sweeper's."""
+        pieces = [(kind, "") for _ in range(players) for kind in ("chest", "house")]
+        if self.goals:
+            pieces += [("goal", goal) for goal in GOAL_DECK]
+        coins = stack(players)[::-1] if self.goals else BAG_COINS
+        pieces += [("coin", str(coin)) for coin in coins]
+        pieces += [("seal", "") for _ in range(players)]
+        pieces.append(("burgomaster", ""))
+        if self.goals:
+            pieces.append(("sweeper", ""))
+        return tuple(pieces)
+
+    def score_parts(self) -> tuple[str, ...]:
+        """Living characters, the chest, the bet, and (goals edition) the secret goal."""
+        return ("characters", "chest", "bet", "goal") if self.goals else ("characters", "chest", "bet")
+
     def setup(
         self, options: Mapping[str, Any], players: int, seed: int, deal: Mapping[str, Any] | None = None
     ) -> tuple[State, list[Event]]:
