@@ -56,3 +56,25 @@ def test_a_paper_pack_and_score_parts_are_what_the_capabilities_promise() -> Non
     assert engine.score_parts("lupusburg-goals") == (*engine.score_parts("lupusburg"), "goal")
     pieces = [kind for kind, _value in engine.paper_pack("lupusburg", 5)]
     assert pieces.count("seal") == 5 and pieces.count("house") == 5 and "sweeper" not in pieces
+
+
+def test_the_options_a_form_may_offer_are_those_the_ruleset_reads_with_their_defaults() -> None:
+    for ruleset in engine.listed():
+        rules = rulesets.get(ruleset)
+        players = rules.capabilities.typical_table or rules.min_players
+        filled = engine.options(ruleset, {}, players)
+        specs = engine.option_specs(ruleset)
+        assert {spec.name for spec in specs} == set(filled) - {"characters", "cards"}, ruleset
+        for spec in specs:
+            if spec.default is not None:
+                assert filled[spec.name] == spec.default, (ruleset, spec.name)
+            if spec.kind == "choice":
+                assert filled[spec.name] in spec.choices, (ruleset, spec.name)
+
+
+def test_an_option_the_ruleset_fills_for_the_table_has_no_default_of_its_own() -> None:
+    classic = {spec.name: spec for spec in engine.option_specs("classic")}
+    assert classic["wolves"].default is None and classic["wolves"].least == 1
+    assert classic["seers"].default == 1 and classic["seers"].least == 0
+    tabula = {spec.name: spec for spec in engine.option_specs("tabula")}
+    assert tabula["specials"].kind == "choices" and tabula["specials"].default is None

@@ -137,6 +137,10 @@ def play_whole_game(
         if check and (every_phase or rounds == 1 or open_phase(game) is None):
             sweep(game, paths, anonymous, sampling, sample)
     game.refresh_from_db()
+    if check:  # the organiser's dashboard, which shows every secret, speaks of this game's roles only
+        dashboard = text_of(organiser_client.get(f"/games/{game.pk}/").content.decode())
+        found = foreign_roles(game).search(dashboard)
+        assert not found, f"the dashboard speaks of {found}, not of this game"
     return game
 
 

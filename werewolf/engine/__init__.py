@@ -26,6 +26,7 @@ from . import characters, rulesets, talk
 from .cards import SLEEP, SLEEP_ORDER, Card, Field, Slot, check
 from .errors import SetupError
 from .events import MODERATOR, PUBLIC, Audience, Event, Viewer
+from .options import OptionSpec, describe
 from .orders import TARGETS, Order, OrderError
 from .outcome import Outcome
 from .random import act_rng, phase_rng
@@ -41,6 +42,12 @@ def ring(state: State, viewer: Viewer, seen: Iterable[tuple[str, Mapping[str, An
     """What `viewer` sees of the table's houses in a ruleset whose seats play them (the
     events it has seen, `seen`, as kinds and data), or None."""
     return rulesets.get(state.ruleset).ring(state, viewer, tuple(seen))
+
+
+def option_specs(ruleset: str) -> tuple[OptionSpec, ...]:
+    """The options of `ruleset` a form may offer, as its options dataclass declares them
+    (kind, choices, default, bound), in order."""
+    return describe(rulesets.get(ruleset).options_type)
 
 
 def paper_pack(ruleset: str, players: int) -> tuple[tuple[str, str], ...]:
@@ -253,6 +260,7 @@ __all__ = [
     "Card",
     "Event",
     "Field",
+    "OptionSpec",
     "Order",
     "OrderError",
     "Outcome",
@@ -276,6 +284,7 @@ __all__ = [
     "decisive",
     "listed",
     "ring",
+    "option_specs",
     "options",
     "paper_pack",
     "outcome",

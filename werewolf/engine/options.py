@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .errors import SetupError
@@ -31,6 +32,40 @@ def parse_options(cls: type[T], raw: Mapping[str, Any], defaults: Mapping[str, A
         return cls(**values)
     except TypeError as error:
         raise SetupError("missing_option", str(error)) from error
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option as a form may offer it, read from the options dataclass: `kind` is
+    "bool", "int", "choice" (one of `choices`), "choices" (a list of them) or "text";
+    `default` is what a game takes when the option is left out, or None where the ruleset
+    fills it in for the table (`for_the_table` metadata: the wolves of a classic game, the
+    specials Lupus in Tabula suggests for its count); `least` bounds an "int"."""
+
+    name: str
+    kind: str
+    choices: tuple[str, ...] = ()
+    default: Any = None
+    least: int | None = None
+
+
+def describe(cls: type[Any]) -> tuple[OptionSpec, ...]:
+    """Each field of the options dataclass `cls` as an `OptionSpec`, in its order."""
+    specs = []
+    for field in dataclasses.fields(cls):
+        kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", "")
+        choices = tuple(field.metadata.get("choices", ()))
+        if kind.startswith("tuple"):
+            shape = "choices"
+        elif kind in ("bool", "int"):
+            shape = kind
+        else:
+            shape = "choice" if choices else "text"
+        default = field.default
+        if field.metadata.get("for_the_table") or default is dataclasses.MISSING:
+            default = None
+        specs.append(OptionSpec(field.name, shape, choices, default, field.metadata.get("least")))
+    return tuple(specs)
 
 
 def as_json(options: Any) -> dict[str, Any]:

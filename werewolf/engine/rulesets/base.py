@@ -178,6 +178,13 @@ class Ruleset(Protocol):
         ...
 
     @property
+    def options_type(self) -> type[Any]:
+        """The dataclass of the options the ruleset reads (`options.parse_options`), which
+        `options.describe` reads for a form; options it reads apart (the organiser's own
+        characters, Luna Piena's list of cards) are not in it."""
+        ...
+
+    @property
     def night_order(self) -> tuple[str, ...]:
         """The night's named steps in call order: a step calls the roles whose name,
         night card kind or `called_at` is its name (and `pack` calls the pack)."""

@@ -117,8 +117,8 @@ class ClassicState:
 class ClassicOptions:
     """The options of a classic game; see docs/rules.md for what each one does."""
 
-    wolves: int
-    seers: int = 1
+    wolves: int = field(metadata={"least": 1, "for_the_table": True})
+    seers: int = field(default=1, metadata={"least": 0})
     start: str = field(default="night", metadata={"choices": ("night", "day")})
     first_night: str = field(default="normal", metadata={"choices": ("normal", "quiet")})
     day_deadline: str = field(default="no-lynch", metadata={"choices": ("no-lynch", "plurality")})
@@ -142,6 +142,7 @@ class Classic(BaseRuleset):
     roles = ROLES
     cards = CARDS
     state_type = ClassicState
+    options_type = ClassicOptions
 
     @property
     def night_order(self) -> tuple[str, ...]:

@@ -296,7 +296,7 @@ def _seat_or_none(value: Any) -> int | None:
 class TabulaOptions:
     """The options of a Tabula game; docs/rules.md says what each one does."""
 
-    specials: tuple[str, ...] = field(default=(), metadata={"choices": tuple(SPECIALS)})
+    specials: tuple[str, ...] = field(default=(), metadata={"choices": tuple(SPECIALS), "for_the_table": True})
     first_night: str = field(default="quiet", metadata={"choices": ("quiet", "normal")})
     missing_wolves: str = field(default="nobody", metadata={"choices": ("nobody", "random")})
     reveal_dead: bool = False
@@ -328,6 +328,7 @@ class Tabula(TabulaFamily):
     roles = ROLES
     cards = CARDS
     state_type = TabulaState
+    options_type = TabulaOptions
     LAST_SOLO_WINS = True
 
     @property

@@ -200,6 +200,7 @@ class LunaPiena(TabulaFamily):
     roles: Mapping[str, Role] = {name: character.row() for name, character in deck_table.BUILT_IN.items()}
     cards = CARDS
     state_type = LunaState
+    options_type = LunaOptions
 
     @property
     def night_order(self) -> tuple[str, ...]:

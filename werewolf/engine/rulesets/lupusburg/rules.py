@@ -77,6 +77,7 @@ class Lupusburg(BaseRuleset):
     roles = ROLES
     cards = CARDS
     state_type = LupusburgState
+    options_type = LupusburgOptions
     night_order = ("peek", "claw")
     """The night's steps in call order: the Thief peeks, then the Werewolf claws."""
 
