@@ -2,8 +2,6 @@ from django.urls import path
 
 from . import views
 
-app_name = "games"
-
 urlpatterns = [
     path("", views.home, name="home"),
     # A seat's pages first: they are what a game asks most (a post, the poll for news),

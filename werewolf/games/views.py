@@ -478,9 +478,10 @@ def demo(request: HttpRequest) -> HttpResponse:
     return redirect(path)
 
 
-def _speak(request: HttpRequest, game: Game) -> None:
-    """The rest of the request in the game's language: what its players read. The page
-    then offers no switch of the site's language (it would not change this page)."""
+def speak(request: HttpRequest, game: Game) -> None:
+    """The rest of the request in the game's language: what its players read (its pages,
+    and its documents: werewolf/printing/views.py). The page then offers no switch of the
+    site's language (it would not change this page)."""
     translation.activate(game.language)
     request.game_language = game.language  # type: ignore[attr-defined]
 
@@ -516,8 +517,8 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
     try:
         player = links.player_for(token)
     except links.LinkError as problem:
-        return _link_error(request, problem)
-    _speak(request, player.game)
+        return link_error(request, problem)
+    speak(request, player.game)
     seat = player.occupied_seat
     card = selectors.seat_card(player)  # a card handed in needs this, not the whole page
     slot, phase = card["slot"], card["phase"]
@@ -618,7 +619,7 @@ def _public_game(key: str) -> Game:
 @require_GET
 def public(request: HttpRequest, key: str) -> HttpResponse:
     game = _public_game(key)
-    _speak(request, game)
+    speak(request, game)
     return render(request, "games/public.html", selectors.public_context(game))
 
 
@@ -661,7 +662,7 @@ def _limited_or(response: HttpResponse, refusal: services.ServiceError | None) -
     return response
 
 
-def _link_error(request: HttpRequest, problem: links.LinkError) -> HttpResponse:
+def link_error(request: HttpRequest, problem: links.LinkError) -> HttpResponse:
     """A seat link that opens nothing: unknown (404) or replaced (410)."""
     status = 404 if problem.code == "unknown" else 410
     return render(request, "games/link_error.html", {"problem": problem.code}, status=status)
@@ -675,13 +676,13 @@ def seat_talk(request: HttpRequest, token: str) -> HttpResponse:
     try:
         talk.post_by_link(token, request.POST.get("channel", ""), request.POST.get("text", ""))
     except links.LinkError as problem:
-        return _link_error(request, problem)
+        return link_error(request, problem)
     except services.ServiceError as refusal:
         try:
             player = links.player_for(token)
         except links.LinkError as problem:  # replaced meanwhile
-            return _link_error(request, problem)
-        _speak(request, player.game)
+            return link_error(request, problem)
+        speak(request, player.game)
         return _talk_refused(request, player.game, refusal, reverse("games:seat", args=[token]), request.path)
     return middleware.post_taken(request)
 
@@ -692,8 +693,8 @@ def seat_talk_mail(request: HttpRequest, token: str) -> HttpResponse:
     try:
         player = links.player_for(token)
     except links.LinkError as problem:
-        return _link_error(request, problem)
-    _speak(request, player.game)
+        return link_error(request, problem)
+    speak(request, player.game)
     try:
         talk.set_pace(player, request.POST.get("pace", ""))
     except services.ServiceError as refusal:
@@ -725,7 +726,7 @@ def seat_display(request: HttpRequest, token: str) -> HttpResponse:
     try:
         player = links.player_for(token)
     except links.LinkError as problem:
-        return _link_error(request, problem)
+        return link_error(request, problem)
     services.set_large_print(player, request.POST.get("large_print") == "on")
     return redirect(reverse("games:seat", args=[token]))
 
@@ -736,7 +737,7 @@ def projector(request: HttpRequest, key: str) -> HttpResponse:
     whose card is in, never what), the phase, the countdown and the latest public news,
     in type read from the back, on one 1920 x 1080 screen."""
     game = _public_game(key)
-    _speak(request, game)
+    speak(request, game)
     context = selectors.public_context(game)
     context["projector"] = selectors.projector_context(game, context)
     return render(request, "games/projector.html", context)
@@ -751,7 +752,7 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
     game = Game.objects.filter(signup_key=key, status=Game.Status.DRAFT).first() if _PUBLIC_KEY.fullmatch(key) else None
     if game is None:
         return render(request, "games/join_closed.html", status=404)
-    _speak(request, game)
+    speak(request, game)
     form = JoinForm(request.POST or None)
     error = None
     if request.method == "POST" and form.is_valid():
@@ -784,7 +785,7 @@ def join_confirm(request: HttpRequest, token: str) -> HttpResponse:
         player = links.player_for_signup(token)
     except links.LinkError as problem:
         return render(request, "games/join_closed.html", {"problem": problem.code}, status=404)
-    _speak(request, player.game)
+    speak(request, player.game)
     error = None
     if request.method == "POST":
         try:

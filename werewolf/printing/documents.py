@@ -17,7 +17,8 @@ from django.utils import translation
 
 from werewolf import engine
 from werewolf.engine import grammar, rulesets
-from werewolf.games import scores
+from werewolf.games import links, scores, selectors
+from werewolf.games.models import Game
 from werewolf.games.templatetags.werewolf import own
 
 from . import layout
@@ -143,7 +144,6 @@ def notecards(game: Any, *, with_links: bool = False) -> tuple[Any, list[Notecar
     """The open phase, a notecard for every seat it asks (at night every living player,
     whatever their role; a Tabula ballot leaves out the suspects, as everybody knows), and
     the notecard words of the phase (every card's, so no notecard tells a role)."""
-    from werewolf.games import links, selectors
 
     phase = game.current_phase() if game.is_running else None
     if phase is None:
@@ -256,7 +256,6 @@ def tally_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
     a row per player who may be named, boxes for the tally marks, the voters to tick off,
     and the votes a strict majority needs where a majority ends the vote. None when the
     open phase is no vote."""
-    from werewolf.games import selectors
 
     phase = game.current_phase() if game.is_running else None
     if phase is None:
@@ -334,8 +333,6 @@ def record_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
 
 def record_context(game: Any, *, paper: str = "a4") -> dict[str, Any] | None:
     """What print/record.html shows of a game, or None while the game is not over."""
-    from werewolf.games import selectors
-    from werewolf.games.models import Game
 
     if game.status not in (Game.Status.FINISHED, Game.Status.ENDED):
         return None
@@ -454,7 +451,6 @@ def script_pdf(game: Any, *, paper: str = "a4") -> bytes:
     later-night steps marked (a quiet first night said), the day as the ruleset plays it
     (the ruleset's own `print/script/day.html`, where it has one), and a grid of players
     and roles to cross off."""
-    from werewolf.games import selectors
 
     state = game.engine_state
     seated = list(game.players.exclude(seat=None).order_by("seat"))

@@ -7,11 +7,16 @@ numbering a record's pages once joined."""
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
+
+from werewolf.games.models import Game, PrintJob
+from werewolf.games.queue import after_commit
 
 from . import layout
 from .documents import (
@@ -46,7 +51,7 @@ LARGE_RECORD = LARGE_SHEETS * RECORD_PAGE_ROWS
 """A game's record of more rows than this (`record_rows`) renders in a worker."""
 
 
-def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = False, pack: bool = False) -> Any:
+def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = False, pack: bool = False) -> PrintJob:
     """The print job of a deck: one already made for the same content (whoever asked) is
     returned as it is; a small deck is rendered now; a large one is queued for a worker
     (`run_job`), which renders it sheet by sheet so that its page shows the progress."""
@@ -63,7 +68,7 @@ def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = Fal
     return _cards_job("deck", cards, params, f"{'pack' if pack else 'role-cards'}-{ruleset}-{players}.pdf")
 
 
-def game_job(game: Any, *, paper: str = "a4", backs: bool = False) -> Any:
+def game_job(game: Game, *, paper: str = "a4", backs: bool = False) -> PrintJob:
     """The print job of a started game's role cards (each naming its player), for its
     organiser, as `deck_job` does a deck's: kept by content, a large game's rendered by a
     worker. The cards are kept in the job as dealt now, so the worker prints what was
@@ -83,7 +88,7 @@ def game_job(game: Any, *, paper: str = "a4", backs: bool = False) -> Any:
     return _cards_job("game", cards, params, f"role-cards-game-{game.pk}.pdf", scope=game.pk)
 
 
-def notecards_job(game: Any, *, paper: str = "a4", with_links: bool = False) -> Any:
+def notecards_job(game: Game, *, paper: str = "a4", with_links: bool = False) -> PrintJob | None:
     """The print job of the open phase's notecards, for the game's organiser (with links,
     each card opens its player's seat): kept by content (the same phase, names, paper and
     links give the same job; the next phase, a new one); more than LARGE_NOTECARDS are
@@ -122,7 +127,7 @@ def notecards_job(game: Any, *, paper: str = "a4", with_links: bool = False) -> 
     )
 
 
-def record_job(game: Any, *, paper: str = "a4") -> Any:
+def record_job(game: Game, *, paper: str = "a4") -> PrintJob | None:
     """The print job of a game's record, once the game is over (None before): kept by
     content, for its organiser only (it reveals every card); a record of more than
     LARGE_RECORD rows is rendered by a worker in parts (`record_parts`), its pages
@@ -143,7 +148,9 @@ def record_job(game: Any, *, paper: str = "a4") -> Any:
     )
 
 
-def _cards_job(kind: str, cards: Sequence[RoleCard], params: dict[str, Any], filename: str, scope: Any = "") -> Any:
+def _cards_job(
+    kind: str, cards: Sequence[RoleCard], params: dict[str, Any], filename: str, scope: Any = ""
+) -> PrintJob:
     """Find or make the job of role `cards` printed as `params` say (see `_job_cards`)."""
     html = role_cards_html(
         cards,
@@ -176,7 +183,7 @@ def _job(
     parts: Callable[[], list[str]] | None = None,
     render: Callable[[], bytes] | None = None,
     scope: Any = "",
-) -> Any:
+) -> PrintJob:
     """Find or make the job of the document `html`, kept by its hash: a job already made
     (and not failed) is returned as it is; a small document is rendered now; a large one
     is queued for a worker (`run_job`), with `total` steps to count: the documents
@@ -184,13 +191,6 @@ def _job(
     `render`: how a small one is rendered, if not `html` as it is.
     `scope`: a game's own documents are hashed with the game, so that two games alike to
     the letter never share a job (each job's pages are its game's organiser's)."""
-    import hashlib
-
-    from django.db import IntegrityError, transaction
-    from django.utils import timezone
-
-    from werewolf.games.models import PrintJob
-    from werewolf.games.queue import after_commit
 
     content = f"{kind} {scope}\n{html}" if scope != "" else html
     key = hashlib.sha256(content.encode()).hexdigest()
@@ -291,10 +291,7 @@ def run_job(job_id: int) -> bool:
     twice: a job already done, or taken by another worker, is left alone."""
     import io
 
-    from django.utils import timezone
     from pypdf import PdfWriter
-
-    from werewolf.games.models import PrintJob
 
     taken = PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.QUEUED).update(
         status=PrintJob.Status.RENDERING, done=0

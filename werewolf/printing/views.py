@@ -10,12 +10,12 @@ import re
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods
 
 from werewolf.games import access, links
 from werewolf.games.forms import PrintDeckForm
 from werewolf.games.models import Game, PrintJob
+from werewolf.games.views import link_error, speak
 
 from . import documents, jobs, layout
 
@@ -23,13 +23,6 @@ from . import documents, jobs, layout
 def _organised(request: HttpRequest, pk: int) -> Game:
     """The game a document is about, if this visitor may look at it (`access`); else 404."""
     return access.game_for(request.user, pk, access.Action.VIEW)
-
-
-def _speak(request: HttpRequest, game: Game) -> None:
-    """The rest of the request in the game's language: its documents are in its players'
-    language."""
-    translation.activate(game.language)
-    request.game_language = game.language  # type: ignore[attr-defined]
 
 
 def _pdf(pdf: bytes, filename: str) -> HttpResponse:
@@ -95,7 +88,7 @@ def game_role_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """A started game's role cards, each naming its player: for the organiser to hand
     out at the table."""
     game = _organised(request, pk)
-    _speak(request, game)  # the game's documents are in its players' language
+    speak(request, game)  # the game's documents are in its players' language
     if game.status == Game.Status.DRAFT:
         return redirect("games:dashboard", pk=pk)
     # Kept by content, as a deck is: asked again, served from the job; a large game's
@@ -117,7 +110,7 @@ def game_notecards(request: HttpRequest, pk: int) -> HttpResponse:
     """The open phase's notecards, all alike whatever the role; with `links=1`, each with
     a QR code of its player's own page (hand each to its player only)."""
     game = _organised(request, pk)
-    _speak(request, game)  # the game's documents are in its players' language
+    speak(request, game)  # the game's documents are in its players' language
     if game.current_phase() is None:
         return redirect("games:dashboard", pk=pk)
     # Kept by content, as role cards are: a large table's are printed by a worker.
@@ -140,7 +133,7 @@ def _job_response(job: PrintJob | None, pk: int) -> HttpResponse:
 def game_tally(request: HttpRequest, pk: int) -> HttpResponse:
     """The tally sheet of the open vote."""
     game = _organised(request, pk)
-    _speak(request, game)  # the game's documents are in its players' language
+    speak(request, game)  # the game's documents are in its players' language
     pdf = documents.tally_pdf(game, paper=_paper(request))
     if pdf is None:
         return redirect("games:dashboard", pk=pk)
@@ -152,7 +145,7 @@ def game_tally(request: HttpRequest, pk: int) -> HttpResponse:
 def game_score_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The score sheet of a game that scores: its series so far, and room for the next."""
     game = _organised(request, pk)
-    _speak(request, game)  # the game's documents are in its players' language
+    speak(request, game)  # the game's documents are in its players' language
     if not game.capabilities.scores:
         return redirect("games:dashboard", pk=pk)
     return _pdf(documents.score_sheet_pdf(game, paper=_paper(request)), f"score-sheet-game-{game.pk}.pdf")
@@ -164,7 +157,7 @@ def game_script(request: HttpRequest, pk: int) -> HttpResponse:
     """The moderator's script for a started game: the night's calls for the roles dealt,
     and the table to cross off."""
     game = _organised(request, pk)
-    _speak(request, game)  # the game's documents are in its players' language
+    speak(request, game)  # the game's documents are in its players' language
     if game.status == Game.Status.DRAFT:
         return redirect("games:dashboard", pk=pk)
     return _pdf(documents.script_pdf(game, paper=_paper(request)), f"script-game-{game.pk}.pdf")
@@ -175,7 +168,7 @@ def game_script(request: HttpRequest, pk: int) -> HttpResponse:
 def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     """After the game: the whole story, every card revealed."""
     game = _organised(request, pk)
-    _speak(request, game)  # the game's documents are in its players' language
+    speak(request, game)  # the game's documents are in its players' language
     # Only once the game is over (no job before); a long game's by a worker.
     return _job_response(jobs.record_job(game, paper=_paper(request)), pk)
 
@@ -186,8 +179,7 @@ def seat_role_card(request: HttpRequest, token: str) -> HttpResponse:
     try:
         player = links.player_for(token)
     except links.LinkError as problem:
-        status = 404 if problem.code == "unknown" else 410  # as the seat's own pages answer
-        return render(request, "games/link_error.html", {"problem": problem.code}, status=status)
+        return link_error(request, problem)  # as the seat's own pages answer
     game = player.game
     if game.status == Game.Status.DRAFT or player.seat is None:
         return redirect("games:seat", token=token)
