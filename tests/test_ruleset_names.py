@@ -24,10 +24,6 @@ NAMED = re.compile(
 )
 
 DEBT = {
-    # The New game form's option fields per ruleset (RULESET_FIELDS), filling it from a
-    # saved game (initial_for) and reading it back (option_values): next to be built from
-    # each ruleset's options dataclass and its own templates of labels and help.
-    "werewolf/games/forms.py": 15,
     # The default ruleset of a new game's row (the first of `engine.listed()` elsewhere):
     # a callable default would cost a migration for nothing a player sees.
     "werewolf/games/models.py": 1,

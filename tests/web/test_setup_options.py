@@ -8,7 +8,7 @@ from crispy_forms.utils import render_crispy_form
 from django.test import Client
 
 from werewolf.engine import rulesets
-from werewolf.games.forms import COMMON_FIELDS, RULESET_FIELDS, SHARED_GROUPS, GameForm, members
+from werewolf.games.forms import COMMON_FIELDS, RULESET_FIELDS, GameForm, families, members
 from werewolf.games.models import Game
 
 from .play import GAME_FORM, NAMES, create_game
@@ -49,7 +49,7 @@ def test_a_tabula_game_takes_its_own_options_and_stage_lengths(organiser_client:
         "reveal_dead": False,
     }
     assert game.stage_minutes == {"accusation": 120, "ballot": 40}
-    chosen = _tabula(10, tabula_specials=["medium"], accusation_minutes=90, ballot_minutes=15)
+    chosen = _tabula(10, tabula_specials=["medium"], tabula_accusation_minutes=90, tabula_ballot_minutes=15)
     organiser_client.post("/games/new/", chosen)
     game = Game.objects.order_by("-pk").first()
     assert (game.options["specials"], game.stage_minutes) == (["medium"], {"accusation": 90, "ballot": 15})
@@ -82,11 +82,11 @@ def test_a_draft_turned_into_tabula_drops_the_classic_deal(organiser) -> None:
 def test_every_field_of_the_form_is_shown_under_its_ruleset_or_for_every_game() -> None:
     placed = list(COMMON_FIELDS) + [name for names in RULESET_FIELDS.values() for name in names]
     assert sorted(placed) == sorted(GameForm.base_fields)
-    assert set(RULESET_FIELDS) <= set(rulesets.RULESETS) | set(SHARED_GROUPS)
-    assert all(set(rulesets_of) <= set(rulesets.RULESETS) for rulesets_of in SHARED_GROUPS.values())
+    assert tuple(RULESET_FIELDS) == families()
+    assert sorted(ruleset for group in families() for ruleset in members(group)) == sorted(rulesets.RULESETS)
     page = render_crispy_form(GameForm())
     for group in RULESET_FIELDS:
-        # Lupusburg's two editions share one group; Tabula and Luna Piena share the day's steps.
+        # Lupusburg's two editions share one group.
         assert f'data-ruleset="{" ".join(members(group))}"' in page
 
 
@@ -146,3 +146,58 @@ def test_a_special_below_its_suggested_number_is_taken_with_a_warning(organiser_
     assert Game.objects.get().options["specials"] == ["medium", "possessed"]
     assert "The rulebook suggests the Possessed from 10 players; your table has 9." in page
     assert "alert-warning" in page
+
+
+def test_each_rulesets_options_are_offered_from_what_it_says_of_them() -> None:
+    """The New game form's option fields are built from each ruleset's description of its
+    options (`engine.option_specs`): one field an option (a box first where the ruleset
+    fills it in for the table), named under its family, with its choices and labels."""
+    from werewolf import engine
+    from werewolf.games.forms import prefix
+
+    form = GameForm()
+    for group in families():
+        for spec in engine.option_specs(members(group)[0]):
+            name = prefix(group) + spec.name
+            if spec.kind == "characters":
+                assert name not in form.fields  # nothing to tick before a character is built
+                continue
+            assert str(form.fields[name].label) == spec.label
+            if spec.table_label:
+                assert form.fields[f"{name}_default"].initial is True
+            if spec.kind == "choice":
+                assert [value for value, _label in form.fields[name].choices] == list(spec.choices)
+                assert form.fields[name].initial == spec.default
+
+
+def test_the_options_are_named_in_the_readers_language() -> None:
+    from django.utils import translation
+
+    with translation.override("it"):
+        page = render_crispy_form(GameForm())
+    assert "Rivela il ruolo di un giocatore morto" in page
+    assert "Reveal a dead player's role" not in page
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"ruleset": "classic", "wolves": "3", "cupid": "on", "tie": "random"},
+        {"ruleset": "tabula", "tabula_specials": ["medium", "owlman"], "tabula_first_night": "normal"},
+        {"ruleset": "lunapiena", "lunapiena_cards": "medium, bodyguard", "lunapiena_lapide": "random"},
+        {"ruleset": "lupusburg-goals", "lupusburg_placement": "card", "lupusburg_step_minutes": "25"},
+    ],
+)
+def test_a_saved_game_fills_the_form_again_with_what_it_holds(organiser_client: Client, fields: dict) -> None:
+    """A draft's edit page offers the options it was made with: sent back unchanged, the
+    form makes the same game (options and step lengths)."""
+    text = "\n".join(f"{name} <{name.lower()}@example.org>" for name in NAMES[:8])
+    response = organiser_client.post("/games/new/", {**GAME_FORM, "players": text, **fields})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    game = Game.objects.get()
+    form = GameForm(initial=GameForm.initial_for(game))
+    again = {name: form[name].value() for name in form.fields if form[name].value() not in (None, False, "", [])}
+    edited = GameForm(again)
+    assert edited.is_valid(), edited.errors
+    assert edited.cleaned_data["options"] == game.options
+    assert edited.cleaned_data["stage_minutes"] == game.stage_minutes

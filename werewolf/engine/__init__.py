@@ -47,7 +47,8 @@ def ring(state: State, viewer: Viewer, seen: Iterable[tuple[str, Mapping[str, An
 def option_specs(ruleset: str) -> tuple[OptionSpec, ...]:
     """The options of `ruleset` a form may offer, as its options dataclass declares them
     (kind, choices, default, bound), in order."""
-    return describe(rulesets.get(ruleset).options_type)
+    rules = rulesets.get(ruleset)
+    return describe(rules.options_type) + tuple(rules.extra_options)
 
 
 def paper_pack(ruleset: str, players: int) -> tuple[tuple[str, str], ...]:

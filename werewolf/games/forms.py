@@ -23,8 +23,6 @@ from django.utils.translation import gettext_lazy as _
 
 from werewolf import engine, limits
 from werewolf.engine import grammar, rulesets
-from werewolf.engine.rulesets import tabula
-from werewolf.engine.rulesets.lunapiena import cast as lunapiena_cast
 
 from . import validators
 from .services import Seating
@@ -44,17 +42,6 @@ def ruleset_choices() -> list[tuple[str, str]]:
     ]
 
 
-TABULA_SPECIALS = {
-    "medium": _("the Medium"),
-    "possessed": _("the Possessed"),
-    "bodyguard": _("the Bodyguard"),
-    "owlman": _("the Owl-man"),
-    "freemasons": _("the Freemasons"),
-    "werehamster": _("the Werehamster"),
-    "mythomaniac": _("the Mythomaniac"),
-}
-
-
 COMMON_FIELDS = (
     "name",
     "ruleset",
@@ -70,71 +57,13 @@ COMMON_FIELDS = (
     "signup",
     "signup_limit",
 )
-RULESET_FIELDS = {
-    "classic": (
-        "wolves",
-        "seers",
-        "day_deadline",
-        "tie",
-        "start",
-        "first_night",
-        "missing_wolves",
-        "public_seer",
-        "reveal_dead",
-        "wolfsbane",
-        "vigilante",
-        "cupid",
-        "thing",
-        "thing_free",
-        "dark_city",
-    ),
-    "tabula": (
-        "tabula_specials_default",
-        "tabula_specials",
-        "tabula_first_night",
-        "tabula_missing_wolves",
-        "tabula_reveal_dead",
-        "tabula_characters",
-    ),
-    "lunapiena": (
-        "lunapiena_cards_default",
-        "lunapiena_cards",
-        "lunapiena_characters",
-        "lunapiena_lapide",
-        "lunapiena_missing_wolves",
-        "lunapiena_reveal_dead",
-    ),
-    "two_step_day": ("accusation_minutes", "ballot_minutes"),
-    "lupusburg": (
-        "lupusburg_placement",
-        "lupusburg_missing_claw",
-        "lupusburg_reveal_dead",
-        "lupusburg_step_minutes",
-    ),
-}
-"""The New game form's fields: those of every game, then each ruleset's own, shown under
-its name (static/werewolf/app.js shows only the chosen ruleset's; without scripts all show)."""
-SHARED_GROUPS = {"two_step_day": ("tabula", "lunapiena")}
-"""Groups of fields several rulesets show beside their own (the day's two steps)."""
-SHARED_LEGENDS = {"two_step_day": _("The accusation and the ballot")}
+"""The New game form's fields of every game; each family's options follow (RULESET_FIELDS)."""
 
 
-def legend(group: str) -> str:
-    """The heading of a group of the New game form's fields: a family's options, named by
-    its own template (rulesets/<family>/games/options_legend.html), or a shared group's."""
-    if group in SHARED_LEGENDS:
-        return str(SHARED_LEGENDS[group])
-    return words(own_templates(members(group)[0], "games/options_legend.html"), {"ruleset": group})
-
-
-def members(group: str) -> tuple[str, ...]:
-    """The rulesets a group of the form's fields belongs to: a shared group's, or the
-    editions of a family."""
-    return SHARED_GROUPS.get(group) or tuple(ruleset for ruleset in engine.listed() if family(ruleset) == group)
-
-
-LUPUSBURG_STEPS = ("placement", "goals", "privilege", "show", "sweeper", "sweep", "bets")
-"""Lupusburg's short day steps; the accusation and the ballot last a day."""
+def families() -> tuple[str, ...]:
+    """The families of rulesets, in the order the New game form lists them: each family's
+    options are one group of the form's fields, shared by its editions."""
+    return tuple(dict.fromkeys(engine.capabilities(ruleset).family for ruleset in engine.listed()))
 
 
 def family(ruleset: str) -> str:
@@ -142,16 +71,92 @@ def family(ruleset: str) -> str:
     return engine.capabilities(ruleset).family
 
 
+def members(group: str) -> tuple[str, ...]:
+    """The rulesets whose options are a group of the form's fields: a family's editions."""
+    return tuple(ruleset for ruleset in engine.listed() if family(ruleset) == group)
+
+
+def prefix(group: str) -> str:
+    """What a family's option fields are named with: nothing for the first family the form
+    lists (its fields were the form's only options once, and keep their names), the
+    family and an underscore for the others (`tabula_first_night`)."""
+    return "" if group == families()[0] else f"{group}_"
+
+
+def legend(group: str) -> str:
+    """The heading of a family's options on the New game form, in its own words
+    (rulesets/<family>/games/options_legend.html)."""
+    return words(own_templates(members(group)[0], "games/options_legend.html"), {"ruleset": group})
+
+
 def ballot_minutes(day_minutes: int) -> int:
-    """A Tabula ballot's default length: a third of the accusation, at least ten minutes
-    (never longer than the accusation itself)."""
+    """A short step's default length: a third of the day, at least ten minutes (never
+    longer than the day itself)."""
     return min(day_minutes, max(10, day_minutes // 3))
 
 
+def _translated(message: str) -> str:
+    """A message id of the engine's (an option's words), translated when it is shown (a
+    lazy string, which a field takes as its label)."""
+    return cast(str, _(message))
+
+
+def _option_fields(spec: engine.OptionSpec, name: str) -> dict[str, forms.Field]:
+    """The New game form's fields for one option of a ruleset (`spec`), named `name`: an
+    option the ruleset fills in for the table may have a box for that (`<name>_default`),
+    ticked, before the field to choose it by hand."""
+    label, help_text = _translated(spec.label), _translated(spec.help)
+    fields: dict[str, forms.Field] = {}
+    if spec.table_label:
+        fields[f"{name}_default"] = forms.BooleanField(
+            label=_translated(spec.table_label), help_text=_translated(spec.table_help), required=False, initial=True
+        )
+    if spec.kind == "bool":
+        fields[name] = forms.BooleanField(label=label, help_text=help_text, required=False, initial=spec.default)
+    elif spec.kind == "int":
+        fields[name] = forms.IntegerField(
+            label=label,
+            help_text=help_text,
+            min_value=spec.least,
+            initial=spec.default,
+            required=not spec.for_the_table,
+        )
+    elif spec.kind == "choice":
+        choices = [(value, _translated(words)) for value, words in zip(spec.choices, spec.labels, strict=True)]
+        fields[name] = forms.ChoiceField(
+            label=label, help_text=help_text, choices=choices, initial=spec.default, required=False
+        )
+    elif spec.kind in ("choices", "characters"):
+        # The organiser's own characters are offered once the form knows them (__init__).
+        choices = [] if spec.kind == "characters" else list(zip(spec.choices, spec.labels, strict=True))
+        fields[name] = forms.MultipleChoiceField(
+            label=label, help_text=help_text, choices=choices, required=False, widget=forms.CheckboxSelectMultiple
+        )
+    else:
+        fields[name] = forms.CharField(label=label, help_text=help_text, required=False, max_length=2000)
+    return fields
+
+
+def _for_the_table(ruleset: str, option: str, players: int) -> Any:
+    """What `ruleset` fills `option` in with for a table of `players` (None where such a
+    table does not fit it)."""
+    try:
+        return engine.options(ruleset, {}, players).get(option)
+    except engine.SetupError:
+        return None
+
+
+def _timing_field(timing: Any) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=_translated(timing.label),
+        help_text=_translated(timing.help),
+        min_value=1,
+        max_value=MAX_PHASE_MINUTES,
+        required=False,
+    )
+
+
 SETUP_ERRORS = {
-    "player_count": _("Classic games need between %(min)s and %(max)s players."),
-    "tabula_player_count": _("Lupus in Tabula needs between %(min)s and %(max)s players."),
-    "lunapiena_player_count": _("Luna Piena needs between %(min)s and %(max)s players."),
     "character_unwritten": _(
         "Nobody has published the rules of a character on the list: build it on the Characters page first, "
         "under the same name, and tick it below."
@@ -164,7 +169,6 @@ SETUP_ERRORS = {
         "built to repeat) may be dealt more than once."
     ),
     "bad_definition": _("One of your characters can no longer be played: open it on the Characters page."),
-    "lupusburg_player_count": _("Lupusburg needs between %(min)s and %(max)s players."),
     "too_many_wolves": _("Too many werewolves: they must be fewer than the other players."),
     "no_wolves": _("A game needs at least one werewolf."),
     "too_many_seers": _("There are not enough players for that many seers."),
@@ -274,13 +278,6 @@ class GameForm(forms.Form):
             "no commas, semicolons or angle brackets. Leave the email out for players you will enter cards for."
         ),
     )
-    wolves = forms.IntegerField(
-        label=_("Werewolves"),
-        min_value=1,
-        required=False,
-        help_text=_("Empty for the usual: two, or three from 17 players."),
-    )
-    seers = forms.IntegerField(label=_("Seers"), min_value=0, initial=1)
     night_minutes = forms.IntegerField(
         label=_("Night length (minutes)"),
         min_value=1,
@@ -342,211 +339,6 @@ class GameForm(forms.Form):
         required=False,
         help_text=_("The players talk in the town square; with this, anyone with the public link reads it too."),
     )
-    day_deadline = forms.ChoiceField(
-        label=_("At a day's deadline without a majority"),
-        choices=[("no-lynch", _("Nobody is lynched")), ("plurality", _("The player with most votes is lynched"))],
-        initial="no-lynch",
-    )
-    tie = forms.ChoiceField(
-        label=_("When the most votes are tied"),
-        choices=[("none", _("Nobody is lynched")), ("random", _("One of the tied players, drawn at random"))],
-        initial="none",
-    )
-    start = forms.ChoiceField(
-        label=_("The game starts with"),
-        choices=[("night", _("A night")), ("day", _("A day (the first lynched player leaves the game)"))],
-        initial="night",
-    )
-    first_night = forms.ChoiceField(
-        label=_("First night"),
-        choices=[
-            ("normal", _("Normal: the wolves kill")),
-            ("quiet", _("Quiet: the wolves meet and kill nobody; the Seer still inquires")),
-        ],
-        initial="normal",
-    )
-    missing_wolves = forms.ChoiceField(
-        label=_("When no wolf hands in a list"),
-        choices=[("nobody", _("Nobody is killed")), ("random", _("A random victim is killed"))],
-        initial="nobody",
-    )
-    public_seer = forms.BooleanField(
-        label=_("Announce whether the Seer saw a werewolf (without names)"), required=False
-    )
-    reveal_dead = forms.BooleanField(label=_("Reveal a dead player's role"), required=False, initial=True)
-    wolfsbane = forms.ChoiceField(
-        label=_("Wolfsbane"),
-        choices=[
-            ("none", _("None")),
-            ("herb", _("One villager holds it: the wolves cannot kill the Herbalist")),
-            ("doorstep", _("The Herbalist sprinkles one doorstep a night (Princeton variant)")),
-        ],
-        initial="none",
-        required=False,
-        help_text=_("Helps the village in small games; games may then end without a lynch deciding them."),
-    )
-    vigilante = forms.BooleanField(
-        label=_("A Vigilante: one villager may shoot once a game at night, killing only a werewolf"),
-        required=False,
-    )
-    cupid = forms.BooleanField(
-        label=_("Cupid: on the first night one villager makes two players Lovers, who live and die together"),
-        required=False,
-    )
-    thing = forms.BooleanField(
-        label=_("“Thing”: the day tests a player (only a werewolf dies), the night converts a villager to the pack"),
-        required=False,
-        help_text=_("A very different game: look for changes in behaviour rather than hidden plots."),
-    )
-    thing_free = forms.ChoiceField(
-        label=_("“Thing”: which test of the day is free (the day votes again after it)"),
-        choices=[
-            ("first_test", _("The day's first test, whatever it finds")),
-            ("first_innocent", _("The day's first test that finds no werewolf")),
-        ],
-        initial="first_test",
-        required=False,
-        help_text=_(
-            "A test that finds a werewolf always lets the day vote again; a test that finds none ends the day, "
-            "except the free one."
-        ),
-    )
-    dark_city = forms.BooleanField(
-        label=_("Dark City: each night the wolves may also swap two villagers' cards"),
-        required=False,
-        help_text=_("A dead player's card then shows only whether it was a werewolf's."),
-    )
-
-    tabula_specials_default = forms.BooleanField(
-        label=_("Every special the table reaches (suggested)"),
-        required=False,
-        initial=True,
-        help_text=_("Untick to choose the specials below yourself."),
-    )
-    tabula_specials = forms.MultipleChoiceField(
-        label=_("Specials"),
-        choices=[],
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text=_(
-            "Each with the number of players the rulebook suggests for it: a special below its number is taken, "
-            "with a warning. The Freemasons are two cards."
-        ),
-    )
-    tabula_first_night = forms.ChoiceField(
-        label=_("First night"),
-        choices=[
-            ("quiet", _("Quiet: the wolves meet and kill nobody; the Seer still inquires")),
-            ("normal", _("Normal: the wolves kill")),
-        ],
-        initial="quiet",
-        required=False,
-    )
-    tabula_missing_wolves = forms.ChoiceField(
-        label=_("When no wolf hands in a list"),
-        choices=[("nobody", _("Nobody is killed")), ("random", _("A random victim is killed"))],
-        initial="nobody",
-        required=False,
-    )
-    tabula_reveal_dead = forms.BooleanField(label=_("Reveal a dead player's role"), required=False)
-    tabula_characters = forms.MultipleChoiceField(
-        label=_("Your own characters in this game"),
-        choices=[],
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text=_("Built on the Characters page: each one ticked is dealt as one more special card."),
-    )
-    accusation_minutes = forms.IntegerField(
-        label=_("Accusation length (minutes)"),
-        min_value=1,
-        max_value=MAX_PHASE_MINUTES,
-        required=False,
-        help_text=_("Empty: as long as a day."),
-    )
-    lunapiena_cards_default = forms.BooleanField(
-        label=_("The rulebook's deck for the table (suggested)"),
-        required=False,
-        initial=True,
-        help_text=_(
-            "Two or three Werewolves, the Seer, Villagers, and the characters the rulebook adds for the number of "
-            "players. Untick to list the characters yourself (a themed game)."
-        ),
-    )
-    lunapiena_cards = forms.CharField(
-        label=_("Characters to add, in order"),
-        required=False,
-        max_length=2000,
-        help_text=_(
-            "Separated by commas, e.g. medium, bodyguard, inquisitor, freemason, freemason. The names: medium, "
-            "possessed, bodyguard, owl, freemason, werehamster, inquisitor, fortune_teller, undead, lara, jekyll, "
-            "dorian, necromancer, werecow, hamlet, villager, wolf, and your own characters ticked below. "
-            "Villagers fill the rest of the deck."
-        ),
-    )
-    lunapiena_characters = forms.MultipleChoiceField(
-        label=_("Your own characters in this game"),
-        choices=[],
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text=_(
-            "Built on the Characters page. One named like a character of the edition replaces the project's "
-            "reading of it in this game; the others may then be listed above."
-        ),
-    )
-    lunapiena_lapide = forms.ChoiceField(
-        label=_("When several players die in one night, the tombstone goes to"),
-        choices=[
-            ("pack_victim", _("The wolves' victim, else the last of them clockwise (our reading)")),
-            ("random", _("One of them drawn at random")),
-        ],
-        initial="pack_victim",
-        required=False,
-    )
-    lunapiena_missing_wolves = forms.ChoiceField(
-        label=_("When no wolf hands in a list"),
-        choices=[("nobody", _("Nobody is killed")), ("random", _("A random victim is killed"))],
-        initial="nobody",
-        required=False,
-    )
-    lunapiena_reveal_dead = forms.BooleanField(label=_("Reveal a dead player's character"), required=False)
-    ballot_minutes = forms.IntegerField(
-        label=_("Ballot length (minutes)"),
-        min_value=1,
-        max_value=MAX_PHASE_MINUTES,
-        required=False,
-        help_text=_("Empty: a third of a day, at least ten minutes."),
-    )
-    lupusburg_placement = forms.ChoiceField(
-        label=_("Placing the characters under the houses"),
-        choices=[
-            ("random", _("The server places them at random")),
-            ("card", _("Each player places their own on a card, before the first night")),
-        ],
-        initial="random",
-        required=False,
-    )
-    lupusburg_missing_claw = forms.ChoiceField(
-        label=_("When the Werewolf hands in no claw"),
-        choices=[("random", _("A house is clawed at random")), ("nobody", _("No house is clawed"))],
-        initial="random",
-        required=False,
-    )
-    lupusburg_reveal_dead = forms.BooleanField(
-        label=_("Turn a slaughtered or lynched character face up"),
-        required=False,
-        help_text=_("The rulebooks keep it face down: nobody learns who it was until the end."),
-    )
-    lupusburg_step_minutes = forms.IntegerField(
-        label=_("Length of each short day step (minutes)"),
-        min_value=1,
-        max_value=MAX_PHASE_MINUTES,
-        required=False,
-        help_text=_(
-            "The placing of the characters, the goals, the Burgomaster's privilege, the Chimney Sweeper and the "
-            "bets. The accusation and the "
-            "ballot last a day. Empty: a third of a day, at least ten minutes."
-        ),
-    )
 
     def __init__(self, *args: Any, submit_label: Any = None, organiser: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -554,21 +346,25 @@ class GameForm(forms.Form):
         if organiser is not None and organiser.is_authenticated:
             for saved in organiser.characters.order_by("name"):
                 self.own_characters[str(saved.pk)] = saved.definition
-        _choices_field(self, "lunapiena_characters").choices = [
-            (key, definition["name"]) for key, definition in self.own_characters.items()
-        ]
-        _choices_field(self, "tabula_characters").choices = _choices_field(self, "lunapiena_characters").choices
-        if not self.own_characters:  # nothing to tick: the Characters page comes first
-            del self.fields["tabula_characters"]
-            del self.fields["lunapiena_characters"]
-        _choices_field(self, "tabula_specials").choices = [
-            (
-                name,
-                _("%(special)s (suggested from %(least)s players)")
-                % {"special": words, "least": tabula.SPECIALS[name][0]},
-            )
-            for name, words in TABULA_SPECIALS.items()
-        ]
+        for group in families():
+            for spec in engine.option_specs(members(group)[0]):
+                name = prefix(group) + spec.name
+                if spec.kind == "characters" and not self.own_characters:
+                    # Nothing to tick: the Characters page comes first.
+                    del self.fields[name]
+                elif spec.kind == "characters":
+                    _choices_field(self, name).choices = [
+                        (key, definition["name"]) for key, definition in self.own_characters.items()
+                    ]
+                elif spec.suggested:
+                    _choices_field(self, name).choices = [
+                        (
+                            value,
+                            _("%(special)s (suggested from %(least)s players)") % {"special": _(label), "least": least},
+                        )
+                        for value, label in zip(spec.choices, spec.labels, strict=True)
+                        for least in [spec.suggested.get(value)]
+                    ]
         kept = str(self.initial.get("timezone") or "")
         _choices_field(self, "timezone").choices = timezone_choices(kept)
         self.helper = _helper(submit_label or _("Create the game"))
@@ -593,36 +389,27 @@ class GameForm(forms.Form):
         """The form as it was filled in for a game not yet started, to change it."""
         players = game.players.filter(pending=False).order_by("pk")
         ruleset = game.ruleset
-        if ruleset == "tabula":
-            initial = {f"tabula_{name}": value for name, value in game.options.items()}
-            rulebook = [name for name in game.options.get("specials", ()) if name in tabula.SPECIALS]
-            initial["tabula_specials"] = rulebook
-            initial["tabula_specials_default"] = rulebook == list(tabula.reachable(players.count()))
-            initial["tabula_characters"] = [
-                str(saved.pk)
-                for saved in game.organiser.characters.all()
-                if saved.definition in game.options.get("characters", [])
-            ]
-            initial["accusation_minutes"] = game.stage_minutes.get("accusation")
-            initial["ballot_minutes"] = game.stage_minutes.get("ballot")
-        elif ruleset == "lunapiena":
-            initial = {f"lunapiena_{name}": value for name, value in game.options.items()}
-            initial["lunapiena_cards_default"] = list(game.options.get("cards", ())) == list(
-                lunapiena_cast.additions(players.count())
-            )
-            initial["lunapiena_cards"] = ", ".join(game.options.get("cards", ()))
-            initial["lunapiena_characters"] = [
-                str(saved.pk)
-                for saved in game.organiser.characters.all()
-                if saved.definition in game.options.get("characters", [])
-            ]
-            initial["accusation_minutes"] = game.stage_minutes.get("accusation")
-            initial["ballot_minutes"] = game.stage_minutes.get("ballot")
-        elif family(ruleset) == "lupusburg":
-            initial = {f"lupusburg_{name}": value for name, value in game.options.items()}
-            initial["lupusburg_step_minutes"] = game.stage_minutes.get("bets")
-        else:
-            initial = {name: value for name, value in game.options.items() if name in cls.base_fields}
+        group = family(ruleset)
+        initial: dict[str, Any] = {}
+        for spec in engine.option_specs(ruleset):
+            name = prefix(group) + spec.name
+            value = game.options.get(spec.name)
+            if spec.kind == "characters":
+                value = [
+                    str(saved.pk) for saved in game.organiser.characters.all() if saved.definition in (value or [])
+                ]
+            elif spec.kind == "choices" and value is not None:
+                value = [item for item in value if item in spec.choices]  # not the organiser's characters
+            if spec.table_label:
+                # Ticked where the game holds what the ruleset fills in for its table.
+                table = _for_the_table(ruleset, spec.name, players.count())
+                initial[f"{name}_default"] = value is None or list(value) == list(table or ())
+            if spec.kind == "text" and isinstance(value, list):
+                value = ", ".join(value)
+            if value is not None:
+                initial[name] = value
+        for timing in engine.capabilities(ruleset).timings:
+            initial[f"{prefix(group)}{timing.name}_minutes"] = game.stage_minutes.get(timing.steps[0])
         initial.update(
             {
                 "ruleset": ruleset,
@@ -693,10 +480,10 @@ class GameForm(forms.Form):
         data = self.cleaned_data
         seats = data.get("players")
         ruleset = data.get("ruleset") or engine.listed()[0]
-        # The other rulesets' options are hidden on the page and unused: their errors
+        # The other families' options are hidden on the page and unused: their errors
         # would stop the organiser with nothing to see.
         for other, names in RULESET_FIELDS.items():
-            if ruleset not in members(other):
+            if other != family(ruleset):
                 for name in names:
                     self.errors.pop(name, None)
         rules = rulesets.get(ruleset)
@@ -708,11 +495,9 @@ class GameForm(forms.Form):
         least = 0 if expected else rules.min_players
         limit = data.get("signup_limit")
         if limit and not rules.min_players <= limit <= rules.max_players:
-            key = self.count_error(ruleset)
-            self.add_error("signup_limit", ValidationError(SETUP_ERRORS[key], params=limits))
+            self.add_error("signup_limit", self.count_error(ruleset, limits))
         if seats is not None and "players" not in self.errors and not least <= len(seats) <= rules.max_players:
-            key = self.count_error(ruleset)
-            self.add_error("players", ValidationError(SETUP_ERRORS[key], params=limits))
+            self.add_error("players", self.count_error(ruleset, limits))
         if seats is None or (not seats and not expected) or self.errors:
             return data
         try:
@@ -720,77 +505,88 @@ class GameForm(forms.Form):
             data["advice"] = [
                 ADVICE[item.code]
                 % {
-                    "special": TABULA_SPECIALS.get(item.value, item.value),
+                    "special": choice_label(ruleset, item.option, item.value),
                     "count": item.count,
                     "players": expected or len(seats),
                 }
                 for item in engine.advice(ruleset, data["options"], expected or len(seats))
             ]
         except engine.SetupError as error:
-            prefixed = f"{family(ruleset)}_{error.option}"
-            field = prefixed if prefixed in self.fields else error.option if error.option in self.fields else None
+            option = error.option or ""
+            prefixed = prefix(family(ruleset)) + option
+            field = prefixed if prefixed in self.fields else option if option in self.fields else None
             message = SETUP_ERRORS.get(error.code, _("These options do not fit together."))
             self.add_error(field, ValidationError(message, params=limits))
             return data
-        data["stage_minutes"] = {}
-        if ruleset in SHARED_GROUPS["two_step_day"]:
-            day = data["day_minutes"]
-            data["stage_minutes"] = {
-                "accusation": data.get("accusation_minutes") or day,
-                "ballot": data.get("ballot_minutes") or ballot_minutes(day),
-            }
-        elif family(ruleset) == "lupusburg":
-            step = data.get("lupusburg_step_minutes") or ballot_minutes(data["day_minutes"])
-            data["stage_minutes"] = dict.fromkeys(LUPUSBURG_STEPS, step)
+        day = data["day_minutes"]
+        data["stage_minutes"] = {
+            step: data.get(f"{prefix(family(ruleset))}{timing.name}_minutes")
+            or (ballot_minutes(day) if timing.short else day)
+            for timing in engine.capabilities(ruleset).timings
+            for step in timing.steps
+        }
         return data
 
     @staticmethod
-    def count_error(ruleset: str) -> str:
-        """The key of the refusal of a table too small or too large for the ruleset: its
-        family's own (`<family>_player_count`), else the classic words."""
-        own = f"{family(ruleset)}_player_count"
-        return own if own in SETUP_ERRORS else "player_count"
+    def count_error(ruleset: str, limits: dict[str, int]) -> ValidationError:
+        """The refusal of a table too small or too large for the ruleset, in its own words
+        (rulesets/<family>/games/player_count.html)."""
+        return ValidationError(words(own_templates(ruleset, "games/player_count.html"), limits))
 
-    def option_values(self, ruleset: str = "classic") -> dict[str, Any]:
+    def option_values(self, ruleset: str | None = None) -> dict[str, Any]:
+        """The options the form holds for `ruleset` (by default the one chosen), as the
+        engine takes them: an option left to the ruleset (its box ticked, or its field
+        empty) is left out, for the ruleset to fill in for the table."""
         data = self.cleaned_data
-        if ruleset == "tabula":
-            values: dict[str, Any] = {
-                "first_night": data.get("tabula_first_night") or "quiet",
-                "missing_wolves": data.get("tabula_missing_wolves") or "nobody",
-                "reveal_dead": bool(data.get("tabula_reveal_dead")),
-            }
-            own = [self.own_characters[key] for key in data.get("tabula_characters") or ()]
-            if own:
-                values["characters"] = own
-            if not data.get("tabula_specials_default"):
-                values["specials"] = list(data.get("tabula_specials") or ()) + [raw["name"] for raw in own]
-            return values
-        if ruleset == "lunapiena":
-            values = {
-                "lapide": data.get("lunapiena_lapide") or "pack_victim",
-                "missing_wolves": data.get("lunapiena_missing_wolves") or "nobody",
-                "reveal_dead": bool(data.get("lunapiena_reveal_dead")),
-                "characters": [self.own_characters[key] for key in data.get("lunapiena_characters") or ()],
-            }
-            if not data.get("lunapiena_cards_default"):
-                values["cards"] = data.get("lunapiena_cards") or ""
-            return values
-        if family(ruleset) == "lupusburg":
-            return {
-                "placement": data.get("lupusburg_placement") or "random",
-                "missing_claw": data.get("lupusburg_missing_claw") or "random",
-                "reveal_dead": bool(data.get("lupusburg_reveal_dead")),
-            }
-        # Every classic field is an option as it stands, but these three: an empty count
-        # of wolves means the usual, and two choices may be missing from old forms.
-        values = {
-            name: data[name] for name in RULESET_FIELDS["classic"] if name not in ("wolves", "wolfsbane", "thing_free")
-        }
-        values["wolfsbane"] = data.get("wolfsbane") or "none"
-        values["thing_free"] = data.get("thing_free") or "first_test"
-        if data.get("wolves"):
-            values["wolves"] = data["wolves"]
+        ruleset = ruleset or data.get("ruleset") or engine.listed()[0]
+        group = prefix(family(ruleset))
+        values: dict[str, Any] = {}
+        for spec in engine.option_specs(ruleset):
+            name = group + spec.name
+            value = data.get(name)
+            if spec.table_label and data.get(f"{name}_default"):
+                continue
+            if spec.kind == "characters":
+                if value:
+                    values[spec.name] = [self.own_characters[key] for key in value]
+            elif spec.kind == "bool":
+                values[spec.name] = bool(value)
+            elif spec.kind == "choices":
+                values[spec.name] = list(value or ())
+            elif spec.kind == "text":
+                values[spec.name] = value or ""
+            elif value not in (None, ""):
+                values[spec.name] = value
+            elif spec.default is not None:
+                values[spec.name] = spec.default  # a choice missing from an older form
         return values
+
+
+def _group_fields(group: str) -> dict[str, forms.Field]:
+    """A family's fields on the New game form: each option of its first edition (its
+    editions share their options), then the lengths of its day's own steps."""
+    fields: dict[str, forms.Field] = {}
+    for spec in engine.option_specs(members(group)[0]):
+        fields.update(_option_fields(spec, prefix(group) + spec.name))
+    for timing in engine.capabilities(members(group)[0]).timings:
+        fields[f"{prefix(group)}{timing.name}_minutes"] = _timing_field(timing)
+    return fields
+
+
+OPTION_FIELDS = {group: _group_fields(group) for group in families()}
+GameForm.base_fields.update({name: field for fields in OPTION_FIELDS.values() for name, field in fields.items()})
+RULESET_FIELDS = {group: tuple(fields) for group, fields in OPTION_FIELDS.items()}
+"""The New game form's fields of each family's options, built from what each ruleset says
+of them (`engine.option_specs`, its capabilities' timings), shown under its name
+(static/werewolf/app.js shows only the chosen ruleset's; without scripts all show)."""
+
+
+def choice_label(ruleset: str, option: str, value: str) -> str:
+    """How the New game form names one choice of an option, in the reader's language."""
+    for spec in engine.option_specs(ruleset):
+        if spec.name == option and value in spec.choices:
+            return str(_(spec.labels[spec.choices.index(value)]))
+    return value
 
 
 class Options(BaseChoiceIterator):

@@ -117,9 +117,11 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _introductions() -> list[dict[str, Any]]:
     """Each ruleset family's introduction on the New game form (its own template,
-    `rulesets/<family>/games/intro.html`), with the players it takes across its editions."""
+    `rulesets/<family>/games/intro.html`), with the players it takes across its editions,
+    in the order the form lists the rulesets."""
     families: dict[str, dict[str, Any]] = {}
-    for rules in engine.rulesets.RULESETS.values():
+    for ruleset in engine.listed():  # in the form's order
+        rules = engine.rulesets.get(ruleset)
         family = rules.capabilities.family
         known = families.setdefault(
             family,

@@ -11,6 +11,7 @@ from ..cards import Card, Field
 from ..characters import Character
 from ..events import Event, Viewer
 from ..night import Death
+from ..options import OptionSpec
 from ..orders import Order
 from ..outcome import Outcome
 from ..state import PhaseSpec, RulesetState, State
@@ -62,6 +63,20 @@ class DealShape:
 
 
 @dataclass(frozen=True, slots=True)
+class Timing:
+    """Steps of a day that a game may time apart from the day itself, as one length: the
+    New game form's field `<family>_<name>_minutes`, with its label and help (message
+    ids). Left empty, the steps last a day, or (`short`) a third of a day, at least ten
+    minutes and never longer than the day."""
+
+    name: str
+    steps: tuple[str, ...]
+    short: bool
+    label: str
+    help: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Capabilities:
     """What the pages, mails and printed documents need to know of a ruleset beyond its
     cards, asked by name instead of by the ruleset's id:
@@ -77,7 +92,8 @@ class Capabilities:
     - `rank`: where the family stands in the lists of rulesets (the New game form's, the
       print page's), lowest first; its editions follow one another by id.
     - `typical_table`: the players a game open to sign-up is checked for before they are
-      known (0: the ruleset's least)."""
+      known (0: the ruleset's least).
+    - `timings`: the day's steps a game may give their own length (`Timing`)."""
 
     family: str
     houses: bool = False
@@ -85,6 +101,7 @@ class Capabilities:
     paper_pack: bool = False
     rank: int = 0
     typical_table: int = 0
+    timings: tuple[Timing, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +193,10 @@ class Ruleset(Protocol):
     def state_type(self) -> type[RulesetState]:
         """The class of the ruleset's own part of the state."""
         ...
+
+    extra_options: tuple[OptionSpec, ...]
+    """The options `options` reads beside its dataclass (the organiser's own characters,
+    Luna Piena's list of cards), described for a form as the dataclass's are."""
 
     @property
     def options_type(self) -> type[Any]:
@@ -306,6 +327,8 @@ class BaseRuleset:
     each hook, never `getattr` with a fallback)."""
 
     roles: Mapping[str, Role]
+    extra_options: tuple[OptionSpec, ...] = ()
+    """None: the options dataclass holds every option."""
 
     def channels(self, state: State) -> tuple[Channel, ...]:
         """The standard square, den and ghosts' corner (`engine.talk.standard`)."""

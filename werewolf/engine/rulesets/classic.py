@@ -10,7 +10,7 @@ player's card at once; days take votes until a strict majority or the deadline.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
 
@@ -19,7 +19,8 @@ from ..cards import SLEEPER, Card, Field, Slot
 from ..errors import SetupError
 from ..events import Audience, Event
 from ..night import DEATHS, JUDGE, Death, Night, Pipeline
-from ..options import as_json, parse_options
+from ..options import as_json, option, parse_options
+from ..options import gettext_noop as _
 from ..orders import Order
 from ..outcome import Outcome, finish
 from ..pack import succession
@@ -117,21 +118,76 @@ class ClassicState:
 class ClassicOptions:
     """The options of a classic game; see docs/rules.md for what each one does."""
 
-    wolves: int = field(metadata={"least": 1, "for_the_table": True})
-    seers: int = field(default=1, metadata={"least": 0})
-    start: str = field(default="night", metadata={"choices": ("night", "day")})
-    first_night: str = field(default="normal", metadata={"choices": ("normal", "quiet")})
-    day_deadline: str = field(default="no-lynch", metadata={"choices": ("no-lynch", "plurality")})
-    tie: str = field(default="none", metadata={"choices": ("none", "random")})
-    missing_wolves: str = field(default="nobody", metadata={"choices": ("nobody", "random")})
-    public_seer: bool = False
-    reveal_dead: bool = True
-    wolfsbane: str = field(default="none", metadata={"choices": ("none", "herb", "doorstep")})
-    vigilante: bool = False
-    cupid: bool = False
-    dark_city: bool = False
-    thing: bool = False
-    thing_free: str = field(default="first_test", metadata={"choices": ("first_test", "first_innocent")})
+    wolves: int = option(label=_("Werewolves"), help=_("Empty for the usual: two, or three from 17 players."), least=1)
+    seers: int = option(1, label=_("Seers"), least=0)
+    start: str = option(
+        "night",
+        label=_("The game starts with"),
+        choices={"night": _("A night"), "day": _("A day (the first lynched player leaves the game)")},
+    )
+    first_night: str = option(
+        "normal",
+        label=_("First night"),
+        choices={
+            "normal": _("Normal: the wolves kill"),
+            "quiet": _("Quiet: the wolves meet and kill nobody; the Seer still inquires"),
+        },
+    )
+    day_deadline: str = option(
+        "no-lynch",
+        label=_("At a day's deadline without a majority"),
+        choices={"no-lynch": _("Nobody is lynched"), "plurality": _("The player with most votes is lynched")},
+    )
+    tie: str = option(
+        "none",
+        label=_("When the most votes are tied"),
+        choices={"none": _("Nobody is lynched"), "random": _("One of the tied players, drawn at random")},
+    )
+    missing_wolves: str = option(
+        "nobody",
+        label=_("When no wolf hands in a list"),
+        choices={"nobody": _("Nobody is killed"), "random": _("A random victim is killed")},
+    )
+    public_seer: bool = option(False, label=_("Announce whether the Seer saw a werewolf (without names)"))
+    reveal_dead: bool = option(True, label=_("Reveal a dead player's role"))
+    wolfsbane: str = option(
+        "none",
+        label=_("Wolfsbane"),
+        help=_("Helps the village in small games; games may then end without a lynch deciding them."),
+        choices={
+            "none": _("None"),
+            "herb": _("One villager holds it: the wolves cannot kill the Herbalist"),
+            "doorstep": _("The Herbalist sprinkles one doorstep a night (Princeton variant)"),
+        },
+    )
+    vigilante: bool = option(
+        False, label=_("A Vigilante: one villager may shoot once a game at night, killing only a werewolf")
+    )
+    cupid: bool = option(
+        False, label=_("Cupid: on the first night one villager makes two players Lovers, who live and die together")
+    )
+    dark_city: bool = option(
+        False,
+        label=_("Dark City: each night the wolves may also swap two villagers' cards"),
+        help=_("A dead player's card then shows only whether it was a werewolf's."),
+    )
+    thing: bool = option(
+        False,
+        label=_("“Thing”: the day tests a player (only a werewolf dies), the night converts a villager to the pack"),
+        help=_("A very different game: look for changes in behaviour rather than hidden plots."),
+    )
+    thing_free: str = option(
+        "first_test",
+        label=_("“Thing”: which test of the day is free (the day votes again after it)"),
+        help=_(
+            "A test that finds a werewolf always lets the day vote again; a test that finds none ends the day, "
+            "except the free one."
+        ),
+        choices={
+            "first_test": _("The day's first test, whatever it finds"),
+            "first_innocent": _("The day's first test that finds no werewolf"),
+        },
+    )
 
 
 class Classic(BaseRuleset):

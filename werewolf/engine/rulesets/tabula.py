@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar, cast
 
@@ -28,7 +28,8 @@ from ..characters import FRAIL, IMMUNE, INSPECT, KNOW_GROUP, SEANCE, Character, 
 from ..errors import SetupError
 from ..events import Audience, Event
 from ..night import DEATHS, JUDGE, Night, Pipeline
-from ..options import as_json, parse_options
+from ..options import OptionSpec, as_json, option, parse_options
+from ..options import gettext_noop as _
 from ..orders import Order
 from ..pack import victim as choose_victim
 from ..registry import register
@@ -47,6 +48,7 @@ from .tabula_family import (
     NIGHT,
     OWL,
     PROTECT,
+    TIMINGS,
     VILLAGE,
     WOLVES,
     TabulaFamily,
@@ -296,10 +298,40 @@ def _seat_or_none(value: Any) -> int | None:
 class TabulaOptions:
     """The options of a Tabula game; docs/rules.md says what each one does."""
 
-    specials: tuple[str, ...] = field(default=(), metadata={"choices": tuple(SPECIALS), "for_the_table": True})
-    first_night: str = field(default="quiet", metadata={"choices": ("quiet", "normal")})
-    missing_wolves: str = field(default="nobody", metadata={"choices": ("nobody", "random")})
-    reveal_dead: bool = False
+    specials: tuple[str, ...] = option(
+        (),
+        label=_("Specials"),
+        help=_(
+            "Each with the number of players the rulebook suggests for it: a special below its number is taken, "
+            "with a warning. The Freemasons are two cards."
+        ),
+        choices={
+            "medium": _("the Medium"),
+            "possessed": _("the Possessed"),
+            "bodyguard": _("the Bodyguard"),
+            "owlman": _("the Owl-man"),
+            "freemasons": _("the Freemasons"),
+            "werehamster": _("the Werehamster"),
+            "mythomaniac": _("the Mythomaniac"),
+        },
+        suggested={name: least for name, (least, _cards) in SPECIALS.items()},
+        for_the_table=_("Every special the table reaches (suggested)"),
+        for_the_table_help=_("Untick to choose the specials below yourself."),
+    )
+    first_night: str = option(
+        "quiet",
+        label=_("First night"),
+        choices={
+            "quiet": _("Quiet: the wolves meet and kill nobody; the Seer still inquires"),
+            "normal": _("Normal: the wolves kill"),
+        },
+    )
+    missing_wolves: str = option(
+        "nobody",
+        label=_("When no wolf hands in a list"),
+        choices={"nobody": _("Nobody is killed"), "random": _("A random victim is killed")},
+    )
+    reveal_dead: bool = option(False, label=_("Reveal a dead player's role"))
 
 
 def reachable(players: int) -> tuple[str, ...]:
@@ -324,11 +356,20 @@ class Tabula(TabulaFamily):
     roles beside the organiser's characters, its specials, its night."""
 
     id = ID
-    capabilities = Capabilities(family=ID, rank=1, typical_table=9)
+    capabilities = Capabilities(family=ID, rank=1, typical_table=9, timings=TIMINGS)
     roles = ROLES
     cards = CARDS
     state_type = TabulaState
     options_type = TabulaOptions
+    extra_options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "characters",
+            "characters",
+            default=(),
+            label=_("Your own characters in this game"),
+            help=_("Built on the Characters page: each one ticked is dealt as one more special card."),
+        ),
+    )
     LAST_SOLO_WINS = True
 
     @property
@@ -348,8 +389,8 @@ class Tabula(TabulaFamily):
         """Check and complete the options for a table of `players`: any special may be
         chosen (the rulebook's numbers are suggestions: `advice` names a special below
         its number); by default every special whose suggested count the table reaches.
-        `characters`: the organiser's own (engine/characters.py), each a special
-        `specials` may then name, one card each, after the rulebook's."""
+        `characters`: the organiser's own (engine/characters.py), each dealt as one more
+        special card, after the rulebook's."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise SetupError("player_count", "players", players)
         rest = {key: value for key, value in raw.items() if key != "characters"}
@@ -368,6 +409,7 @@ class Tabula(TabulaFamily):
                     raise SetupError("bad_option_value", "specials", name)
             if len(set(specials)) != len(specials):
                 raise SetupError("bad_option_value", "specials", chosen)
+            specials += [name for name in own if name not in specials]  # each of theirs is dealt
         wolves = 3 if players >= THIRD_WOLF_FROM else 2
         cards = sum(len(SPECIALS[name][1]) if name in SPECIALS else 1 for name in specials)
         if wolves + 1 + cards > max(players, FULL_DECK):
@@ -558,7 +600,7 @@ def _inquiry(night: Night) -> None:
     as a werewolf; a frail choice dies at dawn."""
     rows = cast_of(night.state.options).rows
     roles = night.state.rules.roles
-    for seat, card, _ in abilities.acting(night, INSPECT):
+    for seat, card, _block in abilities.acting(night, INSPECT):
         target = card.targets[0]
         row = rows[roles[target]]
         night.tell("seer_saw", {"seer": seat, "target": target, "werewolf": row.seen_as_wolf}, Audience.of(seat))

@@ -29,6 +29,7 @@ from ..characters import KNOW_GROUP, Character
 from ..errors import SetupError
 from ..events import Audience, Event
 from ..night import Death, Night, Pipeline
+from ..options import gettext_noop as _
 from ..orders import Order
 from ..outcome import Outcome, finish
 from ..pack import succession
@@ -36,7 +37,7 @@ from ..random import setup_rng
 from ..state import PhaseSpec, RulesetState, Stage, State
 from ..table import Role
 from ..talk import Channel
-from .base import BaseRuleset, DealShape, one_role_deal, one_role_shape
+from .base import BaseRuleset, DealShape, Timing, one_role_deal, one_role_shape
 
 MIN_PLAYERS = 7
 MAX_PLAYERS = 24
@@ -61,6 +62,23 @@ BALLOT = Card("ballot", "LYNCH", (Field(least=0),), blank=False)
 NIGHT = Stage("night", "night")
 ACCUSATION = Stage("accusation", "day", cards="public")
 BALLOT_STAGE = Stage("ballot", "day", cards="revealed")
+TIMINGS = (
+    Timing(
+        "accusation",
+        (ACCUSATION.name,),
+        short=False,
+        label=_("Accusation length (minutes)"),
+        help=_("Empty: as long as a day."),
+    ),
+    Timing(
+        "ballot",
+        (BALLOT_STAGE.name,),
+        short=True,
+        label=_("Ballot length (minutes)"),
+        help=_("Empty: a third of a day, at least ten minutes."),
+    ),
+)
+"""The day's two steps, each of its own length on the New game form."""
 OVER_STAGE = Stage("over", "over")
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
 
@@ -39,7 +39,8 @@ from ...characters import (
 from ...errors import SetupError
 from ...events import Audience, Event
 from ...night import DEATHS, JUDGE, Death, Night, Pipeline
-from ...options import as_json, parse_options
+from ...options import OptionSpec, as_json, option, parse_options
+from ...options import gettext_noop as _
 from ...orders import Order
 from ...pack import victim as choose_victim
 from ...random import clockwise_distance
@@ -58,6 +59,7 @@ from ..tabula_family import (
     MIN_PLAYERS,
     NIGHT,
     OWL,
+    TIMINGS,
     TabulaFamily,
 )
 from ..tabula_family import PROTECT as PROTECT_CARD
@@ -148,9 +150,20 @@ class LunaOptions:
     """The options of a Luna Piena game besides its cards; docs/rules.md says what each
     one does."""
 
-    missing_wolves: str = field(default="nobody", metadata={"choices": ("nobody", "random")})
-    lapide: str = field(default="pack_victim", metadata={"choices": ("pack_victim", "random")})
-    reveal_dead: bool = False
+    missing_wolves: str = option(
+        "nobody",
+        label=_("When no wolf hands in a list"),
+        choices={"nobody": _("Nobody is killed"), "random": _("A random victim is killed")},
+    )
+    lapide: str = option(
+        "pack_victim",
+        label=_("When several players die in one night, the tombstone goes to"),
+        choices={
+            "pack_victim": _("The wolves' victim, else the last of them clockwise (our reading)"),
+            "random": _("One of them drawn at random"),
+        },
+    )
+    reveal_dead: bool = option(False, label=_("Reveal a dead player's character"))
 
 
 class Cast:
@@ -196,11 +209,39 @@ class LunaPiena(TabulaFamily):
     blocks, the tombstone, its own night."""
 
     id = ID
-    capabilities = Capabilities(family=ID, rank=2, typical_table=9)
+    capabilities = Capabilities(family=ID, rank=2, typical_table=9, timings=TIMINGS)
     roles: Mapping[str, Role] = {name: character.row() for name, character in deck_table.BUILT_IN.items()}
     cards = CARDS
     state_type = LunaState
     options_type = LunaOptions
+    extra_options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "cards",
+            "text",
+            label=_("Characters to add, in order"),
+            help=_(
+                "Separated by commas, e.g. medium, bodyguard, inquisitor, freemason, freemason. The names: medium, "
+                "possessed, bodyguard, owl, freemason, werehamster, inquisitor, fortune_teller, undead, lara, jekyll, "
+                "dorian, necromancer, werecow, hamlet, villager, wolf, and your own characters ticked below. "
+                "Villagers fill the rest of the deck."
+            ),
+            table_label=_("The rulebook's deck for the table (suggested)"),
+            table_help=_(
+                "Two or three Werewolves, the Seer, Villagers, and the characters the rulebook adds for the number of "
+                "players. Untick to list the characters yourself (a themed game)."
+            ),
+        ),
+        OptionSpec(
+            "characters",
+            "characters",
+            default=(),
+            label=_("Your own characters in this game"),
+            help=_(
+                "Built on the Characters page. One named like a character of the edition replaces the project's "
+                "reading of it in this game; the others may then be listed above."
+            ),
+        ),
+    )
 
     @property
     def night_order(self) -> tuple[str, ...]:
@@ -370,7 +411,7 @@ def _inspect(night: Night) -> None:
     frail choice (the Werehamster) dies at dawn."""
     table = cast_of(night.state.options)
     roles = night.state.rules.roles
-    for seat, card, _ in abilities.acting(night, INSPECT):
+    for seat, card, _block in abilities.acting(night, INSPECT):
         target = card.targets[0]
         character = table[roles[target]]
         night.tell("seer_saw", {"seer": seat, "target": target, "werewolf": character.seen_as_wolf}, Audience.of(seat))
@@ -396,7 +437,7 @@ def _seance(night: Night) -> None:
 
 
 def _protect(night: Night) -> None:
-    for seat, card, _ in abilities.acting(night, PROTECT):
+    for seat, card, _block in abilities.acting(night, PROTECT):
         night.notes.setdefault("guarded", {})[card.targets[0]] = seat
 
 
@@ -405,7 +446,7 @@ def _mark(night: Night) -> None:
     it dies at dawn, unless it hunts with the pack or the wolves cannot kill it."""
     table = cast_of(night.state.options)
     roles = night.state.rules.roles
-    for _, card, block in abilities.acting(night, MARK):
+    for _seat, card, block in abilities.acting(night, MARK):
         target = card.targets[0]
         night.notes["owl"] = target
         character = table[roles[target]]

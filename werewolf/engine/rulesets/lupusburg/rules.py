@@ -53,6 +53,7 @@ from .table import (
     PRIVILEGE_STEP,
     REDRAW,
     ROLES,
+    SHORT_STEPS,
     SHOW,
     SHOW_STEP,
     SWEEP_STEP,
@@ -71,7 +72,15 @@ class Lupusburg(BaseRuleset):
     """One edition of Lupusburg (`edition` is its ruleset id)."""
 
     id: str
-    capabilities = Capabilities(family="lupusburg", houses=True, scores=True, paper_pack=True, rank=3, typical_table=6)
+    capabilities = Capabilities(
+        family="lupusburg",
+        houses=True,
+        scores=True,
+        paper_pack=True,
+        rank=3,
+        typical_table=6,
+        timings=(SHORT_STEPS,),
+    )
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles = ROLES

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from ...options import gettext_noop as _
+from ...options import option
 
 Bet = tuple[int, int, int]
 """A bet: the bettor's seat, the seat bet on, and the coin's value."""
@@ -108,6 +111,21 @@ class LupusburgState:
 class LupusburgOptions:
     """The options of a Lupusburg game; docs/rules.md says what each one does."""
 
-    placement: str = field(default="random", metadata={"choices": ("random", "card")})
-    missing_claw: str = field(default="random", metadata={"choices": ("random", "nobody")})
-    reveal_dead: bool = False
+    placement: str = option(
+        "random",
+        label=_("Placing the characters under the houses"),
+        choices={
+            "random": _("The server places them at random"),
+            "card": _("Each player places their own on a card, before the first night"),
+        },
+    )
+    missing_claw: str = option(
+        "random",
+        label=_("When the Werewolf hands in no claw"),
+        choices={"random": _("A house is clawed at random"), "nobody": _("No house is clawed")},
+    )
+    reveal_dead: bool = option(
+        False,
+        label=_("Turn a slaughtered or lynched character face up"),
+        help=_("The rulebooks keep it face down: nobody learns who it was until the end."),
+    )

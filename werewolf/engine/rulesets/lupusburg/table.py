@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from typing import cast
 
 from ...cards import Card, Field
+from ...options import gettext_noop as _
 from ...state import Stage
 from ...table import Role, table
+from ..base import Timing
 
 BAG = "lupusburg"
 GOALS = "lupusburg-goals"
@@ -177,5 +179,17 @@ DAY = {
     BALLOT_STEP: Stage("ballot", "day", cards="revealed"),
 }
 OVER = Stage("over", "over")
+SHORT_STEPS = Timing(
+    "step",
+    (PLACEMENT.name, *(DAY[step].name for step in range(GOALS_STEP, ACCUSATION_STEP))),
+    short=True,
+    label=_("Length of each short day step (minutes)"),
+    help=_(
+        "The placing of the characters, the goals, the Burgomaster's privilege, the Chimney Sweeper and the "
+        "bets. The accusation and the ballot last a day. Empty: a third of a day, at least ten minutes."
+    ),
+)
+"""The placing and the day's steps before the accusation share one length; the accusation
+and the ballot last a day."""
 SWEEPER_FROM = 6
 """The Chimney Sweeper is named while at least this many players hold a living character."""
