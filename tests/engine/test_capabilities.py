@@ -64,9 +64,11 @@ def test_the_options_a_form_may_offer_are_those_the_ruleset_reads_with_their_def
         players = rules.capabilities.typical_table or rules.min_players
         filled = engine.options(ruleset, {}, players)
         specs = engine.option_specs(ruleset)
-        assert {spec.name for spec in specs} == set(filled) - {"characters", "cards"}, ruleset
+        apart = {spec.name for spec in rules.extra_options}  # read beside the dataclass
+        assert apart <= {"characters", "cards"}, ruleset
+        assert {spec.name for spec in specs} - apart == set(filled) - apart, ruleset
         for spec in specs:
-            if spec.default is not None:
+            if spec.default is not None and spec.name not in apart:
                 assert filled[spec.name] == spec.default, (ruleset, spec.name)
             if spec.kind == "choice":
                 assert filled[spec.name] in spec.choices, (ruleset, spec.name)
@@ -78,3 +80,17 @@ def test_an_option_the_ruleset_fills_for_the_table_has_no_default_of_its_own() -
     assert classic["seers"].default == 1 and classic["seers"].least == 0
     tabula = {spec.name: spec for spec in engine.option_specs("tabula")}
     assert tabula["specials"].kind == "choices" and tabula["specials"].default is None
+
+
+def test_each_option_carries_the_words_a_form_offers_it_with() -> None:
+    """Every option of every ruleset has a label, and each choice its label, as message ids
+    (the catalogue holds their Italian); an option filled in for the table by a box says
+    what the box means."""
+    for ruleset in engine.listed():
+        for spec in engine.option_specs(ruleset):
+            assert spec.label, (ruleset, spec.name)
+            assert len(spec.labels) == len(spec.choices), (ruleset, spec.name)
+            assert not spec.table_label or spec.for_the_table, (ruleset, spec.name)
+            assert set(spec.suggested) <= set(spec.choices), (ruleset, spec.name)
+        for timing in engine.capabilities(ruleset).timings:
+            assert timing.label and timing.steps, (ruleset, timing.name)
