@@ -10,6 +10,7 @@ figures each time it is asked (the web side keeps them, too)."""
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,9 @@ GAMES = 400
 
 SUGGEST_GAMES = 200
 """Games per option change tried by `suggest`."""
+
+FEWEST = 100
+"""The fewest games a figure is given when a time budget runs short."""
 
 SEED = 1
 """Every figure's seed: the same games for a setup and its neighbours."""
@@ -107,11 +111,57 @@ class Change:
     """How far the share moved towards even (points of share; negative: away)."""
 
 
-def figures(ruleset: str, players: int, raw_options: Mapping[str, Any], strategy: str, games: int) -> Figures:
+def figures(
+    ruleset: str, players: int, raw_options: Mapping[str, Any], strategy: str, games: int, seed: int = SEED
+) -> Figures:
     """Each side's share over `games` games of one setup with bots of `strategy`."""
-    run = simulate(ruleset, players, raw_options, games, SEED, strategy=strategy)
+    run = simulate(ruleset, players, raw_options, games, seed, strategy=strategy)
     shares = tuple(Share(side, wins, games) for side, wins in sorted(run.wins.items()))
     return Figures(players, strategy, shares)
+
+
+def _joined(first: Figures, second: Figures) -> Figures:
+    """The figures of two runs of the same setup, as one."""
+    games = first.games + second.games
+    sides = sorted({share.side for share in (*first.shares, *second.shares)})
+    shares = tuple(Share(side, first.of(side).wins + second.of(side).wins, games) for side in sides)
+    return Figures(first.players, first.strategy, shares)
+
+
+class Budget:
+    """Games per figure within a time budget: each figure gets `games`, or, once the
+    figures so far show that the rest would not fit in `seconds`, an even share of the
+    time left at the pace measured (never fewer than `FEWEST`). Without `seconds`, every
+    figure gets `games` (the same figures on any machine)."""
+
+    def __init__(self, games: int, seconds: float | None) -> None:
+        self.games, self.seconds = games, seconds
+        self.started = time.perf_counter()
+        self.played = 0
+
+    def next(self, left: int) -> int:
+        """The games for the next figure, `left` figures (this one included) to go."""
+        if self.seconds is None or not self.played:
+            return self.games
+        spent = time.perf_counter() - self.started
+        pace = spent / self.played
+        fits = (self.seconds - spent) / left / pace
+        return max(FEWEST, min(self.games, int(fits)))
+
+    def run(self, ruleset: str, players: int, options: Mapping[str, Any], strategy: str, left: int) -> Figures:
+        """The next figure; the first, with a budget, starts with `FEWEST` games to
+        measure the pace, then plays the rest it is given at that pace."""
+        if self.seconds is None or self.played:
+            result = figures(ruleset, players, options, strategy, self.next(left))
+            self.played += result.games
+            return result
+        result = figures(ruleset, players, options, strategy, min(FEWEST, self.games))
+        self.played += result.games
+        more = self.next(left) - result.games
+        if more > 0:
+            result = _joined(result, figures(ruleset, players, options, strategy, more, SEED + 1))
+            self.played += more
+        return result
 
 
 def study(
@@ -120,22 +170,28 @@ def study(
     raw_options: Mapping[str, Any],
     games: int = GAMES,
     strategies: tuple[str, ...] = STRATEGIES,
+    seconds: float | None = None,
 ) -> Study:
     """The figures of a setup and of the counts either side of it (those the ruleset
-    takes and the options allow). An invalid setup raises `SetupError`."""
+    takes and the options allow), the asked count first, within `seconds` if given
+    (`Budget`). An invalid setup raises `SetupError`."""
     rules = rulesets.get(ruleset)
     checked = rules.options(raw_options, players)
-    found: list[Figures] = []
-    for count in (players - 1, players, players + 1):
+    counts = [players]
+    for count in (players - 1, players + 1):
         if not rules.min_players <= count <= rules.max_players:
             continue
         try:
             rules.options(raw_options, count)
         except SetupError:
-            if count == players:
-                raise
             continue
-        found.extend(figures(ruleset, count, raw_options, strategy, games) for strategy in strategies)
+        counts.append(count)
+    budget = Budget(games, seconds)
+    cells = [(count, strategy) for count in counts for strategy in strategies]
+    found = [
+        budget.run(ruleset, count, raw_options, strategy, len(cells) - n) for n, (count, strategy) in enumerate(cells)
+    ]
+    found.sort(key=lambda f: (f.players, strategies.index(f.strategy)))
     sides = tuple(sorted({share.side for f in found for share in f.shares}))
     asked = [share for f in found if f.players == players for share in f.shares if share.share > LOPSIDED]
     flagged = max(asked, key=lambda share: share.share, default=None)
@@ -182,14 +238,18 @@ def suggest(
     side: str,
     strategy: str,
     games: int = SUGGEST_GAMES,
+    seconds: float | None = None,
 ) -> tuple[Change, ...]:
     """Each single option change (`changes`) with the share `side` then wins with bots
-    of `strategy`, the one moving it most towards even first."""
+    of `strategy`, the one moving it most towards even first, within `seconds` if given
+    (`Budget`; the setup itself is played again with as many games as each change)."""
     rules = rulesets.get(ruleset)
     checked = rules.options(raw_options, players)
-    base = figures(ruleset, players, checked, strategy, games).of(side).share
+    tried = changes(ruleset, players, checked)
+    budget = Budget(games, seconds)
+    base = budget.run(ruleset, players, checked, strategy, len(tried) + 1).of(side).share
     found = []
-    for name, value in changes(ruleset, players, checked):
-        share = figures(ruleset, players, {**checked, name: value}, strategy, games).of(side)
+    for n, (name, value) in enumerate(tried):
+        share = budget.run(ruleset, players, {**checked, name: value}, strategy, len(tried) - n).of(side)
         found.append(Change(name, value, share, abs(base - 0.5) - abs(share.share - 0.5)))
     return tuple(sorted(found, key=lambda change: -change.moved))
