@@ -63,10 +63,14 @@
     timer = setTimeout(ask, 800);
   }
 
+  // The form sent (the game created): nothing more to ask on this page.
+  var leaving = false;
+  form.addEventListener("submit", function () { leaving = true; clearTimeout(timer); });
+
   button.addEventListener("click", function (event) { event.preventDefault(); ask(); });
   form.addEventListener("change", function (event) {
     // Once there is a table to study (a player list, a sign-up limit) or the organiser asked.
-    if (event.target.name === "name" || (!out.firstChild && !count())) { return; }
+    if (leaving || event.target.name === "name" || (!out.firstChild && !count())) { return; }
     later();
   });
 })();

@@ -474,6 +474,8 @@ def test_the_balance_lab_shows_a_setups_figures_in_place_and_follows_changes(
     page.fill("#id_players", "\n".join([*NAMES, "Hilde"]))
     page.locator("#id_players").dispatch_event("change")
     expect(result.locator("h2")).to_have_text("How this setup plays with 8 players")
+    if result.locator("#lab-flag").count():
+        expect(result.locator("[data-lab-change]")).to_be_visible()
 
     lab_requests = [url for url in requested if "/games/lab/" in url]
     assert lab_requests and all("alba" not in url.lower() for url in lab_requests), lab_requests
