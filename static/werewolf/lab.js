@@ -35,7 +35,14 @@
 
   function fetchInto(url, place, number, then) {
     fetch(url, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
-      .then(function (response) { return response.text(); })
+      .then(function (response) {
+        // The lab answers its own words when it refuses (a setup it cannot study, its
+        // limit); anything else (a session that ended, a server error) is a failure.
+        if (response.redirected || (!response.ok && response.status !== 400 && response.status !== 429)) {
+          throw new Error(String(response.status));
+        }
+        return response.text();
+      })
       .then(function (html) {
         if (number !== asked) { return; }
         place.innerHTML = html;
