@@ -22,6 +22,7 @@ _SERVED = ["--seconds", "0.4", "--rounds", "1", "--clients", "2", "--workers", "
 
 SMALLEST = {
     "inbound_limits.py": ["--scale", "0.01"],
+    "lab.py": ["--games", "20", "--repeat", "1", "--players", "8"],
     "mail_sweep.py": ["--mails", "20", "--repeat", "2"],
     "phase_mail.py": ["--players", "7", "--repeat", "2"],
     "printing.py": ["--repeat", "1"],
@@ -34,6 +35,7 @@ SMALLEST = {
 
 PRINTS = {
     "inbound_limits.py": "baseline",
+    "lab.py": "ratio lab / bare",
     "mail_sweep.py": "ratio full / empty",
     "phase_mail.py": "ratio project / Django backend",
     "printing.py": "ratio",

@@ -184,6 +184,7 @@ def _rates() -> dict[str, str]:
         "signup_mail": "3/3600",  # mails confirming an organiser's address, to one address
         "signup_address": "10/3600",  # organiser sign-ups from one network address
         "invite": "20/86400",  # invitations one organiser sends
+        "lab": "20/600",  # setups one organiser has the balance lab simulate (not those it kept)
     }
     for item in _env_list("WEREWOLF_RATES", ""):
         name, _, rate = item.partition("=")

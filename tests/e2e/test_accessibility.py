@@ -525,3 +525,34 @@ def test_the_projector_fills_one_screen_and_takes_news_in_place(tour: Tour, djan
     connections.close_all()
     tour.check("seat in large print", "anonymous", url)
     assert not tour.found, "axe found:\n" + json.dumps(tour.found, indent=1)
+
+
+def test_the_balance_lab_passes_axe(tour: Tour, django_user_model, monkeypatch) -> None:
+    """The New game page with the lab's figures, chart and suggestion shown in place, and
+    the lab's own page (the button without the page's script), at every width."""
+    from werewolf.engine import lab as engine_lab
+    from werewolf.games import lab
+
+    monkeypatch.setattr(lab, "SECONDS", 0.2)
+    monkeypatch.setattr(lab, "SUGGEST_SECONDS", 0.2)
+    monkeypatch.setattr(engine_lab, "FEWEST", 40)
+    django_user_model.objects.create_user("organiser", password=PASSWORD)
+
+    def figures(page: Any) -> None:
+        page.fill("#id_players", "\n".join(NAMES))
+        page.locator("#lab-button").click()
+        page.locator("#lab-result [data-lab-figures] table").wait_for()
+        if page.locator("#lab-flag").count():
+            page.locator("#lab-result [data-lab-change]").wait_for()
+
+    def without_script(page: Any) -> None:
+        page.fill("#id_players", "\n".join(NAMES))
+        # The button as it is without scripts: a plain submit of the form to the lab.
+        page.evaluate("b => b.replaceWith(b.cloneNode(true))", page.locator("#lab-button").element_handle())
+        with page.expect_navigation():
+            page.locator("#lab-button").click()
+        page.locator("[data-lab-figures] table").wait_for()
+
+    tour.check("new game, the balance lab", "organiser", "/games/new/", figures)
+    tour.check("the balance lab's page", "organiser", "/games/new/", without_script)
+    assert not tour.found, "axe found:\n" + json.dumps(tour.found, indent=1)

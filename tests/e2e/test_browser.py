@@ -428,3 +428,56 @@ def test_the_deadline_and_the_readers_own_time_write_the_date_alike(browser, liv
         assert server.groups() == script.groups(), (locale, deadline, mine)
         assert re.match(r"\w{3} \d{1,2} \w{3}, \d\d:\d\d", mine), mine
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_the_balance_lab_shows_a_setups_figures_in_place_and_follows_changes(
+    browser, live_server, settings, organiser, monkeypatch
+):
+    """On the New game page the organiser asks how the setup plays: the figures and the
+    chart come in place (with a lopsided setup's suggestion after them), follow a change
+    of the table, and the player list never leaves the page."""
+    from playwright.sync_api import expect
+
+    from werewolf.engine import lab as engine_lab
+    from werewolf.games import lab
+
+    monkeypatch.setattr(lab, "SECONDS", 0.3)
+    monkeypatch.setattr(lab, "SUGGEST_SECONDS", 0.3)
+    monkeypatch.setattr(engine_lab, "FEWEST", 40)
+    base = live_server.url
+    requested: list[str] = []
+    context = browser.new_context()
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", "organiser")
+    page.fill("input[name=password]", PASSWORD)
+    submit(page, page.locator("main form [type=submit]"))
+
+    page.goto(f"{base}/games/new/")
+    page.fill("#id_players", "\n".join(f"{name} <{name.lower()}@example.org>" for name in NAMES))
+    page.fill("#id_wolves", "2")
+    page.get_by_role("button", name="See how this setup plays").click()
+    result = page.locator("#lab-result")
+    expect(result.locator("h2")).to_have_text("How this setup plays with 7 players")
+    expect(result.locator("svg[role=img] rect").first).to_be_visible()
+    expect(result.locator("table")).to_contain_text("bots that play like people")
+    expect(result.locator("#lab-flag")).to_contain_text("Lopsided")
+    expect(result.locator("[data-lab-change]")).to_be_visible()
+    assert page.url == f"{base}/games/new/"
+
+    # A player more: the figures follow, for the new table.
+    page.fill("#id_players", "\n".join([*NAMES, "Hilde"]))
+    page.locator("#id_players").dispatch_event("change")
+    expect(result.locator("h2")).to_have_text("How this setup plays with 8 players")
+    if result.locator("#lab-flag").count():
+        expect(result.locator("[data-lab-change]")).to_be_visible()
+
+    lab_requests = [url for url in requested if "/games/lab/" in url]
+    assert lab_requests and all("alba" not in url.lower() for url in lab_requests), lab_requests
+    assert all(url.startswith(base) for url in requested)
+    context.close()

@@ -84,6 +84,12 @@ def test_a_seed_replays_the_same_run() -> None:
     assert first["wins"] == second["wins"]
 
 
+def test_the_bots_that_play_like_people_are_asked_by_name() -> None:
+    first = run("--players", "7", "--games", "200", "--seed", "5", "--strategy", "people")
+    assert first["wins"] == run("--players", "7", "--games", "200", "--seed", "5", "--strategy", "people")["wins"]
+    assert sum(first["wins"].values()) == 200
+
+
 def test_the_progress_bar_redraws_one_line(capsys) -> None:
     from werewolf.games.management.commands.simulate import ProgressBar
 

@@ -12,8 +12,15 @@ from typing import Any
 from . import phase, resolve, rulesets
 from .bots import bot_cards
 from .orders import Order
+from .people import Memory, people_cards, remember
 from .rulesets import Ruleset
 from .state import State
+
+UNIFORM = "uniform"
+PEOPLE = "people"
+STRATEGIES = (UNIFORM, PEOPLE)
+"""The bots' strategies: a uniformly random legal card (`bots.py`, checked against the
+closed formulas), or a card from what the seat knows (`people.py`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +69,10 @@ def simulate(
     games: int,
     seed: int,
     progress: Callable[[int], None] | None = None,
+    strategy: str = UNIFORM,
 ) -> Simulation:
-    """Play `games` whole games with bots; `progress(n)` is called as games finish."""
+    """Play `games` whole games with bots of `strategy`; `progress(n)` is called as games
+    finish."""
     rules = rulesets.get(ruleset)
     options = rules.options(raw_options, players)
     rng = Random(seed)
@@ -73,7 +82,7 @@ def simulate(
     step = max(1, games // 200)
     started = time.perf_counter()
     for number in range(1, games + 1):
-        state, played = play_out(rules, options, players, rng)
+        state, played = play_out(rules, options, players, rng, strategy)
         winner = str(state.winner)
         result = rules.outcome(state)
         if result is not None and result.scores:
@@ -92,8 +101,14 @@ def play(rules: Ruleset, options: Mapping[str, Any], players: int, rng: Random) 
     return str(state.winner), phases
 
 
-def play_out(rules: Ruleset, options: Mapping[str, Any], players: int, rng: Random) -> tuple[State, int]:
+def play_out(
+    rules: Ruleset, options: Mapping[str, Any], players: int, rng: Random, strategy: str = UNIFORM
+) -> tuple[State, int]:
     """One whole game between bots: the final state and the number of phases played."""
+    if strategy == PEOPLE:
+        return play_like_people(rules, options, players, rng)
+    if strategy != UNIFORM:
+        raise ValueError(f"unknown strategy {strategy!r}")
     state, _ = rules.setup(options, players, rng.getrandbits(64))
     phases = 0
     while state.winner is None:
@@ -105,3 +120,20 @@ def play_out(rules: Ruleset, options: Mapping[str, Any], players: int, rng: Rand
 def bot_orders(state: State, rng: Random) -> dict[int, Order]:
     """A bot's card for every seat the open step asks."""
     return bot_cards(phase(state).slots, rng)
+
+
+def play_like_people(rules: Ruleset, options: Mapping[str, Any], players: int, rng: Random) -> tuple[State, int]:
+    """One whole game between bots that play from what their seats were told (`people`):
+    each seat learns from the events it may see, and writes its cards from its slot and
+    that memory alone."""
+    state, events = rules.setup(options, players, rng.getrandbits(64))
+    memories = {seat: Memory(seat) for seat in range(players)}
+    lessons, aims = rules.lessons(), rules.aims()
+    remember(memories, events, lessons)
+    phases = 0
+    while state.winner is None:
+        cards = people_cards(phase(state).slots, memories, aims, rng)
+        state, events = resolve(state, cards, rng, checked=True)
+        remember(memories, events, lessons)
+        phases += 1
+    return state, phases

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import lab, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,6 +14,7 @@ urlpatterns = [
     path("p/<str:token>/display/", views.seat_display, name="seat_display"),
     path("games/new/", views.create, name="create"),
     path("games/demo/", views.demo, name="demo"),
+    path("games/lab/", lab.view, name="lab"),
     path("games/<int:pk>/", views.dashboard, name="dashboard"),
     path("games/<int:pk>/edit/", views.edit, name="edit"),
     path("games/<int:pk>/delete/", views.delete, name="delete"),

@@ -79,6 +79,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
     form = GameForm(request.POST or None, organiser=request.user, initial=_new_game_defaults(request.user))
+    form.helper.form_id = "game-form"  # the balance lab's button submits it from outside
     if request.method == "POST" and form.is_valid():
         game = services.create_game(request.user, **_game_settings(form.cleaned_data))
         _signup_as_asked(game, form.cleaned_data)

@@ -14,6 +14,7 @@ from ..night import Death
 from ..options import OptionSpec
 from ..orders import Order
 from ..outcome import Outcome
+from ..people import AIMS, LESSONS, Aim, Lesson
 from ..state import PhaseSpec, RulesetState, State
 from ..table import Role
 from ..talk import Channel, standard
@@ -320,6 +321,15 @@ class Ruleset(Protocol):
         a score sheet writes them."""
         ...
 
+    def lessons(self) -> Mapping[str, Lesson]:
+        """What each event kind tells a seat who sees it, for the bots that play like
+        people (engine/people.py), by kind."""
+        ...
+
+    def aims(self) -> Mapping[str, Aim]:
+        """What each card kind does to the player it names, for the same bots, by kind."""
+        ...
+
 
 class BaseRuleset:
     """The hooks a ruleset may leave out, with what they do when it does: every ruleset
@@ -354,3 +364,11 @@ class BaseRuleset:
     def score_parts(self) -> tuple[str, ...]:
         """None: only a ruleset that keeps scores counts points by source."""
         return ()
+
+    def lessons(self) -> Mapping[str, Lesson]:
+        """The lessons of the event kinds the rulesets share (`people.LESSONS`)."""
+        return LESSONS
+
+    def aims(self) -> Mapping[str, Aim]:
+        """The aims of the card kinds the rulesets share (`people.AIMS`)."""
+        return AIMS

@@ -21,6 +21,7 @@ from ...night import Death
 from ...options import as_json, parse_options
 from ...orders import Order
 from ...outcome import Outcome
+from ...people import LESSONS, Lesson, Memory, found
 from ...random import setup_rng
 from ...state import PhaseSpec, State
 from ..base import Advice, BaseRuleset, BetSeen, Capabilities, DealShape, HandPart, HouseSeen, Ring
@@ -127,6 +128,12 @@ class Lupusburg(BaseRuleset):
     def score_parts(self) -> tuple[str, ...]:
         """Living characters, the chest, the bet, and (goals edition) the secret goal."""
         return ("characters", "chest", "bet", "goal") if self.goals else ("characters", "chest", "bet")
+
+    def lessons(self) -> Mapping[str, Lesson]:
+        """Besides the shared lessons: a player holding the Werewolf knows it is the wolf;
+        a character shown to a player, or one gone with its house, is one less of its
+        owner's two that may be the Werewolf (the top suspects are the least trusted)."""
+        return _LESSONS
 
     def setup(
         self, options: Mapping[str, Any], players: int, seed: int, deal: Mapping[str, Any] | None = None
@@ -869,3 +876,27 @@ def _next_burgomaster(rules: Lupusburg, state: State) -> int:
         if not rules.goals or lb.alive_houses(seat):
             return seat
     return lb.burgomaster
+
+
+def _own_hand(memory: Memory, data: Mapping[str, Any]) -> None:
+    if WEREWOLF in data["characters"]:
+        memory.pack.add(memory.seat)
+
+
+def _character_seen(memory: Memory, data: Mapping[str, Any]) -> None:
+    if data.get("to", memory.seat) != memory.seat or data["seat"] == memory.seat:
+        return
+    if data["role"] == WEREWOLF:
+        found(memory, data["seat"], True)
+    else:
+        memory.trust[data["seat"]] += 1
+
+
+_LESSONS: Mapping[str, Lesson] = {
+    **LESSONS,
+    "characters_dealt": _own_hand,
+    "characters_drawn": _own_hand,
+    "character_shown": _character_seen,
+    "killed": _character_seen,
+    "lynched": _character_seen,
+}

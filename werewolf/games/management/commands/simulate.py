@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from werewolf import engine
 from werewolf.engine import SetupError
 from werewolf.engine.rulesets import RULESETS
-from werewolf.engine.simulate import simulate
+from werewolf.engine.simulate import STRATEGIES, UNIFORM, simulate
 
 
 class ProgressBar:
@@ -66,6 +66,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--games", type=int, default=10000)
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--strategy",
+            default=UNIFORM,
+            choices=STRATEGIES,
+            help="the bots': uniform (any legal card) or people (from what their seat knows)",
+        )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
 
@@ -80,7 +86,15 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1")
         bar = ProgressBar(opts["games"], enabled=sys.stderr.isatty() and not opts["no_progress"])
         try:
-            result = simulate(opts["ruleset"], opts["players"], options, opts["games"], opts["seed"], bar.update)
+            result = simulate(
+                opts["ruleset"],
+                opts["players"],
+                options,
+                opts["games"],
+                opts["seed"],
+                bar.update,
+                strategy=opts["strategy"],
+            )
         except SetupError as error:
             if error.code == "player_count":
                 rules = RULESETS[opts["ruleset"]]

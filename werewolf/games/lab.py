@@ -1,0 +1,297 @@
+"""The balance lab on the web: the New game form's setup, studied by the engine's lab
+(engine/lab.py), kept in the shared cache, beside the finished games of the same setup.
+
+`GET /games/lab/?<the New game form's fields>&count=N` answers a fragment the New game page
+shows in place (its script asks again as the setup changes); `&part=suggest` the option
+change that moves a lopsided setup most (the second, slower request); a POST of the whole
+form (its "See how this setup plays" button, without scripts) answers a page with both.
+Organisers only; each figure computed (not found in the cache) counts against the "lab"
+limit, as it costs the machine a second or two."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache as shared_cache
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import render
+from django.template.loader import select_template
+from django.views.decorators.http import require_http_methods
+
+from werewolf import engine, limits
+from werewolf.engine import lab as engine_lab
+from werewolf.engine.simulate import PEOPLE, STRATEGIES
+
+from . import access
+from .forms import GameForm, family
+from .models import Game
+
+CACHE_SECONDS = 30 * 86400
+"""How long a setup's figures are kept (the engine's fingerprint is in the key: a new
+engine asks again)."""
+
+SECONDS = 1.5
+"""The time the lab gives a setup's figures (the page then draws them), and..."""
+
+SUGGEST_SECONDS = 3.0
+"""...the option changes it tries for a lopsided one, in a second request."""
+
+CHART_LABEL, CHART_BAR, CHART_ROW = 230, 300, 30
+"""The chart's geometry in its own units: the label column, the bar, a row's height."""
+
+
+@cache
+def fingerprint() -> str:
+    """A digest of the engine's code: figures computed by another engine are not reused."""
+    digest = hashlib.sha256()
+    root = Path(engine.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the lab studies: a ruleset, a count of players, the options as the New game
+    form reads them (`GameForm.option_values`), and the form, for its labels."""
+
+    ruleset: str
+    players: int
+    options: dict[str, Any]
+    form: GameForm
+
+    def key(self, part: str, *more: Any) -> str:
+        raw = json.dumps(
+            [part, fingerprint(), self.ruleset, self.players, self.options, *more], sort_keys=True, default=list
+        )
+        return "lab:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+def _count(params: QueryDict, ruleset: str) -> int:
+    """The table the lab studies: `count` if given, else the lines of the player list, else
+    the sign-up limit, else the ruleset's typical table."""
+    try:
+        return int(params.get("count", ""))
+    except ValueError:
+        pass
+    lines = [line for line in str(params.get("players", "")).splitlines() if line.strip()]
+    if lines:
+        return len(lines)
+    try:
+        return int(params.get("signup_limit", ""))
+    except ValueError:
+        rules = engine.rulesets.get(ruleset)
+        return rules.capabilities.typical_table or rules.min_players
+
+
+def setup_from(params: QueryDict, organiser: Any) -> Setup | None:
+    """The setup the New game form's fields describe, read by the form itself; None when
+    they describe none (an unknown ruleset, a count out of range, options that do not fit)."""
+    ruleset = params.get("ruleset") or engine.listed()[0]
+    if ruleset not in engine.rulesets.RULESETS:
+        return None
+    players = _count(params, ruleset)
+    rules = engine.rulesets.get(ruleset)
+    if not rules.min_players <= players <= rules.max_players:
+        return None
+    data = params.copy()
+    blank = GameForm(organiser=organiser)
+    for name, field in blank.fields.items():
+        if field.required and name not in data:
+            data[name] = blank.get_initial_for_field(field, name)
+    data["name"] = data.get("name") or "lab"
+    data["players"] = "\n".join(f"P{number}" for number in range(1, players + 1))
+    data.pop("signup", None)
+    form = GameForm(data, organiser=organiser)
+    if not form.is_valid():
+        return None
+    options = form.option_values(ruleset)
+    try:
+        engine.options(ruleset, options, players)
+    except engine.SetupError:
+        return None
+    return Setup(ruleset, players, options, form)
+
+
+def _kept(key: str, compute: Any, who: str) -> Any:
+    """The cache's answer for `key`, or `compute()`'s, counted against the lab's limit and
+    kept (`limits.Limited` when the limit is spent)."""
+    found = shared_cache.get(key)
+    if found is not None:
+        return found
+    limits.hit("lab", who)
+    found = compute()
+    shared_cache.set(key, found, CACHE_SECONDS)
+    return found
+
+
+def study(setup: Setup, who: str) -> engine_lab.Study:
+    """The engine lab's study of the setup, from the cache when it was asked before."""
+    return _kept(  # type: ignore[no-any-return]
+        setup.key("study", engine_lab.GAMES, SECONDS),
+        lambda: engine_lab.study(setup.ruleset, setup.players, setup.options, seconds=SECONDS),
+        who,
+    )
+
+
+def suggestions(setup: Setup, side: str, who: str) -> tuple[engine_lab.Change, ...]:
+    """The single option changes, the one moving `side`'s share most towards even first
+    (bots that play like people), from the cache when asked before."""
+    return _kept(  # type: ignore[no-any-return]
+        setup.key("suggest", side, engine_lab.SUGGEST_GAMES, SUGGEST_SECONDS),
+        lambda: engine_lab.suggest(setup.ruleset, setup.players, setup.options, side, PEOPLE, seconds=SUGGEST_SECONDS),
+        who,
+    )
+
+
+def observed(setup: Setup) -> dict[str, Any]:
+    """The finished games of this very setup on the site (demonstrations left out), as
+    counts by winning side only: no names, no game."""
+    checked = _plain(engine.options(setup.ruleset, setup.options, setup.players))
+    wins: dict[str, int] = {}
+    games = Game.objects.filter(ruleset=setup.ruleset, status=Game.Status.FINISHED, is_demo=False)
+    for options, state in games.values_list("options", "state").iterator():
+        if not state or len(state.get("alive", ())) != setup.players or _plain(options) != checked:
+            continue
+        winner = str(state.get("winner"))
+        wins[winner] = wins.get(winner, 0) + 1
+    total = sum(wins.values())
+    return {"games": total, "shares": [(side, count, 100 * count / total) for side, count in sorted(wins.items())]}
+
+
+def _plain(value: Any) -> Any:
+    return json.loads(json.dumps(value, sort_keys=True, default=list))
+
+
+def chart(result: engine_lab.Study) -> dict[str, Any]:
+    """The chart's rows (a count and a strategy each) with each side's bar as numbers the
+    template draws, and the table's cells, sides in `result.sides` order."""
+    rows: list[dict[str, Any]] = []
+    for players in result.counts:
+        for strategy in STRATEGIES:
+            figures = result.at(players, strategy)
+            if figures is None:
+                continue
+            x = float(CHART_LABEL)
+            bars = []
+            for index, side in enumerate(result.sides):
+                share = figures.of(side)
+                width = CHART_BAR * share.share
+                bars.append(
+                    {
+                        "side": side,
+                        "index": index,
+                        "x": round(x, 1),
+                        "width": round(width, 1),
+                        "percent": 100 * share.share,
+                        "margin": 100 * share.margin,
+                    }
+                )
+                x += width
+            rows.append(
+                {
+                    "players": players,
+                    "games": figures.games,
+                    "strategy": strategy,
+                    "asked": players == result.players,
+                    "y": len(rows) * CHART_ROW,
+                    "bars": bars,
+                }
+            )
+    return {
+        "rows": rows,
+        "width": CHART_LABEL + CHART_BAR + 10,
+        "height": len(rows) * CHART_ROW,
+        "label": CHART_LABEL - 8,
+        "bar_height": CHART_ROW - 8,
+        "games": max((figures.games for figures in result.figures), default=0),
+    }
+
+
+def described(setup: Setup, change: engine_lab.Change) -> dict[str, Any]:
+    """A change as the form names it: its field's label, and the value's own label (a
+    choice's, an item added or taken from a list) or the number or yes/no itself."""
+    form = setup.form
+    name = change.option if change.option in form.fields else f"{family(setup.ruleset)}_{change.option}"
+    field = form.fields.get(name)
+    labels = dict(getattr(field, "choices", ()) or ())
+    words: dict[str, Any] = {
+        "label": field.label if field is not None else change.option,
+        "value": change.value,
+        "percent": 100 * change.share.share,
+    }
+    if isinstance(change.value, list):
+        before = set(engine.options(setup.ruleset, setup.options, setup.players).get(change.option, ()))
+        added = set(change.value) - before
+        item = next(iter(added or before - set(change.value)), "")
+        words.update(item=labels.get(item, item), added=bool(added))
+    elif isinstance(change.value, bool):
+        words["turned"] = "on" if change.value else "off"
+    elif isinstance(change.value, str):
+        words["value"] = labels.get(change.value, change.value)
+    return words
+
+
+def _who(request: HttpRequest) -> str:
+    return f"user:{request.user.pk}"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def view(request: HttpRequest) -> HttpResponse:
+    """The lab's fragment (GET, from the New game page's script), its suggestion (GET with
+    `part=suggest`), or its page (POST of the New game form, without scripts)."""
+    if not access.is_organiser(request.user):
+        raise Http404
+    page = request.method == "POST"
+    params = request.POST if page else request.GET
+    setup = setup_from(params, request.user)
+    template = "games/lab_page.html" if page else "games/lab.html"
+    if setup is None:
+        return render(request, template, {"invalid": True}, status=400)
+    context: dict[str, Any] = {"setup": setup, "query": "" if page else _query(params)}
+    try:
+        if params.get("part") == "suggest" and not page:
+            context["change"] = _best(setup, params.get("side", ""), _who(request))
+            return render(request, "games/lab_change.html", context)
+        result = study(setup, _who(request))
+        context.update(study=result, chart=chart(result), observed=observed(setup), lopsided=engine_lab.LOPSIDED * 100)
+        if result.flagged is not None:
+            context["flag_percent"] = 100 * result.flagged.share
+            if page:
+                context["change"] = _best(setup, result.flagged.side, _who(request))
+                context["tried"] = True
+    except limits.Limited as limited:
+        return render(request, "429.html" if page else "games/lab_limited.html", {"limited": limited}, status=429)
+    return render(request, template, _with_sides(setup, context))
+
+
+def _best(setup: Setup, side: str, who: str) -> dict[str, Any] | None:
+    """The change moving `side`'s share most towards even, as `described` names it, or
+    None when no change moves it that way."""
+    changes = suggestions(setup, side, who)
+    return described(setup, changes[0]) if changes and changes[0].moved > 0 else None
+
+
+def _with_sides(setup: Setup, context: dict[str, Any]) -> dict[str, Any]:
+    """The template naming a side's winners: the ruleset family's own, else the shared one."""
+    context["side_words"] = select_template(
+        [f"rulesets/{family(setup.ruleset)}/games/lab_side.html", "games/lab_side.html"]
+    )
+    return context
+
+
+def _query(params: QueryDict) -> str:
+    """The setup's own fields as a query (the suggestion's request), without the player
+    list, the game's name or the form's token."""
+    kept = params.copy()
+    for name in ("players", "name", "csrfmiddlewaretoken", "part", "side"):
+        kept.pop(name, None)
+    return kept.urlencode()
