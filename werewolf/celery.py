@@ -15,7 +15,7 @@ broker.install()
 
 app = Celery("werewolf")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.imports = ("tasks.phases", "tasks.mail", "tasks.printing", "tasks.housekeeping")
+app.conf.imports = ("tasks.phases", "tasks.mail", "tasks.printing", "tasks.housekeeping", "tasks.standbys")
 
 
 @app.on_after_finalize.connect
