@@ -402,7 +402,7 @@ def test_the_organiser_sets_the_policy_on_the_dashboard(boss, organiser_client: 
         f"/games/{game.pk}/standbys/",
         {"action": "policy", "prod_after": 1, "act_after": 2, "at_limit": "standby", "standby_limit": 3},
     )
-    assert attendance.policy_of(game) == attendance.Policy(1, 2, "standby", 3)
+    assert attendance.policy_of(Game.objects.get(pk=game.pk)) == attendance.Policy(1, 2, "standby", 3)
 
 
 # The late list ----------------------------------------------------------------------

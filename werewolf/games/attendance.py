@@ -51,9 +51,11 @@ DEFAULT = Policy()
 
 
 def policy_of(game: Game) -> Policy:
-    """The game's policy: as the organiser set it, or the defaults."""
-    row = SeatPolicy.objects.filter(game=game).first()
-    if row is None:
+    """The game's policy: as the organiser set it, or the defaults. (Read with the game
+    where it was: `links.player_for` joins it.)"""
+    try:
+        row = game.seat_policy
+    except SeatPolicy.DoesNotExist:
         return DEFAULT
     return Policy(row.prod_after, row.act_after, row.at_limit, row.standby_limit)
 
