@@ -497,3 +497,13 @@ def test_a_whole_game_by_mail_prods_a_silent_seat_then_seats_a_standby(
         anonymous.get(path).status_code == 200
         for path in re.findall(r"http://testserver(/p/[a-z2-7]{32}/)", mails_for_address(silent_email))
     )
+
+
+def test_removing_a_games_addresses_removes_its_standbys_too(boss) -> None:
+    from werewolf.games import retention
+
+    game = standbys.open_list(quiet_game(boss))
+    standby_by_link(game, "Nadia")
+    services.end_game(Game.objects.get(pk=game.pk))
+    retention.forget_addresses(Game.objects.get(pk=game.pk))
+    assert set(Standby.objects.values_list("email", flat=True)) == {""}

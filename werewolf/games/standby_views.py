@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -49,7 +50,9 @@ def dashboard_standbys(request: HttpRequest, pk: int) -> HttpResponse:
             form = SeatPolicyForm(request.POST, instance=row)
             if not form.is_valid():
                 raise services.ServiceError("stale_form")
-            form.save()
+            with transaction.atomic():  # under the game's lock, as every change to a game
+                Game.objects.select_for_update().get(pk=game.pk)
+                form.save()
         elif action == "open_standbys":
             if game.status == Game.Status.DRAFT:
                 services.open_signup(game)
