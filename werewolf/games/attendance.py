@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.db.models import F
+
 from werewolf import engine
 
 from .models import Game, Phase, Player, SeatPolicy, Standby
@@ -99,12 +101,12 @@ def tally(game: Game, phase: Phase, state: engine.State, resolution: str) -> Ver
         return Verdict([], [], [])
     policy = policy_of(game)
     players = list(game.players.filter(seat__in=missing, is_bot=False).order_by("seat"))
-    for player in players:
+    Player.objects.filter(pk__in=[player.pk for player in players]).update(missed_cards=F("missed_cards") + 1)
+    for player in players:  # (as just written: the rows are under the game's lock)
         player.missed_cards += 1
-        player.save(update_fields=["missed_cards"])
     prodded = [player for player in players if reached(player.missed_cards, policy.prod_after)]
     at_limit = [player for player in players if reached(player.missed_cards, policy.act_after)]
-    seated = standbys_waiting(game)[: len(at_limit)] if policy.at_limit == AtLimit.STANDBY else []
+    seated = standbys_waiting(game)[: len(at_limit)] if at_limit and policy.at_limit == AtLimit.STANDBY else []
     mails = outbox().queue_prods(phase, [player for player in prodded if player.email], policy)
     if prodded or at_limit:
         mails += outbox().queue_attendance(phase, prodded, at_limit, policy, len(seated))
