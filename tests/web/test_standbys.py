@@ -118,6 +118,15 @@ def test_each_threshold_is_reached_once_and_nought_means_never() -> None:
     assert not any(attendance.reached(count, 0) for count in range(5))
 
 
+@pytest.mark.parametrize("ruleset", ["classic", "tabula", "lunapiena", "lupusburg", "lupusburg-goals"])
+def test_every_living_seat_is_asked_at_night_so_a_missed_card_tells_no_role(ruleset: str) -> None:
+    players = 5 if ruleset.startswith("lupusburg") else 9
+    state, _ = engine.setup(ruleset, engine.options(ruleset, {}, players), players, 7, None)
+    spec = engine.phase(state)
+    assert spec.kind == "night"
+    assert set(spec.slots) == {seat for seat in range(players) if state.alive[seat]}
+
+
 def test_the_count_moves_once_a_phase_and_a_card_of_the_seats_own_resets_it(boss) -> None:
     game = quiet_game(boss)
     seat = villager(game)
@@ -279,6 +288,7 @@ def test_before_the_start_the_join_link_takes_standbys_who_are_not_seated(boss, 
     seats = [services.Seating(player, f"{player.lower()}@example.org") for player in NAMES[:6]]
     game = services.create_game(boss, name="Join", seats=seats, options={"wolves": 2, "seers": 1}, seed=3)
     services.open_signup(game)
+    assert 'name="standby"' in text(Client().get(f"/join/{Game.objects.get(pk=game.pk).signup_key}/"))
     standby = standby_by_link(game, "Quinn")
     page = text(organiser_client.get(f"/games/{game.pk}/"))
     assert "Quinn" in page and "Standbys" in page

@@ -4,10 +4,14 @@ A seat **missed** a card in a phase when the phase asked it for one (its slot in
 phase's step, `engine.phase(state).slots`, the state before the phase resolved) and the
 phase resolved at its deadline with no card of the seat in it: no card handed in by any
 door (the web, a mail, the organiser typing in its paper notecard; an instant card
-counts too). Bots never miss. A card of the seat's own in a phase sets its count back
+counts too). Bots never miss. Who a phase asks rests on public facts in every ruleset
+(every living seat writes a card at night; a day asks by who lives, who is suspected, who
+holds the Burgomaster's privilege), so neither a count nor the moment a seat changes
+hands tells anything of a role. A card of the seat's own in a phase sets its count back
 to nought, whatever ended the phase. A phase ended before its deadline (every card in, a
 majority, the organiser's "resolve now", a game ended) counts no seat as missing: its
-deadline never came.
+deadline never came. (A step closed by its last instant card, a Lupusburg bet, moves no
+count at all: every seat it asked acted.)
 
 The count is kept on the seat's player (`Player.missed_cards`) and moved once, by the
 resolution that claimed the phase, under the game's lock (`services.resolve_phase`).
