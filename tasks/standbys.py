@@ -15,3 +15,10 @@ def take_over(player_id: int, missed: int) -> bool:
     """Seat the next standby in a seat that reached its limit (nothing, if run again)."""
     with run_here(MAIL):
         return standbys.take_over(player_id, missed) is not None
+
+
+@shared_task(name="tasks.standbys.sweep_take_overs")
+def sweep_take_overs() -> int:
+    """The beat's net: seats at their limit taken over while a standby waits."""
+    with run_here(MAIL):
+        return standbys.sweep_take_overs()

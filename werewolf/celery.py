@@ -38,6 +38,9 @@ def _schedule_sweeper(sender: Celery, **kwargs: object) -> None:
         600, sender.signature("tasks.housekeeping.drop_expired_signups"), name="drop expired sign-ups"
     )
     sender.add_periodic_task(
+        settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.standbys.sweep_take_overs"), name="seat standbys"
+    )
+    sender.add_periodic_task(
         3600, sender.signature("tasks.housekeeping.forget_old_addresses"), name="remove old games' addresses"
     )
     if settings.WEREWOLF_IMAP_HOST:

@@ -517,3 +517,18 @@ def test_removing_a_games_addresses_removes_its_standbys_too(boss) -> None:
     services.end_game(Game.objects.get(pk=game.pk))
     retention.forget_addresses(Game.objects.get(pk=game.pk))
     assert set(Standby.objects.values_list("email", flat=True)) == {""}
+
+
+def test_a_lost_take_over_or_a_later_standby_is_seated_by_the_beat(boss, settings) -> None:
+    """The take-over task after a resolution may be lost (a broker that restarted), and a
+    seat at its limit may have found no standby: the beat's sweep seats one, once."""
+    game = quiet_game(boss, prod_after=0, act_after=1, at_limit="standby")
+    seat = villager(game)
+    hand_in_all_but(game, {seat}, Random(4))
+    miss_deadline(game)  # no standby yet: the organiser is asked
+    assert "No standby is waiting for these seats" in to(BOSS)[-1].body
+    assert standbys.sweep_take_overs() == 0
+    standby_by_link(standbys.open_list(Game.objects.get(pk=game.pk)), "Mira")
+    assert standbys.sweep_take_overs() == 1
+    assert game.players.get(seat=seat).name == "Mira"
+    assert standbys.sweep_take_overs() == 0  # once

@@ -19,6 +19,7 @@ import secrets
 from django.conf import settings
 from django.core import signing
 from django.db import transaction
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
@@ -146,6 +147,25 @@ def take_over(player_id: int, missed: int) -> Standby | None:
         except services.ServiceError as refused:
             logger.warning("seat %s kept its player: %s", player.seat, refused.code, extra={"game": player.game_id})
             return None
+
+
+def sweep_take_overs() -> int:
+    """The beat's net under `take_over`: every seat of a running game whose policy seats
+    standbys, at or past its limit, while a standby waits, is taken over now (the task
+    after its resolution was lost, or a standby signed up since). The number seated."""
+    due = Player.objects.filter(
+        game__status=Game.Status.RUNNING,
+        game__seat_policy__at_limit=attendance.AtLimit.STANDBY,
+        game__seat_policy__act_after__gt=0,
+        missed_cards__gte=F("game__seat_policy__act_after"),
+        is_bot=False,
+        game__standbys__pending=False,
+        game__standbys__seated_at=None,
+    ).distinct()
+    seated = 0
+    for pk, missed in list(due.order_by("game", "seat").values_list("pk", "missed_cards")):
+        seated += take_over(pk, missed) is not None
+    return seated
 
 
 _SALT = "werewolf.standby"
