@@ -532,3 +532,17 @@ def test_a_lost_take_over_or_a_later_standby_is_seated_by_the_beat(boss, setting
     assert standbys.sweep_take_overs() == 1
     assert game.players.get(seat=seat).name == "Mira"
     assert standbys.sweep_take_overs() == 0  # once
+
+
+def test_the_beat_runs_the_take_over_sweep_and_the_worker_knows_its_tasks() -> None:
+    from celery import Celery
+
+    from werewolf.celery import _schedule_sweeper
+    from werewolf.celery import app as worker
+
+    beat = Celery("werewolf")
+    beat.config_from_object("django.conf:settings", namespace="CELERY")
+    _schedule_sweeper(beat)
+    assert beat.conf.beat_schedule["seat standbys"]["task"] == "tasks.standbys.sweep_take_overs"
+    assert "tasks.standbys" in worker.conf.imports
+    assert attendance.TAKE_OVER_TASK == "tasks.standbys.take_over"
