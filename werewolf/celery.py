@@ -15,7 +15,7 @@ broker.install()
 
 app = Celery("werewolf")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.imports = ("tasks.phases", "tasks.mail", "tasks.printing", "tasks.housekeeping")
+app.conf.imports = ("tasks.phases", "tasks.mail", "tasks.printing", "tasks.housekeeping", "tasks.standbys")
 
 
 @app.on_after_finalize.connect
@@ -36,6 +36,9 @@ def _schedule_sweeper(sender: Celery, **kwargs: object) -> None:
     )
     sender.add_periodic_task(
         600, sender.signature("tasks.housekeeping.drop_expired_signups"), name="drop expired sign-ups"
+    )
+    sender.add_periodic_task(
+        settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.standbys.sweep_take_overs"), name="seat standbys"
     )
     sender.add_periodic_task(
         3600, sender.signature("tasks.housekeeping.forget_old_addresses"), name="remove old games' addresses"

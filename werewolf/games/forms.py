@@ -25,6 +25,7 @@ from werewolf import engine, limits
 from werewolf.engine import grammar, rulesets
 
 from . import validators
+from .models import SeatPolicy
 from .services import Seating
 from .templatetags.werewolf import own as own_templates
 from .templatetags.werewolf import role as role_filter
@@ -1152,3 +1153,42 @@ class PrintDeckForm(forms.Form):
                     code="players",
                 ) from None
         return data
+
+
+class StandbyJoinForm(JoinForm):
+    """The join link's form, which takes standbys too: before the start a person chooses
+    a seat or the standby list; once the game runs, the link takes standbys only."""
+
+    standby = forms.BooleanField(
+        label=_("Stand by: no seat now, a seat later if one needs a new player"), required=False
+    )
+
+    def __init__(self, *args: Any, standby_only: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.standby_only = standby_only
+        if standby_only:
+            del self.fields["standby"]
+            self.helper = _helper(_("Stand by"))
+
+    def wants_standby(self) -> bool:
+        return self.standby_only or bool(self.cleaned_data.get("standby"))
+
+
+class SeatPolicyForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The organiser's missed-cards policy and how many standbys the game takes."""
+
+    class Meta:
+        model = SeatPolicy
+        fields = ["prod_after", "act_after", "at_limit", "standby_limit"]
+        help_texts = {
+            "prod_after": _("0: never."),
+            "act_after": _("0: never."),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("prod_after", "act_after", "standby_limit"):
+            cast(forms.IntegerField, self.fields[name]).max_value = 20
+            self.fields[name].widget.attrs["max"] = 20
+        self.helper = FormHelper()
+        self.helper.form_tag = False  # (the dashboard's panel writes the form and its button)

@@ -105,7 +105,9 @@ def player_for(token: str) -> Player:
     if not _TOKEN.fullmatch(token):  # not one of ours (a NUL, say, which PostgreSQL refuses): no query
         raise LinkError("unknown")
     # The hash is unique: a slice, not first(), which would order by the key for nothing.
-    link = next(iter(SeatLink.objects.select_related("player__game").filter(token_hash=digest(token))[:1]), None)
+    # (With the game's missed-cards policy, which the page shows: games.attendance.)
+    found = SeatLink.objects.select_related("player__game__seat_policy").filter(token_hash=digest(token))
+    link = next(iter(found[:1]), None)
     if link is None:
         raise LinkError("unknown")
     if link.revoked_at is not None:

@@ -137,6 +137,8 @@ class Player(models.Model):
     bounce_reason = models.CharField(max_length=300, blank=True)
     bounces = models.PositiveSmallIntegerField(default=0)
     mail_stopped = models.BooleanField(default=False)
+    # Cards the seat missed in a row (games.attendance): counted as each phase resolves.
+    missed_cards = models.PositiveSmallIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -347,6 +349,8 @@ class Dispatch(models.Model):
         REMINDER = "reminder", _("reminder: card not in")
         TALK = "talk", _("talk digest")
         ACCOUNT = "account", _("organiser's account")
+        PROD = "prod", _("prod: cards missed")
+        ORGANISER = "organiser", _("to the organiser: late cards, missed cards")
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="dispatches")
     key = models.CharField(max_length=80, unique=True)
@@ -499,3 +503,39 @@ class Character(models.Model):
     @property
     def engine_character(self) -> engine.characters.Character:
         return engine.characters.parse(self.definition)
+
+
+class SeatPolicy(models.Model):
+    """A game's missed-cards policy and its standby list (games.attendance, games.standbys).
+    A game without a row has the defaults (`attendance.policy_of`)."""
+
+    class AtLimit(models.TextChoices):
+        ASK = "ask", _("ask me to decide")
+        STANDBY = "standby", _("give the seat to the next standby")
+        KEEP = "keep", _("nothing: the seat stays on its default card")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="seat_policy")
+    prod_after = models.PositiveSmallIntegerField(_("prod a player after this many missed cards in a row"), default=2)
+    act_after = models.PositiveSmallIntegerField(_("act after this many missed cards in a row"), default=3)
+    at_limit = models.CharField(_("then"), max_length=8, choices=AtLimit.choices, default=AtLimit.ASK)
+    standby_limit = models.PositiveSmallIntegerField(_("at most this many standbys"), default=5)
+
+
+class Standby(models.Model):
+    """A person on a game's standby list, by the join link: seated (in sign-up order, or by
+    the organiser) when a seat needs a new player. Until then they learn nothing secret:
+    no seat, no role, no link to a seat."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="standbys")
+    name = models.CharField(_("name"), max_length=60)
+    email = models.EmailField(_("email"))
+    pending = models.BooleanField(default=True)  # not yet confirmed by mail
+    joined_at = models.DateTimeField(auto_now_add=True)
+    seated_at = models.DateTimeField(null=True, blank=True)
+    player = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.name

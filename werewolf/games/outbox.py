@@ -15,12 +15,15 @@ caller hands the ids to the mail task once that transaction commits (`services._
 from __future__ import annotations
 
 import enum
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
-from .models import Dispatch, Phase, Player, Post
+from .models import Dispatch, Phase, Player, Post, Standby
+
+if TYPE_CHECKING:
+    from .attendance import Policy
 
 
 class Default(enum.Enum):
@@ -62,6 +65,20 @@ class Outbox(Protocol):
 
     def queue_talk_digest(self, player: Player, posts: list[Post], upto: int) -> list[int]:
         """What was said in the places `player` reads, up to the post `upto`."""
+
+    def queue_prods(self, phase: Phase, players: list[Player], policy: Policy) -> list[int]:
+        """A prod to each of `players`, whose missed cards reached the policy's first mark."""
+
+    def queue_attendance(
+        self, phase: Phase, prodded: list[Player], at_limit: list[Player], policy: Policy, standbys: int
+    ) -> list[int]:
+        """Tell the organiser which seats were prodded and which reached the limit."""
+
+    def queue_late_list(self, phase: Phase, players: list[Player]) -> list[int]:
+        """The organiser's late list: the seats with no card in at the reminder time."""
+
+    def queue_standby_signup(self, standby: Standby) -> list[int]:
+        """The link that confirms a standby (their own page)."""
 
     def send_again(self, dispatch: Dispatch) -> bool:
         """Make a mail that failed or may not have gone out due again, with its

@@ -28,7 +28,7 @@ from werewolf import engine
 from werewolf.engine.bots import bot_card
 from werewolf.engine.random import seating_rng
 
-from . import acceptance, links, validators
+from . import acceptance, attendance, links, validators
 from .models import Event, Game, Order, Phase, Player
 from .outbox import outbox
 from .queue import after_commit
@@ -588,7 +588,9 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
         game.save(update_fields=["state", "status", "finished_at"])
         players = list(game.players.all())  # read once: for the bots' cards and for the mails
         following = None if new_state.over else _open_phase(game, new_state, now, players)
-        _mail([outbox().queue_phase_mails(phase, players=players, following=following, fresh=True)])
+        # Missed cards counted once, here: prods, the organiser's note, a standby's take-over.
+        missed = attendance.tally(game, phase, state, resolution).mails if following else []
+        _mail([outbox().queue_phase_mails(phase, players=players, following=following, fresh=True), missed])
     logger.info(
         "resolved phase %s of game %s (%s)",
         phase.index,
@@ -709,6 +711,8 @@ def send_reminders(now: datetime | None = None) -> int:
                 waiting = [seat for seat in spec.slots if seat not in handed]
                 players = phase.game.players.filter(seat__in=waiting, is_bot=False).exclude(email="")
                 queued.append(outbox().queue_reminders(phase, list(players)))
+                # The organiser's late list: which seats have no card in, once a phase.
+                queued.append(outbox().queue_late_list(phase, list(phase.game.players.filter(seat__in=waiting))))
         except Exception:  # one broken game must not hold up the others
             logger.exception("could not remind the seats of phase %s", phase.pk)
     _mail(queued)
@@ -820,7 +824,10 @@ def substitute_player(player: Player, *, name: str, email: str) -> Player:
         player.name, player.email = name, email
         # A new person, or the same one at a fixed address: past bounces are forgotten.
         player.bounced_at, player.bounce_reason, player.bounces, player.mail_stopped = None, "", 0, False
-        player.save(update_fields=["name", "email", "bounced_at", "bounce_reason", "bounces", "mail_stopped"])
+        player.missed_cards = 0  # (and a new person has missed no card)
+        player.save(
+            update_fields=["name", "email", "bounced_at", "bounce_reason", "bounces", "mail_stopped", "missed_cards"]
+        )
         links.issue(player)
         _record(
             player.game,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import lab, views
+from . import lab, standby_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -30,6 +30,8 @@ urlpatterns = [
     path("join/<str:key>/", views.join, name="join"),
     path("join/confirm/<str:token>/", views.join_confirm, name="join_confirm"),
     path("games/<int:pk>/signup/", views.dashboard_signup, name="dashboard_signup"),
+    path("games/<int:pk>/standbys/", standby_views.dashboard_standbys, name="dashboard_standbys"),
+    path("standby/<str:token>/", standby_views.standby_page, name="standby"),
     path("games/<int:pk>/join-code/", views.join_code, name="join_code"),
     path("games/<int:pk>/talk/", views.dashboard_talk, name="dashboard_talk"),
     path("g/<str:key>/", views.public, name="public"),

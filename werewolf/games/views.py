@@ -21,16 +21,31 @@ from werewolf import engine, limits
 from werewolf.engine import grammar
 from werewolf.engine.grammar import CardError, read_card
 
-from . import access, cards, links, middleware, organisers, polls, retention, selectors, services, talk, validators
+from . import (
+    access,
+    attendance,
+    cards,
+    links,
+    middleware,
+    organisers,
+    polls,
+    retention,
+    selectors,
+    services,
+    standby_views,
+    standbys,
+    talk,
+    validators,
+)
 from .forms import (
     AssignRolesForm,
     DemoForm,
     ExtendForm,
     GameForm,
-    JoinForm,
     NotecardForm,
     PaperCardsForm,
     SignupForm,
+    StandbyJoinForm,
     SubstituteForm,
     words,
 )
@@ -308,6 +323,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "owner": access.may(request.user, game, access.Action.OWN),
             "keep_days": int(settings.WEREWOLF_KEEP_ADDRESSES_DAYS),
             "co_organisers": game.co_organisers.order_by("username"),
+            **standby_views.panel(game),  # the missed-cards policy, the late list, the standbys
         }
     )
     return render(request, "games/dashboard.html", context, status=400 if error else 200)
@@ -557,6 +573,7 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
             "handed_phase": handed_phase if handed_phase is not None and not still_open else None,
             # Why no card is asked (a ghost in a ballot, a suspect): public facts only.
             "unasked": selectors.unasked(card["state"], seat) if phase and slot is None else "",
+            "policy": attendance.policy_of(player.game),  # the missed-cards policy, shown to every seat
         }
     )
     return render(
@@ -752,11 +769,12 @@ def projector(request: HttpRequest, key: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, key: str) -> HttpResponse:
     """The join link: a name and an address ask for a seat; a mail confirms it."""
-    game = Game.objects.filter(signup_key=key, status=Game.Status.DRAFT).first() if _PUBLIC_KEY.fullmatch(key) else None
+    # (A running game's join link takes standbys only: games/standbys.py.)
+    game = Game.objects.filter(signup_key=key, status__in=standbys.OPEN).first() if _PUBLIC_KEY.fullmatch(key) else None
     if game is None:
         return render(request, "games/join_closed.html", status=404)
     speak(request, game)
-    form = JoinForm(request.POST or None)
+    form = StandbyJoinForm(request.POST or None, standby_only=game.is_running)
     error = None
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
@@ -769,6 +787,9 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
                 )
             except limits.Limited as limited:
                 raise services.ServiceError("limited", limited=limited) from None
+            if form.wants_standby():
+                standby = standbys.sign_up(key, form.cleaned_data["name"], email)
+                return render(request, "games/standby_done.html", {"game": game, "standby": standby})
             player = services.sign_up(key, form.cleaned_data["name"], email)
         except services.ServiceError as refusal:
             error = refusal

@@ -39,12 +39,13 @@ from django.db.models import Case, F, Q, TextField, Value, When
 from django.db.utils import DatabaseError, InterfaceError
 from django.template import Context, Engine
 from django.template.loader import get_template, render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 
 from werewolf import engine
 from werewolf.engine import grammar
-from werewolf.games import links, queue, scores, selectors
-from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post
+from werewolf.games import attendance, links, queue, scores, selectors, standbys
+from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post, Standby
 from werewolf.games.outbox import READ, Default
 
 from . import kept, mime
@@ -83,7 +84,13 @@ def queue_welcome(player: Player, request: str = "") -> list[int]:
     if link is None or not player.email or player.is_bot:
         return []
     key = f"welcome:{link.pk}" + (f":{request}" if request else "")
-    return _queue([(player, key, Dispatch.Kind.WELCOME, None, lambda: _render(player, "welcome", _context(player)))])
+    return _queue([(player, key, Dispatch.Kind.WELCOME, None, partial(_render_welcome, player))])
+
+
+def _render_welcome(player: Player) -> dict[str, Any]:
+    # The game's missed-cards policy, told to every player at the start.
+    context = {**_context(player), "policy": attendance.policy_of(player.game)}
+    return _render(player, "welcome", context)
 
 
 def queue_phase_mails(
@@ -986,3 +993,99 @@ def _scores(game: Game, state: Any, names: list[str]) -> list[dict[str, Any]]:
     if not game.capabilities.scores or not state.over:
         return []
     return scores.score_rows(selectors.outcome_event(game), names, game)
+
+
+# Missed cards, late cards and standbys (games.attendance, games.standbys) ---------------
+
+
+def queue_prods(phase: Phase, players: list[Player], policy: attendance.Policy) -> list[int]:
+    """A prod to each of `players`, whose missed cards in a row reached the policy's
+    `prod_after` when `phase` resolved: once per seat and phase (the key)."""
+    return _queue(
+        [
+            (player, f"prod:{phase.pk}:{player.pk}", Dispatch.Kind.PROD, phase, partial(_render_prod, player, policy))
+            for player in players
+            if player.email and not player.is_bot
+        ]
+    )
+
+
+def _render_prod(player: Player, policy: attendance.Policy) -> dict[str, Any]:
+    context = {**_context(player), "policy": policy, "missed": player.missed_cards}
+    return _render(player, "prod", context)
+
+
+def queue_attendance(
+    phase: Phase, prodded: list[Player], at_limit: list[Player], policy: attendance.Policy, standbys: int
+) -> list[int]:
+    """Tell the organiser, once per phase, which seats were prodded when `phase` resolved
+    and which reached the policy's limit (and whether `standbys` take them over)."""
+    game = phase.game
+    context = {
+        "game": game,
+        "phase": phase,
+        "prodded": prodded,
+        "at_limit": at_limit,
+        "taken_over": at_limit[:standbys],
+        "left": at_limit[standbys:],
+        "policy": policy,
+        "dashboard": _dashboard_url(game),
+    }
+    return _queue_to_organiser(game, f"attendance:{phase.pk}", phase, "attendance", context)
+
+
+def queue_late_list(phase: Phase, players: list[Player]) -> list[int]:
+    """The organiser's late list at the phase's reminder time: which seats have no card
+    in (never what a card says, nor a role). Once per phase; none if every card is in."""
+    if not players:
+        return []
+    game = phase.game
+    context = {"game": game, "phase": phase, "late": players, "dashboard": _dashboard_url(game)}
+    return _queue_to_organiser(game, f"late:{phase.pk}", phase, "late_list", context)
+
+
+def queue_standby_signup(standby: Standby) -> list[int]:
+    """The link a standby confirms by, which is also their own page."""
+    game = standby.game
+    context = {"game": game, "standby": standby, "link": standbys.page_url(standby)}
+    row = (f"standby:{standby.pk}", Dispatch.Kind.SIGNUP, None, standby.name, standby.email, "standby_signup")
+    return _queue_rows(game, [(*row, context)])
+
+
+def _dashboard_url(game: Game) -> str:
+    return settings.SITE_URL + reverse("games:dashboard", args=[game.pk])
+
+
+def _queue_to_organiser(game: Game, key: str, phase: Phase, template: str, context: dict[str, Any]) -> list[int]:
+    organiser = game.organiser
+    if not organiser.email:
+        return []
+    name = organiser.get_full_name() or organiser.get_username()
+    return _queue_rows(game, [(key, Dispatch.Kind.ORGANISER, phase, name, organiser.email, template, context)])
+
+
+def _queue_rows(game: Game, wanted: list[tuple[str, str, Phase | None, str, str, str, dict[str, Any]]]) -> list[int]:
+    """Mails to someone who holds no seat (the organiser, a standby): written in the
+    game's language, each once per key, as `_queue` writes a seat's."""
+    keys = [key for key, *_ in wanted]
+    existing = set(Dispatch.objects.filter(key__in=keys).values_list("key", flat=True))
+    now = timezone.now()
+    rows = []
+    for key, kind, phase, name, email, template, context in wanted:
+        if key in existing:
+            continue
+        with translation.override(game.language):
+            rendered = {
+                "recipient": recipient(name, email),
+                "subject": _text(_line(f"emails/{template}_subject.txt", context)),
+                "body_text": _text(render_to_string(f"emails/{template}.txt", context)),
+                "body_html": _text(render_to_string(f"emails/{template}.html", context)),
+                "headers": {"From": _text(sender())},
+            }
+        rows.append(
+            Dispatch(key=key, kind=kind, phase=phase, message_id=message_id_for(key), next_attempt_at=now, **rendered)
+        )
+    Dispatch.objects.bulk_create(rows, ignore_conflicts=True)
+    return list(
+        Dispatch.objects.filter(key__in=keys, status=Status.PENDING).order_by("pk").values_list("pk", flat=True)
+    )
