@@ -1,0 +1,181 @@
+"""The replay: a game walked through step by step. Its organisers open it at any time;
+its players and the public only once it is over, unless the organiser keeps it private;
+anyone else gets the answer of a page that does not exist. Each step shows every card as
+written, every event (the moderator's too), the circle or the ring as the step left it,
+and a day's votes, at a cost that does not grow with the game."""
+
+from __future__ import annotations
+
+import re
+from random import Random
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from werewolf import engine
+from werewolf.engine.bots import bot_card
+from werewolf.games import links, replay, services
+from werewolf.games.models import Game
+
+from .play import started_game, text_of
+
+pytestmark = pytest.mark.django_db
+
+
+def play(game: Game, phases: int = 1000, seed: int = 9) -> Game:
+    """Bots' cards for every seat asked, phase after phase (`phases` of them at most),
+    each phase resolved by the organiser."""
+    rng = Random(seed)
+    for _ in range(phases):
+        game.refresh_from_db()
+        phase = game.current_phase()
+        if phase is None:
+            break
+        for seat, slot in sorted(engine.phase(game.engine_state).slots.items()):
+            game.refresh_from_db()
+            if game.current_phase() != phase:
+                break
+            services.submit_order(game, seat, bot_card(slot, seat, rng), phase_id=phase.pk)
+        game.refresh_from_db()
+        if game.current_phase() == phase:
+            services.resolve_now(game)
+    game.refresh_from_db()
+    return game
+
+
+def as_nowhere(response: Any, path: str) -> str:
+    """A refusal's page as it would be for any path: the site's language form returns to
+    the page's own path, and its token is masked afresh each time."""
+    page = response.content.decode().replace(path, "/nowhere/")
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
+
+
+def url(game: Game, **query: Any) -> str:
+    extra = "&".join(f"{name}={value}" for name, value in query.items())
+    return f"/g/{game.public_key}/replay/" + (f"?{extra}" if extra else "")
+
+
+@pytest.fixture
+def clients(organiser: Any, django_user_model: Any) -> dict[str, Client]:
+    made = {name: Client() for name in ("anonymous", "other organiser", "co-organiser", "organiser", "staff")}
+    made["organiser"].force_login(organiser)
+    other = django_user_model.objects.create_user("other", password="long enough pw")
+    made["other organiser"].force_login(other)
+    made["co-organiser"].force_login(django_user_model.objects.create_user("co", password="long enough pw"))
+    made["staff"].force_login(django_user_model.objects.create_user("staff", password="x" * 12, is_staff=True))
+    return made
+
+
+def test_before_the_end_only_the_organisers_open_it_and_others_get_not_found(
+    organiser: Any, clients: dict[str, Client], django_user_model: Any
+) -> None:
+    game = started_game(organiser, "Secret until the end")
+    game.co_organisers.add(django_user_model.objects.get(username="co"))
+    play(game, phases=2)
+    player = Client()
+    assert player.get(links.url_for(game.players.get(seat=0), absolute=False)).status_code == 200
+    for who, client in {**clients, "player": player}.items():
+        response = client.get(url(game))
+        if who in ("organiser", "co-organiser", "staff"):
+            assert response.status_code == 200, who
+        else:
+            assert response.status_code == 404, who
+            nowhere = client.get("/g/no-such-game/replay/")
+            assert nowhere.status_code == 404
+            assert as_nowhere(response, url(game)) == as_nowhere(nowhere, "/g/no-such-game/replay/"), who
+    services.keep_replay_private(game, True)
+    services.end_game(Game.objects.get(pk=game.pk))
+    assert clients["anonymous"].get(url(game)).status_code == 404
+    assert clients["organiser"].get(url(game)).status_code == 200
+    services.keep_replay_private(game, False)
+    for who, client in {**clients, "player": player}.items():
+        assert client.get(url(game)).status_code == 200, who
+
+
+def test_the_organiser_keeps_it_private_from_the_dashboard(organiser: Any, clients: dict[str, Client]) -> None:
+    game = started_game(organiser, "Private")
+    dashboard = clients["organiser"].get(f"/games/{game.pk}/").content.decode()
+    assert url(game) in dashboard and 'name="private"' in dashboard
+    assert clients["other organiser"].post(f"/games/{game.pk}/replay/private/", {"private": "on"}).status_code == 404
+    response = clients["organiser"].post(f"/games/{game.pk}/replay/private/", {"private": "on"})
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/#replay"
+    game.refresh_from_db()
+    assert game.replay_private
+    clients["organiser"].post(f"/games/{game.pk}/replay/private/", {})
+    game.refresh_from_db()
+    assert not game.replay_private
+
+
+def test_each_step_shows_the_cards_the_events_the_circle_and_the_votes(organiser: Any) -> None:
+    game = started_game(organiser, "Told", seed=5)
+    services.resolve_now(game)  # nobody's card: each missing one is the moderator's to know
+    game = play(game)
+    assert game.status == Game.Status.FINISHED
+    chapters = replay.story(game)
+    client = Client()
+    seen_votes = seen_moderator = False
+    for number, chapter in enumerate(chapters):
+        response = client.get(url(game, step=number))
+        assert response.status_code == 200
+        html = response.content.decode()
+        text = text_of(html)
+        for card in chapter.written:
+            assert game.players.get(seat=card.seat).name in text
+        if any(event.audience == "moderator" for event in chapter.events):
+            seen_moderator = True
+            assert "the moderator only" in text
+        if chapter.phase is not None and chapter.phase.kind == "day" and chapter.counted:
+            seen_votes = True
+            assert "The votes" in text
+        assert (number > 0) == ('rel="prev"' in html)
+        assert (number < len(chapters) - 1) == ('rel="next"' in html)
+    assert seen_votes and seen_moderator
+    # The last step, by default: the circle as the game ended, every role shown.
+    last = text_of(client.get(url(game)).content.decode())
+    state = game.engine_state
+    assert "dead" in last
+    for seat in range(state.seats):
+        assert game.players.get(seat=seat).name in last
+    projector = client.get(url(game, step=1, projector=1)).content.decode()
+    assert 'class="replay-projector"' in projector and "projector=1" in projector
+
+
+def test_the_states_rebuilt_step_by_step_end_where_the_game_ended(organiser: Any) -> None:
+    """The circle after each step is the engine's state rebuilt from the setup and the
+    cards: after the last step, it is the game's own."""
+    for ruleset, players, seed in (("classic", 7, 5), ("tabula", 8, 3), ("lupusburg-goals", 5, 4)):
+        from werewolf.games.services import Seating
+        from werewolf.games.services import create_game as create
+
+        seats = [Seating(f"P{seat}", f"p{seat}@example.org") for seat in range(players)]
+        game = services.start_game(create(organiser, name=ruleset, seats=seats, options={}, ruleset=ruleset, seed=seed))
+        game = play(game, seed=seed)
+        assert game.status == Game.Status.FINISHED, ruleset
+        chapters = replay.story(game)
+        states = replay._states(game, chapters)
+        assert states[-1][1].to_json() == game.state, ruleset
+        page = Client().get(url(game)).content.decode()
+        if game.capabilities.houses:
+            assert "ring-title" in page
+        assert Client().get(url(game, step=len(chapters) // 2)).status_code == 200
+
+
+def test_the_replay_costs_the_same_queries_after_two_phases_and_after_twelve(organiser: Any) -> None:
+    game = started_game(organiser, "Long", players=24, wolves=2, seers=0)
+    client = Client()
+    client.force_login(organiser)
+
+    def cost() -> int:
+        client.get(url(game, step=1))  # warm: sessions, templates
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url(game, step=1)).status_code == 200
+        return len(captured.captured_queries)
+
+    play(game, phases=2)
+    early = cost()
+    play(game, phases=10)
+    assert game.current_phase() is not None and game.current_phase().index == 12
+    assert cost() == early
