@@ -11,9 +11,7 @@ from random import Random
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
 from werewolf import engine
 from werewolf.engine.bots import bot_card
@@ -161,21 +159,3 @@ def test_the_states_rebuilt_step_by_step_end_where_the_game_ended(organiser: Any
         if game.capabilities.houses:
             assert "ring-title" in page
         assert Client().get(url(game, step=len(chapters) // 2)).status_code == 200
-
-
-def test_the_replay_costs_the_same_queries_after_two_phases_and_after_twelve(organiser: Any) -> None:
-    game = started_game(organiser, "Long", players=24, wolves=2, seers=0)
-    client = Client()
-    client.force_login(organiser)
-
-    def cost() -> int:
-        client.get(url(game, step=1))  # warm: sessions, templates
-        with CaptureQueriesContext(connection) as captured:
-            assert client.get(url(game, step=1)).status_code == 200
-        return len(captured.captured_queries)
-
-    play(game, phases=2)
-    early = cost()
-    play(game, phases=10)
-    assert game.current_phase() is not None and game.current_phase().index == 12
-    assert cost() == early
