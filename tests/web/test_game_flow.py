@@ -89,8 +89,9 @@ def sweep(
 def sweep_replay(game: Game, client: Client, organiser: Client | None) -> None:
     """The replay shows every card and every role: before the end, its players and the
     public (`client`: anonymous, as a seat's link is) get the page of a game that does not
-    exist, and no record; its organiser gets it. Once the game is over, anyone gets it,
-    speaking of this game's roles only."""
+    exist, for the page and its PDF, and no record; its organiser gets the page (the PDF
+    waits for the end). Once the game is over, anyone gets the page, speaking of this
+    game's roles only (tests/web/test_replay.py prints its PDF)."""
     replay = client.get(f"/g/{game.public_key}/replay/")
     record = client.get(f"/games/{game.pk}/print/record.pdf")
     assert record.get("Content-Type") != "application/pdf" and record.status_code == 302, "the record is not theirs"
@@ -102,9 +103,13 @@ def sweep_replay(game: Game, client: Client, organiser: Client | None) -> None:
     nowhere = client.get("/g/no-such-game/replay/")
     assert replay.status_code == nowhere.status_code == 404, "the replay opens before the end"
     assert text_of(replay.content.decode()) == text_of(nowhere.content.decode()), "the refusal tells of the game"
+    on_paper = client.get(f"/g/{game.public_key}/replay.pdf")
+    assert on_paper.status_code == 404, "the replay is printed before the end"
+    assert text_of(on_paper.content.decode()) == text_of(client.get("/g/no-such-game/replay.pdf").content.decode())
     if organiser is not None:
         assert organiser.get(f"/g/{game.public_key}/replay/").status_code == 200, "the organiser's replay"
-        assert organiser.get(f"/games/{game.pk}/print/record.pdf").get("Content-Type") != "application/pdf"
+        for path in (f"/games/{game.pk}/print/record.pdf", f"/g/{game.public_key}/replay.pdf"):
+            assert organiser.get(path).get("Content-Type") != "application/pdf", "a record before the end"
 
 
 def play_whole_game(

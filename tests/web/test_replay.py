@@ -16,7 +16,7 @@ from django.test import Client
 from werewolf import engine
 from werewolf.engine.bots import bot_card
 from werewolf.games import links, replay, services
-from werewolf.games.models import Game
+from werewolf.games.models import Game, PrintJob
 
 from .play import started_game, text_of
 
@@ -88,9 +88,14 @@ def test_before_the_end_only_the_organisers_open_it_and_others_get_not_found(
     services.end_game(Game.objects.get(pk=game.pk))
     assert clients["anonymous"].get(url(game)).status_code == 404
     assert clients["organiser"].get(url(game)).status_code == 200
+    assert clients["anonymous"].get(f"/g/{game.public_key}/replay.pdf").status_code == 404
     services.keep_replay_private(game, False)
     for who, client in {**clients, "player": player}.items():
         assert client.get(url(game)).status_code == 200, who
+    # On paper too, in the game's language, for the public as for its organiser.
+    printed = clients["anonymous"].get(f"/g/{game.public_key}/replay.pdf")
+    assert printed.status_code == 200 and printed["Content-Type"] == "application/pdf"
+    assert printed.content.startswith(b"%PDF")
 
 
 def test_the_organiser_keeps_it_private_from_the_dashboard(organiser: Any, clients: dict[str, Client]) -> None:
@@ -159,3 +164,24 @@ def test_the_states_rebuilt_step_by_step_end_where_the_game_ended(organiser: Any
         if game.capabilities.houses:
             assert "ring-title" in page
         assert Client().get(url(game, step=len(chapters) // 2)).status_code == 200
+
+
+def test_a_long_games_replay_on_paper_waits_for_its_worker(organiser: Any, settings: Any, monkeypatch: Any) -> None:
+    """A record long enough for a worker: the organiser follows its job, anyone else is
+    told to come back, and then gets the PDF the worker printed."""
+    from werewolf.printing import jobs
+
+    game = started_game(organiser, "Long enough")
+    services.end_game(game)
+    monkeypatch.setattr(jobs, "LARGE_RECORD", 0)
+    settings.WEREWOLF_INLINE_TASKS = False
+    path = f"/g/{game.public_key}/replay.pdf"
+    waiting = Client().get(path)
+    assert waiting.status_code == 200 and "Open this link again in a minute" in text_of(waiting.content.decode())
+    mine = Client()
+    mine.force_login(organiser)
+    assert mine.get(path)["Location"].startswith("/print/")
+    job = PrintJob.objects.get(kind="record")
+    assert jobs.run_job(job.pk)
+    printed = Client().get(path)
+    assert printed["Content-Type"] == "application/pdf" and printed.content.startswith(b"%PDF")

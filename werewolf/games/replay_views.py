@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from . import access, replay, services, validators
-from .views import _public_game, speak
+from .views import public_game, speak
 
 
 @require_GET
@@ -20,7 +20,7 @@ def replay_page(request: HttpRequest, key: str) -> HttpResponse:
     """One step of the game (`?step=`: 0 is the setup; the last step without it), with
     links to the step before and after and to every step, so that no script is needed;
     `?projector=1` shows it in type read from the back of a room."""
-    game = access.replay_for(request.user, _public_game(key))
+    game = access.replay_for(request.user, public_game(key))
     speak(request, game)
     context = replay.replay_context(game, validators.ascii_number(request.GET.get("step", "")))
     projector = request.GET.get("projector") == "1"
