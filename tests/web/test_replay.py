@@ -185,3 +185,38 @@ def test_a_long_games_replay_on_paper_waits_for_its_worker(organiser: Any, setti
     assert jobs.run_job(job.pk)
     printed = Client().get(path)
     assert printed["Content-Type"] == "application/pdf" and printed.content.startswith(b"%PDF")
+
+
+def test_every_event_is_worded_as_the_moderators_log_words_it_in_the_rulesets_own_words(organiser: Any) -> None:
+    """Each step tells its events through the event templates, the ruleset's own first
+    (Tabula's night deaths): a new kind of event, a
+    ruling among them, shows with its template and nothing else."""
+    from werewolf.games.services import Seating
+    from werewolf.games.services import create_game as create
+    from werewolf.games.templatetags.werewolf import render_event
+
+    seats = [Seating(f"P{seat}", f"p{seat}@example.org") for seat in range(9)]
+    game = play(services.start_game(create(organiser, name="T", seats=seats, options={}, ruleset="tabula", seed=3)))
+    client = Client()
+    kinds = set()
+    for number, chapter in enumerate(replay.story(game)):
+        text = text_of(client.get(url(game, step=number)).content.decode())
+        for event in chapter.events:
+            kinds.add(event.kind)
+            words = text_of(render_event(event, event.names_then, engine.MODERATOR, ruleset=game.ruleset))
+            assert words in text, (number, event.kind)
+    assert {"killed", "lynched", "card_discarded"} & kinds
+
+
+def test_the_seat_and_public_pages_offer_the_replay_once_the_game_is_over(organiser: Any) -> None:
+    game = started_game(organiser, "Offered")
+    seat = links.url_for(game.players.get(seat=0), absolute=False)
+    public = f"/g/{game.public_key}/"
+    assert url(game) not in Client().get(seat).content.decode()
+    assert url(game) not in Client().get(public).content.decode()
+    services.end_game(game)
+    assert url(game) in Client().get(seat).content.decode()
+    assert url(game) in Client().get(public).content.decode()
+    services.keep_replay_private(game, True)
+    assert url(game) not in Client().get(seat).content.decode()
+    assert url(game) not in Client().get(public).content.decode()
