@@ -220,3 +220,15 @@ def test_the_seat_and_public_pages_offer_the_replay_once_the_game_is_over(organi
     services.keep_replay_private(game, True)
     assert url(game) not in Client().get(seat).content.decode()
     assert url(game) not in Client().get(public).content.decode()
+
+
+def test_a_vote_cut_short_by_the_organiser_shows_its_cards_and_no_votes(organiser: Any) -> None:
+    game = play(started_game(organiser, "Cut short", seed=5), phases=1)
+    phase = game.current_phase()
+    assert phase is not None and phase.kind == "day"
+    voter = next(seat for seat in sorted(engine.phase(game.engine_state).slots))
+    target = next(seat for seat in engine.phase(game.engine_state).slots[voter].choices if seat != voter)
+    services.submit_order(game, voter, engine.Order("vote", (target,)), phase_id=phase.pk)
+    services.end_game(Game.objects.get(pk=game.pk))
+    text = text_of(Client().get(url(game)).content.decode())
+    assert "no: the organiser ended the game first" in text and "The votes" not in text

@@ -188,8 +188,10 @@ def _circle(state: engine.State | None, names: Sequence[str]) -> list[selectors.
 def _votes(game: Game, before: engine.State, chapter: Chapter) -> selectors.Ballots | None:
     """A day's votes, from the cards that counted: in a step of the day whose cards are
     not secret (shown while it is open, or revealed together when it closes), and that
-    are not acted at once (a bet is no vote)."""
-    if chapter.phase is None or chapter.phase.status != Phase.Status.RESOLVED:
+    are not acted at once (a bet is no vote). A vote the organiser's end of the game cut
+    short counted for nothing: its cards show, not as votes."""
+    phase = chapter.phase
+    if phase is None or phase.status != Phase.Status.RESOLVED or phase.resolution == Phase.Resolution.ENDED:
         return None
     spec = engine.phase(before)
     if spec.kind != "day" or spec.stage.cards == "secret":
