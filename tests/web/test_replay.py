@@ -232,3 +232,17 @@ def test_a_vote_cut_short_by_the_organiser_shows_its_cards_and_no_votes(organise
     services.end_game(Game.objects.get(pk=game.pk))
     text = text_of(Client().get(url(game)).content.decode())
     assert "no: the organiser ended the game first" in text and "The votes" not in text
+
+
+def test_a_game_that_no_longer_replays_is_told_without_a_table(organiser: Any, caplog: Any) -> None:
+    """A game played by rules since changed (here: its seed changed under it) does not
+    replay to the state it holds: its steps are told, its cards listed, no table drawn."""
+    game = play(started_game(organiser, "Changed", seed=5), phases=2)
+    Game.objects.filter(pk=game.pk).update(seed=game.seed + 1, deal=None)
+    game.refresh_from_db()
+    assert replay._states(game, replay.story(game)) == []
+    mine = Client()
+    mine.force_login(organiser)
+    text = text_of(mine.get(url(game, step=1)).content.decode())
+    assert "The table cannot be drawn for this game" in text and "What happened" in text
+    assert "does not replay" in caplog.text

@@ -10,6 +10,7 @@ Who may see it is `access.replay_for`'s to say: the replay shows every secret.""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,8 @@ from werewolf.engine.replay import walk
 
 from . import houses, selectors
 from .models import SERVER_EVENTS, Event, Game, Order, Phase
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -138,7 +141,8 @@ def replay_context(game: Game, number: int | None) -> dict[str, Any]:
 
 def _states(game: Game, chapters: Sequence[Chapter]) -> list[tuple[engine.State, engine.State]]:
     """The state as each chapter opened and as it left it, rebuilt by the engine from the
-    setup, the deal and the cards (none for a game not started)."""
+    setup, the deal and the cards: none for a game not started, nor for one that does not
+    replay to the state it holds."""
     if game.state is None:
         return []
     export = {
@@ -162,7 +166,16 @@ def _states(game: Game, chapters: Sequence[Chapter]) -> list[tuple[engine.State,
             if chapter.phase is not None
         ],
     }
-    return [(step.before, step.after) for step in walk(export)]
+    try:
+        states = [(step.before, step.after) for step in walk(export)]
+    except (ValueError, KeyError, IndexError):  # a setup or an act the rules now refuse
+        states = []
+    if not states or len(states) != len(chapters) or states[-1][1].to_json() != game.engine_state.to_json():
+        # Not the game as it was played (a game played by rules since changed): its steps
+        # are still told, without a table that would be wrong.
+        logger.warning("game %s does not replay to its state: the replay shows no table", game.pk)
+        return []
+    return states
 
 
 def _names_at(chapters: Sequence[Chapter], number: int, seated: list[str]) -> list[str]:
