@@ -163,6 +163,9 @@ def test_the_states_rebuilt_step_by_step_end_where_the_game_ended(organiser: Any
         page = Client().get(url(game)).content.decode()
         if game.capabilities.houses:
             assert "ring-title" in page
+        if game.capabilities.scores:
+            assert "score-caption" in page  # the score, at the last step only
+            assert "score-caption" not in Client().get(url(game, step=1)).content.decode()
         assert Client().get(url(game, step=len(chapters) // 2)).status_code == 200
 
 

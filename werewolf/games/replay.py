@@ -18,7 +18,7 @@ from typing import Any
 from werewolf import engine
 from werewolf.engine.replay import walk
 
-from . import houses, selectors
+from . import houses, scores, selectors
 from .models import SERVER_EVENTS, Event, Game, Order, Phase
 
 logger = logging.getLogger(__name__)
@@ -119,6 +119,7 @@ def replay_context(game: Game, number: int | None) -> dict[str, Any]:
     chapter = chapters[number]
     before, after = states[number] if states else (None, None)
     told = [event for earlier in chapters[: number + 1] for event in earlier.events]
+    outcome = selectors.outcome_event(game, seen)
     return {
         "game": game,
         "viewer": engine.MODERATOR,
@@ -135,7 +136,10 @@ def replay_context(game: Game, number: int | None) -> dict[str, Any]:
         ),
         "previous": number - 1 if number > 0 else None,
         "next": number + 1 if number < last else None,
-        "outcome": selectors.outcome_event(game, seen),
+        "outcome": outcome,
+        # The game's score, at the last step of a ruleset that scores (this game's alone:
+        # its series is the dashboard's).
+        "scores": scores.score_rows(outcome, names) if game.capabilities.scores and number == last else [],
     }
 
 
