@@ -40,6 +40,21 @@
     if (question && !window.confirm(question)) { event.preventDefault(); }
   });
 
+  // A page of steps (a game's replay): the arrow keys follow its links marked data-key
+  // (the step before and after), unless the reader is typing or holds a modifier. The
+  // links work without this.
+  document.addEventListener("keydown", function (event) {
+    if (!/^Arrow(Left|Right)$/.test(event.key) || event.defaultPrevented) { return; }
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
+    var target = event.target;
+    if (target && target.closest && target.closest("input, textarea, select, [contenteditable]")) { return; }
+    var link = document.querySelector('a[data-key="' + event.key + '"]');
+    if (link) {
+      event.preventDefault();
+      window.location.assign(link.href);
+    }
+  });
+
   // The New game form: only the chosen ruleset's options show (without scripts, all do,
   // each under its ruleset's name).
   var chooser = document.querySelector("select[name=ruleset]");

@@ -555,4 +555,32 @@ def test_the_balance_lab_passes_axe(tour: Tour, django_user_model, monkeypatch) 
 
     tour.check("new game, the balance lab", "organiser", "/games/new/", figures)
     tour.check("the balance lab's page", "organiser", "/games/new/", without_script)
+
+
+def test_the_replay_passes_axe(tour: Tour, django_user_model) -> None:
+    """The replay at each kind of step (the setup, a night, a day's votes, the end), on a
+    projector too, a Lupusburg game's ring among them; and the dashboard's switch."""
+    from tests.web.test_replay import play
+
+    organiser = django_user_model.objects.create_user("organiser", password=PASSWORD)
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES]
+    game = services.start_game(
+        services.create_game(organiser, name="Replayed", seats=seats, options={"wolves": 2, "seers": 1}, seed=5)
+    )
+    services.resolve_now(game)  # nobody's card: the moderator's events
+    game = play(game)
+    lupusburg = services.start_game(
+        services.create_game(organiser, name="Burg", seats=seats[:5], options={}, ruleset="lupusburg-goals", seed=4)
+    )
+    lupusburg = play(lupusburg, seed=4)
+    connections.close_all()
+    replay = f"/g/{game.public_key}/replay/"
+    tour.check("dashboard, the replay's switch", "organiser", f"/games/{game.pk}/")
+    tour.check("replay, setup", "anonymous", replay + "?step=0")
+    tour.check("replay, a night", "anonymous", replay + "?step=1")
+    tour.check("replay, a day's votes", "anonymous", replay + "?step=2")
+    tour.check("replay, the end", "anonymous", replay)
+    tour.check("replay on a projector", "anonymous", replay + "?step=2&projector=1")
+    tour.check("lupusburg replay, the ring", "anonymous", f"/g/{lupusburg.public_key}/replay/?step=3")
+    tour.check("lupusburg replay on a projector", "anonymous", f"/g/{lupusburg.public_key}/replay/?projector=1")
     assert not tour.found, "axe found:\n" + json.dumps(tour.found, indent=1)

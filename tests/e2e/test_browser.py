@@ -480,4 +480,49 @@ def test_the_balance_lab_shows_a_setups_figures_in_place_and_follows_changes(
     lab_requests = [url for url in requested if "/games/lab/" in url]
     assert lab_requests and all("alba" not in url.lower() for url in lab_requests), lab_requests
     assert all(url.startswith(base) for url in requested)
+
+
+def test_the_replay_steps_forward_and_back_by_the_arrow_keys(browser, live_server, settings, organiser):
+    """After the game, anyone with the public link walks the replay: → goes to the next
+    step and ← back, as the links do; on the projector too, which keeps its mode."""
+    from playwright.sync_api import expect
+
+    from tests.web.test_replay import play
+    from werewolf.games import services
+
+    settings.SITE_URL = live_server.url
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES]
+    game = services.start_game(
+        services.create_game(organiser, name="Replayed", seats=seats, options={"wolves": 2, "seers": 1}, seed=5)
+    )
+    play(game, phases=3)
+    services.end_game(Game.objects.get(pk=game.pk))
+    connections.close_all()
+    context = browser.new_context()
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/g/{game.public_key}/replay/?step=0")
+    heading = page.locator("#step-title")
+    expect(heading).to_contain_text("Setup")
+    expect(page.locator("a[rel=prev]")).to_have_count(0)
+    with page.expect_navigation():
+        page.keyboard.press("ArrowRight")
+    expect(heading).to_contain_text("Night 1")
+    assert page.url.endswith("?step=1")
+    with page.expect_navigation():
+        page.keyboard.press("ArrowRight")
+    expect(heading).to_contain_text("Day 1")
+    with page.expect_navigation():
+        page.keyboard.press("ArrowLeft")
+    expect(heading).to_contain_text("Night 1")
+    # The links themselves, without the keys.
+    with page.expect_navigation():
+        page.locator("a[rel=next]").first.click()
+    expect(heading).to_contain_text("Day 1")
+    # The projector keeps its mode from step to step.
+    page.goto(f"{live_server.url}/g/{game.public_key}/replay/?step=1&projector=1")
+    with page.expect_navigation():
+        page.keyboard.press("ArrowRight")
+    assert "projector=1" in page.url and page.url.count("step=2") == 1
+    expect(page.locator("html.replay-projector")).to_have_count(1)
     context.close()

@@ -46,6 +46,7 @@ ORGANISER_URLS: dict[str, tuple[Action | None, Action | None, dict[str, Any]]] =
     "dashboard_signup": (None, RUN, {"action": "close_signup"}),
     "dashboard_talk": (None, RUN, {"channel": "square", "text": ""}),
     "dashboard_standbys": (None, RUN, {"action": "remove_standby"}),
+    "replay_private": (None, RUN, {}),
 }
 MAY = {
     "anonymous": frozenset(),

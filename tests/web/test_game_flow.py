@@ -37,7 +37,14 @@ from .play import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def sweep(game: Game, paths: dict[int, str], client: Client, sample: Random | None = None, size: int = 0) -> None:
+def sweep(
+    game: Game,
+    paths: dict[int, str],
+    client: Client,
+    sample: Random | None = None,
+    size: int = 0,
+    organiser: Client | None = None,
+) -> None:
     """Render every seat's page and mails, and the public page: no foreign secret. The
     non-interference check (the page unchanged were every secret different) rewrites
     the game's rows per seat: given a `sample` source, a large table's game runs it for
@@ -76,6 +83,33 @@ def sweep(game: Game, paths: dict[int, str], client: Client, sample: Random | No
         assert secret not in projector and secret not in projector_text, f"the projector shows {secret!r}"
     actual, imagined = counterfactual_page(client, game, engine.PUBLIC, f"/g/{game.public_key}/")
     assert actual == imagined, "the public page depends on secrets"
+    sweep_replay(game, client, organiser)
+
+
+def sweep_replay(game: Game, client: Client, organiser: Client | None) -> None:
+    """The replay shows every card and every role: before the end, its players and the
+    public (`client`: anonymous, as a seat's link is) get the page of a game that does not
+    exist, for the page and its PDF, and no record; its organiser gets the page (the PDF
+    waits for the end). Once the game is over, anyone gets the page, speaking of this
+    game's roles only (tests/web/test_replay.py prints its PDF)."""
+    replay = client.get(f"/g/{game.public_key}/replay/")
+    record = client.get(f"/games/{game.pk}/print/record.pdf")
+    assert record.get("Content-Type") != "application/pdf" and record.status_code == 302, "the record is not theirs"
+    if game.status in (Game.Status.FINISHED, Game.Status.ENDED):
+        assert replay.status_code == 200
+        found = foreign_roles(game).search(text_of(replay.content.decode()))
+        assert not found, f"the replay speaks of {found}, not of this game"
+        return
+    nowhere = client.get("/g/no-such-game/replay/")
+    assert replay.status_code == nowhere.status_code == 404, "the replay opens before the end"
+    assert text_of(replay.content.decode()) == text_of(nowhere.content.decode()), "the refusal tells of the game"
+    on_paper = client.get(f"/g/{game.public_key}/replay.pdf")
+    assert on_paper.status_code == 404, "the replay is printed before the end"
+    assert text_of(on_paper.content.decode()) == text_of(client.get("/g/no-such-game/replay.pdf").content.decode())
+    if organiser is not None:
+        assert organiser.get(f"/g/{game.public_key}/replay/").status_code == 200, "the organiser's replay"
+        for path in (f"/games/{game.pk}/print/record.pdf", f"/g/{game.public_key}/replay.pdf"):
+            assert organiser.get(path).get("Content-Type") != "application/pdf", "a record before the end"
 
 
 def play_whole_game(
@@ -102,7 +136,7 @@ def play_whole_game(
     # through its own database and sweeps after the first phase and at the end.
     every_phase = connection.vendor != "postgresql"
     if check:
-        sweep(game, paths, anonymous, sampling, sample)
+        sweep(game, paths, anonymous, sampling, sample, organiser_client)
     rounds = 0
     while open_phase(game) is not None:
         rounds += 1
@@ -129,13 +163,13 @@ def play_whole_game(
                     acted = Order.objects.filter(phase=phase, seat=seat).latest("pk").act is not None
                     assert (at_once if acted else card_in) in text_of(page)
             if check and handed == 1 and not sample and every_phase:
-                sweep(game, paths, anonymous, sampling, sample)  # cards in hand must stay secret too
+                sweep(game, paths, anonymous, sampling, sample, organiser_client)  # cards in hand must stay secret too
         if Phase.objects.get(pk=phase.pk).status == Phase.Status.OPEN:
             Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(seconds=1))
             assert services.sweep_due_phases() == 1
         assert Phase.objects.get(pk=phase.pk).status == Phase.Status.RESOLVED
         if check and (every_phase or rounds == 1 or open_phase(game) is None):
-            sweep(game, paths, anonymous, sampling, sample)
+            sweep(game, paths, anonymous, sampling, sample, organiser_client)
     game.refresh_from_db()
     if check:  # the organiser's dashboard, which shows every secret, speaks of this game's roles only
         dashboard = text_of(organiser_client.get(f"/games/{game.pk}/").content.decode())

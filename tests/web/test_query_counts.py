@@ -134,3 +134,30 @@ def test_a_post_and_a_card_neither_read_nor_write_the_session(organiser) -> None
         assert len(carded) == 1, carded
     assert client.cookies["sessionid"].value == session
     assert Post.objects.filter(game=game).count() == 2 and Order.objects.filter(seat=seat).count() == 2
+
+
+def test_the_replay_costs_the_same_after_two_phases_and_after_twelve(organiser) -> None:
+    """The replay reads the game's events, phases and cards once each, whatever its length:
+    no query per event, card or phase (the states between the steps are the engine's)."""
+    from .test_replay import play
+
+    game = started_game(organiser, "Long replay", players=24, wolves=2, seers=0)
+    client = Client()
+    client.force_login(organiser)
+    url = f"/g/{game.public_key}/replay/?step=1"
+
+    def cost() -> int:
+        client.get(url)  # warm: sessions, templates
+        return queries(lambda: client.get(url))
+
+    play(game, phases=2)
+    early = cost()
+    play(game, phases=10)
+    assert game.current_phase() is not None and game.current_phase().index == 12
+    assert cost() == early, early
+    assert early <= REPLAY_QUERIES, early
+
+
+REPLAY_QUERIES = 8
+"""The replay, for its organiser: the session and the account, the game by its key, the
+seats, the events, the phases (twice: the log's and the story's), and every card."""

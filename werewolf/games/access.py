@@ -8,7 +8,9 @@ Three kinds of people besides players (who need no account: their seat link is t
   second moderator): they see its secrets and run it, but do not delete it, change who
   co-organises it, or remove its players' addresses.
 
-Every organiser view, export, PDF, print job and talk action asks `game_for` (or `may`).
+Every organiser view, export, PDF, print job and talk action asks `game_for` (or `may`);
+the replay, which players and the public may also open once the game is over, asks
+`replay_for`.
 A game the visitor may not touch answers exactly as one that does not exist (404), so
 game numbers cannot be probed.
 """
@@ -67,6 +69,24 @@ def game_for(user: Any, pk: int, action: Action) -> Game:
     exists or not."""
     game = Game.objects.filter(pk=pk).first()
     if game is None or not may(user, game, action):
+        raise Http404
+    return game
+
+
+OVER = (Game.Status.FINISHED, Game.Status.ENDED)
+"""A game that is over, by its end or by its organiser."""
+
+
+def may_replay(user: Any, game: Game) -> bool:
+    """Whether `user` may walk through `game`'s replay, which shows every card and every
+    role: its organisers at any time; anyone else (its players, the public) once it is
+    over, unless its organiser keeps the replay private."""
+    return (game.status in OVER and not game.replay_private) or may(user, game, Action.VIEW)
+
+
+def replay_for(user: Any, game: Game) -> Game:
+    """`game`, if `user` may see its replay; otherwise 404, as a game that does not exist."""
+    if not may_replay(user, game):
         raise Http404
     return game
 

@@ -61,6 +61,9 @@ class Game(models.Model):
     # When the players' mail addresses were removed from the game's record (the organiser
     # asked, or WEREWOLF_KEEP_ADDRESSES_DAYS passed since it ended): games.retention.
     addresses_removed_at = models.DateTimeField(null=True, blank=True)
+    # Whether the replay (games/replay.py) stays the organisers' once the game is over;
+    # otherwise its players and the public may walk through it then.
+    replay_private = models.BooleanField(_("keep the replay private"), default=False)
 
     class Meta:
         ordering = ["-created_at"]

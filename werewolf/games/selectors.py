@@ -224,15 +224,21 @@ def tally_of(state: engine.State, houses: bool, counted: Callable[[], dict[int, 
         return None
     if houses and spec.name != "accusation":
         return None  # the bets show as they are placed, each with its player
+    return ballots(counted(), houses, len(spec.slots))
+
+
+def ballots(counted: dict[int, engine.Order], houses: bool, electorate: int) -> Ballots:
+    """The votes of `counted` cards (`houses`: each names two of Lupusburg's houses), the
+    most named first: a running tally, or a day's votes in its replay."""
     by_target: dict[int, list[int]] = {}
     voters = 0
-    for seat, order in sorted(counted().items()):
+    for seat, order in sorted(counted.items()):
         named = (*order.targets, *order.field("also")) if houses else order.targets[:1]
         for target in named:
             by_target.setdefault(target, []).append(seat)
         voters += bool(named)
     rows = sorted(by_target.items(), key=lambda item: (-len(item[1]), item[0]))
-    return Ballots(rows, voters, len(spec.slots), houses)
+    return Ballots(rows, voters, electorate, houses)
 
 
 def seat_card(player: Player) -> dict[str, Any]:

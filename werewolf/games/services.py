@@ -856,6 +856,12 @@ def set_large_print(player: Player, on: bool) -> None:
     Player.objects.filter(pk=player.pk).update(large_print=on)
 
 
+def keep_replay_private(game: Game, private: bool) -> None:
+    """The organiser's choice: the replay for the game's organisers only, or for its
+    players and the public too once it is over (`access.may_replay`)."""
+    Game.objects.filter(pk=game.pk).update(replay_private=private)
+
+
 def mail_link_again(player: Player) -> None:
     """Mail a player their seat and link once more (the first mail went astray)."""
     if not (player.game.is_running and player.email and not player.is_bot):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import lab, standby_views, views
+from . import lab, replay_views, standby_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -27,6 +27,8 @@ urlpatterns = [
     path("characters/<int:pk>/", views.character_edit, name="character_edit"),
     path("characters/<int:pk>/delete/", views.character_delete, name="character_delete"),
     path("g/<str:key>/projector/", views.projector, name="projector"),
+    path("g/<str:key>/replay/", replay_views.replay_page, name="replay"),
+    path("games/<int:pk>/replay/private/", replay_views.replay_private, name="replay_private"),
     path("join/<str:key>/", views.join, name="join"),
     path("join/confirm/<str:token>/", views.join_confirm, name="join_confirm"),
     path("games/<int:pk>/signup/", views.dashboard_signup, name="dashboard_signup"),

@@ -630,7 +630,8 @@ def seat_version(request: HttpRequest, token: str) -> JsonResponse:
     return JsonResponse({"version": selectors.version(player.game, player.occupied_seat)})
 
 
-def _public_game(key: str) -> Game:
+def public_game(key: str) -> Game:
+    """The game whose public key is `key` (its public page, projector and replay), or 404."""
     if not _PUBLIC_KEY.fullmatch(key):
         raise Http404
     return get_object_or_404(Game, public_key=key)
@@ -638,7 +639,7 @@ def _public_game(key: str) -> Game:
 
 @require_GET
 def public(request: HttpRequest, key: str) -> HttpResponse:
-    game = _public_game(key)
+    game = public_game(key)
     speak(request, game)
     return render(request, "games/public.html", selectors.public_context(game))
 
@@ -648,7 +649,7 @@ def public_version(request: HttpRequest, key: str) -> JsonResponse:
     version = polls.public_version(key) if _PUBLIC_KEY.fullmatch(key) else None  # one statement on PostgreSQL
     if version is not None:
         return JsonResponse({"version": version})
-    game = _public_game(key)
+    game = public_game(key)
     return JsonResponse({"version": selectors.version(game, engine.PUBLIC)})
 
 
@@ -756,7 +757,7 @@ def projector(request: HttpRequest, key: str) -> HttpResponse:
     """The public page for a screen at the front of the room: the circle (alive, dead,
     whose card is in, never what), the phase, the countdown and the latest public news,
     in type read from the back, on one 1920 x 1080 screen."""
-    game = _public_game(key)
+    game = public_game(key)
     speak(request, game)
     context = selectors.public_context(game)
     context["projector"] = selectors.projector_context(game, context)

@@ -17,7 +17,7 @@ from django.utils import translation
 
 from werewolf import engine
 from werewolf.engine import grammar, rulesets
-from werewolf.games import links, scores, selectors
+from werewolf.games import links, replay, scores, selectors
 from werewolf.games.models import Game
 from werewolf.games.templatetags.werewolf import own
 
@@ -337,14 +337,15 @@ def record_context(game: Any, *, paper: str = "a4") -> dict[str, Any] | None:
     if game.status not in (Game.Status.FINISHED, Game.Status.ENDED):
         return None
     names = selectors.names(game)
-    groups = selectors.log(game, engine.MODERATOR, selectors.visible_events(game, engine.MODERATOR))
-    phases = []
-    for group in groups:
-        cards = []
-        if group.phase is not None:
-            orders = group.phase.current_orders()
-            cards = [(names[seat], order) for seat, order in sorted(orders.items())]
-        phases.append(RecordPhase(group.phase, group.events, cards))
+    # The replay's chapters (every card of the game read at once), each phase that told
+    # something: what it told and the card each seat had in at its end.
+    phases = [
+        RecordPhase(
+            chapter.phase, chapter.events, [(names[seat], order) for seat, order in sorted(chapter.counted.items())]
+        )
+        for chapter in replay.story(game)
+        if chapter.events
+    ]
     state = game.engine_state
     roles = [
         (player.name, engine.roles_of(state, player.seat))

@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/<int:pk>/print/notecards.pdf", views.game_notecards, name="game_notecards"),
     path("games/<int:pk>/print/tally.pdf", views.game_tally, name="game_tally"),
     path("games/<int:pk>/print/record.pdf", views.game_record, name="game_record"),
+    path("g/<str:key>/replay.pdf", views.replay_pdf, name="replay_pdf"),
     path("games/<int:pk>/print/script.pdf", views.game_script, name="game_script"),
     path("games/<int:pk>/print/score-sheet.pdf", views.game_score_sheet, name="game_score_sheet"),
     path("print/", views.print_deck, name="print_deck"),

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from werewolf.games import access, links
 from werewolf.games.forms import PrintDeckForm
 from werewolf.games.models import Game, PrintJob
-from werewolf.games.views import link_error, speak
+from werewolf.games.views import link_error, public_game, speak
 
 from . import documents, jobs, layout
 
@@ -171,6 +171,24 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     speak(request, game)  # the game's documents are in its players' language
     # Only once the game is over (no job before); a long game's by a worker.
     return _job_response(jobs.record_job(game, paper=_paper(request)), pk)
+
+
+@require_http_methods(["GET"])
+def replay_pdf(request: HttpRequest, key: str) -> HttpResponse:
+    """The replay on paper: the game's record (every card, every event, the roles as
+    dealt), for whoever may open the replay (`access.replay_for`: its organisers, and once
+    it is over its players and the public, unless the organiser keeps it private)."""
+    game = access.replay_for(request.user, public_game(key))
+    speak(request, game)  # the game's documents are in its players' language
+    job = jobs.record_job(game, paper=_paper(request))
+    if job is None:  # a game not over yet, which only its organisers reach: no record yet
+        return redirect("games:replay", key=key)
+    if job.status == PrintJob.Status.DONE:
+        return _pdf(job.document, job.filename)
+    if access.may(request.user, game, access.Action.VIEW):
+        return redirect("games:print_job", key=job.key)
+    # A long game's record, printed by a worker: its job's pages are its organisers'.
+    return render(request, "games/replay_printing.html", {"game": game})
 
 
 @require_http_methods(["GET"])
