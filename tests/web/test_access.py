@@ -45,6 +45,7 @@ ORGANISER_URLS: dict[str, tuple[Action | None, Action | None, dict[str, Any]]] =
     "join_code": (VIEW, GET_ONLY, {}),
     "dashboard_signup": (None, RUN, {"action": "close_signup"}),
     "dashboard_talk": (None, RUN, {"channel": "square", "text": ""}),
+    "game_calendar": (VIEW, RUN, {"action": "nothing"}),
 }
 MAY = {
     "anonymous": frozenset(),
