@@ -181,3 +181,11 @@ def test_the_organiser_sees_every_absence_and_sets_the_policy(game: Game, organi
     )
     assert refused.status_code == 400
     assert Game.objects.get(pk=game.pk).absence_policy == "move"
+
+
+def test_the_seats_away_on_a_day_for_the_standby_policy(game: Game) -> None:
+    declare(game, 2, date(2026, 12, 2), date(2026, 12, 4))
+    withdrawn = declare(game, 5, date(2026, 12, 3), date(2026, 12, 3))
+    Absence.objects.filter(pk=withdrawn.pk).update(withdrawn_at=NOW)
+    assert absences.absent_seats(game, DEADLINE) == {2}
+    assert absences.absent_seats(game, DEADLINE + timedelta(days=2)) == set()

@@ -20,7 +20,7 @@ too far ahead) is refused with its code (`dates.DateError`), nothing changed.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
 from django.db import transaction
 from django.db.models import Q
@@ -47,6 +47,15 @@ def of_game(game: Game) -> list[Absence]:
     return list(
         game.absences.filter(withdrawn_at=None, end__gte=today(game)).select_related("player").order_by("start", "pk")
     )
+
+
+def absent_seats(game: Game, when: datetime) -> set[int]:
+    """The seats whose absence (not withdrawn) covers `when`'s day on the game's clock:
+    what the `standby` policy asks (a standby plays these seats meanwhile). Secret: the
+    organiser's and each seat's own, never the table's."""
+    day = calendar.local(when, deadlines.zone_of(game)).date()
+    rows = game.absences.filter(withdrawn_at=None, start__lte=day, end__gte=day)
+    return {seat for seat in rows.values_list("player__seat", flat=True) if seat is not None}
 
 
 def apply_line(player: Player, text: str, source: str = Absence.Source.MAIL) -> tuple[str, list[Absence]]:

@@ -399,7 +399,13 @@ def next_in_series(game: Game, organiser: Any) -> Game:
     )
     following.co_organisers.set(game.co_organisers.all())
     number = 1 + max([first.series_number, *Game.objects.filter(series=first).values_list("series_number", flat=True)])
-    Game.objects.filter(pk=following.pk).update(series=first, series_number=number)
+    Game.objects.filter(pk=following.pk).update(
+        series=first,
+        series_number=number,
+        days_off=game.days_off,
+        absence_policy=game.absence_policy,
+        absence_days=game.absence_days,
+    )
     following.refresh_from_db()
     return following
 
