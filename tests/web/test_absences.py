@@ -93,12 +93,15 @@ def test_a_phase_that_opens_inside_an_absence_moves_and_says_so_with_the_news(ga
     declare(game, 4, date(2026, 12, 6), date(2026, 12, 6))  # after the open deadline: moves nothing now
     assert deadline(game) == DEADLINE
     closing = game.current_phase()
+    mail.outbox.clear()
     with mock.patch("django.utils.timezone.now", return_value=datetime(2026, 12, 5, 12, 0, tzinfo=UTC)):
         services.resolve_now(Game.objects.get(pk=game.pk))
     following = Game.objects.get(pk=game.pk).current_phase()
     minutes = game.minutes_for(following.stage, following.kind)
     assert following.deadline == datetime(2026, 12, 5, 12, 0, tzinfo=UTC) + timedelta(minutes=minutes, days=1)
     assert Event.objects.filter(phase=closing, kind="deadline_moved_away").count() == 1
+    news = [message for message in mail.outbox if "moved past their absence" in message.body]
+    assert len(news) == game.players.count()  # told with the closing step's results
 
 
 def test_a_withdrawn_absence_moves_nothing_more(game: Game) -> None:
@@ -189,3 +192,18 @@ def test_the_seats_away_on_a_day_for_the_standby_policy(game: Game) -> None:
     Absence.objects.filter(pk=withdrawn.pk).update(withdrawn_at=NOW)
     assert absences.absent_seats(game, DEADLINE) == {2}
     assert absences.absent_seats(game, DEADLINE + timedelta(days=2)) == set()
+
+
+def test_the_absences_page_speaks_the_games_language(organiser) -> None:
+    from .play import NAMES
+
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    with mock.patch("django.utils.timezone.now", return_value=NOW):
+        italian = services.start_game(
+            services.create_game(organiser, name="Villaggio", seats=seats, options={}, seed=5, language="it")
+        )
+        page = text_of(
+            Client().get(links.url_for(italian.players.get(seat=0), absolute=False) + "away/").content.decode()
+        )
+    assert "Le tue assenze" in page and "Primo giorno di assenza" in page and "ASSENTE dal 24 dicembre" in page
+    assert "Your absences" not in page and "AWAY" not in page
