@@ -56,6 +56,9 @@ def test_a_paused_game_takes_no_card_and_tells_why(organiser) -> None:
     assert refused.value.code == "game_paused"
     response = Client().get(links.url_for(game.players.get(seat=seat), absolute=False))
     assert "The game is paused" in response.content.decode()
+    for page in (f"/g/{game.public_key}/", f"/g/{game.public_key}/projector/"):
+        shown = Client().get(page).content.decode()
+        assert "The game is paused" in shown and "data-countdown" not in shown
 
 
 def test_resume_moves_the_deadline_on_by_the_pause_and_it_resolves_once_then(organiser) -> None:
