@@ -288,7 +288,8 @@ ORGANISER_EVENTS = frozenset(
 )
 """Events the organiser's acts produce, beside those the engine produces."""
 SERVER_EVENTS = frozenset({"mail_bounced", "deadline_moved_away"})
-"""Events the server itself records (about mail), beside the engine's and the organiser's."""
+"""Events the server itself records (about mail; a deadline an absence moved), beside the
+engine's and the organiser's."""
 
 
 class Event(models.Model):

@@ -21,20 +21,8 @@ from werewolf import engine, limits
 from werewolf.engine import grammar
 from werewolf.engine.grammar import CardError, read_card
 
-from . import (
-    absences,
-    access,
-    cards,
-    links,
-    middleware,
-    organisers,
-    polls,
-    retention,
-    selectors,
-    services,
-    talk,
-    validators,
-)
+from . import access, cards, links, middleware, organisers, polls, retention, selectors, services, talk, validators
+from .absences import of_game as absences_of
 from .forms import (
     AssignRolesForm,
     DemoForm,
@@ -318,7 +306,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "owner": access.may(request.user, game, access.Action.OWN),
             "keep_days": int(settings.WEREWOLF_KEEP_ADDRESSES_DAYS),
             "co_organisers": game.co_organisers.order_by("username"),
-            "absences": absences.of_game(game) if game.is_running else [],
+            "absences": absences_of(game) if game.is_running else [],
         }
     )
     return render(request, "games/dashboard.html", context, status=400 if error else 200)
