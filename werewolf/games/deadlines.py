@@ -18,6 +18,7 @@ from collections import defaultdict
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db.models import F, Sum
 
 from werewolf import engine
@@ -27,10 +28,11 @@ from .models import Absence, AbsencePolicy, Game
 
 
 def zone_of(game: Game) -> ZoneInfo:
+    """The game's clock: its time zone (`Game.timezone`), else the site's (TIME_ZONE)."""
     try:
-        return ZoneInfo(game.timezone or "UTC")
+        return ZoneInfo(game.timezone or settings.TIME_ZONE)
     except (ValueError, KeyError):
-        return ZoneInfo("UTC")
+        return ZoneInfo(settings.TIME_ZONE)
 
 
 def days_off(game: Game) -> calendar.DaysOff:
