@@ -122,3 +122,9 @@ def test_a_name_that_reads_as_an_absence_is_refused() -> None:
     for name in ("Away", "Assente", "Not away"):
         with pytest.raises(ValidationError):
             clean_player_name(name)
+
+
+def test_help_by_mail_says_how_to_declare_an_absence(game: Game) -> None:
+    with at_now():
+        kept = inbound.receive(letter(game, 2, "HELP"))
+    assert kept.code == "help" and "AWAY 24 December to 27 December" in answer_to(game, 2)
