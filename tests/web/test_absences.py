@@ -172,6 +172,8 @@ def test_the_organiser_sees_every_absence_and_sets_the_policy(game: Game, organi
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.absence_policy == "move" and game.absence_days == 2
+    left = text_of(organiser_client.get(f"/games/{game.pk}/calendar/").content.decode())
+    assert f"{game.players.get(seat=0).name}: 2" in left
     assert game.days_off == {"weekdays": [5, 6], "dates": ["2026-12-25", "2026-12-26"]}
     refused = organiser_client.post(
         f"/games/{game.pk}/calendar/",

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from . import absences, access, calendar, dates, deadlines, links, pauses, services, validators
 from .calendar_forms import AwayForm, CalendarForm
-from .models import Absence, AbsencePolicy
+from .models import Absence, AbsencePolicy, Game
 from .views import link_error, speak
 
 DONE = {
@@ -58,11 +58,19 @@ def game_calendar(request: HttpRequest, pk: int) -> HttpResponse:
         "form": form,
         "error": error,
         "absences": absences.of_game(game),
-        "days_left": deadlines.days_left(game) if game.absence_policy == AbsencePolicy.MOVE else {},
+        "days_left": _days_left_by_name(game),
         "days_off": calendar.DaysOff.from_json(game.days_off),
         "names": [],  # (the refusals' words name no seat here)
     }
     return render(request, "games/calendar.html", context, status=400 if error or form.errors else 200)
+
+
+def _days_left_by_name(game: Game) -> list[tuple[str, int]]:
+    """Each seated player's days absences may still move deadlines (the `move` policy)."""
+    if game.absence_policy != AbsencePolicy.MOVE:
+        return []
+    left = deadlines.days_left(game)
+    return [(player.name, left.get(player.occupied_seat, 0)) for player in game.players.exclude(seat=None)]
 
 
 @require_http_methods(["GET", "POST"])
