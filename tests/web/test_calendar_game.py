@@ -60,6 +60,12 @@ def test_a_game_by_mail_through_an_absence_and_a_pause_keeps_every_secret(organi
         page = text_of(client.get(paths[player.seat] + "away/").content.decode())
         assert "You have not said you will be away." in page  # another seat's absence is not there
     assert Absence.objects.get().player == absent_player
+    # Withdrawn by mail: what it moved stays moved; the phases to come are not moved by it
+    # (and no page shows a countdown that sits on a whole day, which a render a second
+    # later could read one unit otherwise).
+    kept = inbound.receive(letter(game, absent, "NOT AWAY"))
+    assert kept.code == "away_withdrawn", kept.code
+    assert Absence.objects.get().withdrawn_at is not None
 
     # The organiser pauses: nothing is taken, nothing resolves; then resumes.
     assert organiser_client.post(calendar_url, {"action": "pause"}).status_code == 302
@@ -70,7 +76,7 @@ def test_a_game_by_mail_through_an_absence_and_a_pause_keeps_every_secret(organi
     Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     assert services.sweep_due_phases() == 0
     assert Phase.objects.get(pk=phase.pk).status == Phase.Status.OPEN
-    Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() + timedelta(hours=1))
+    Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() + timedelta(minutes=90, seconds=30))
     assert organiser_client.post(calendar_url, {"action": "resume"}).status_code == 302
     sweep(game, paths, client)
     public = text_of(Client().get(f"/g/{game.public_key}/").content.decode())
