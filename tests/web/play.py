@@ -404,7 +404,7 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
     from django.db import transaction
 
     poll = path + "version.json"
-    actual = CSRF.sub("", client.get(path).content.decode()) + client.get(poll).content.decode()
+    actual = CSRF.sub("", client.get(path).content.decode()) + CSRF.sub("", client.get(poll).content.decode())
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         raw = dict(game.state)
@@ -443,6 +443,6 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
                 latest = phase.orders.filter(seat=seat).order_by("-pk").first()
                 phase.orders.filter(seat=seat).exclude(pk=latest.pk).delete()
         imagined = CSRF.sub("", client.get(path).content.decode())
-        imagined += client.get(poll).content.decode()
+        imagined += CSRF.sub("", client.get(poll).content.decode())  # (a page without a poll: its 404 page)
         transaction.set_rollback(True)
     return actual, imagined

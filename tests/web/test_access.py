@@ -47,6 +47,7 @@ ORGANISER_URLS: dict[str, tuple[Action | None, Action | None, dict[str, Any]]] =
     "dashboard_talk": (None, RUN, {"channel": "square", "text": ""}),
     "dashboard_standbys": (None, RUN, {"action": "remove_standby"}),
     "replay_private": (None, RUN, {}),
+    "game_calendar": (VIEW, RUN, {"action": "nothing"}),
 }
 MAY = {
     "anonymous": frozenset(),

@@ -67,6 +67,11 @@ CHANGES = {
     ),
     "phase_closed": Change(_phase_resolved_alone, "phase_closed", (Refused, "game_over")),
     "deadline_passed": Change(_deadline_passed, "deadline_passed", (Refused, "deadline_passed")),
+    "game_paused": Change(
+        lambda game, seat: Game.objects.filter(pk=game.pk).update(paused_at=timezone.now()),
+        "game_paused",
+        (Refused, "game_paused"),
+    ),
     # ... and as they come to be broken in a game.
     "the organiser ends the game": Change(
         lambda game, seat: services.end_game(Game.objects.get(pk=game.pk)), "game_not_running", (Refused, "game_over")

@@ -64,15 +64,22 @@ def sweep(
         mails = mails_for(player)
         assert "<!--" not in html
         text = text_of(html)
-        for words in (text, mails):
+        away = client.get(path + "away/")  # the seat's absences (issue 31)
+        assert away.status_code == 200
+        away_html = away.content.decode()
+        away_text = text_of(away_html)
+        for words in (text, mails, away_text):
             assert not foreign.search(words), f"seat {seat} reads of {foreign.search(words)}, not of this game"
         for secret in secrets_hidden_from(game, seat):
             assert secret not in html, f"seat {seat} page shows {secret!r}"
             assert secret not in text, f"seat {seat} page shows {secret!r}"
             assert secret not in mails, f"seat {seat} mail shows {secret!r}"
+            assert secret not in away_html and secret not in away_text, f"seat {seat} absences show {secret!r}"
         if seat in imagined:
             actual, counterfactual = counterfactual_page(client, game, seat, path)
             assert actual == counterfactual, f"seat {seat}'s page depends on what it may not know"
+            actual, counterfactual = counterfactual_page(client, game, seat, path + "away/")
+            assert actual == counterfactual, f"seat {seat}'s absences page depends on what it may not know"
     public = client.get(f"/g/{game.public_key}/").content.decode()
     projector = client.get(f"/g/{game.public_key}/projector/").content.decode()
     public_text, projector_text = text_of(public), text_of(projector)

@@ -79,6 +79,8 @@ ALIASES = {
     "ASTENUTO": "ABSTAIN",
     "AIUTO": "HELP",
     "STATO": "STATUS",
+    "ASSENTE": "AWAY",
+    "NON ASSENTE": "NOT AWAY",
 }
 """The Italian notecard words, each read as the English one beside it: a card may be
 written in either language, whatever the game's (UCCIDI Ada, DORMI, VOTO Bruno)."""

@@ -47,6 +47,9 @@ class Standing:
     """The phase the card was written for (None: whichever is open, as an organiser's)."""
     now: datetime
     """When the card is written: what the deadline is compared with, here and in SQL."""
+    paused: bool = False
+    """Whether the organiser has paused the game (games/pauses.py): it takes no card
+    until it is resumed. (The shortcut's read leaves it False: its INSERT's SQL checks it.)"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,12 @@ RULES: tuple[Rule, ...] = (
     ),
     # The clock is the web process's in both, the moment the card is written (the
     # card's `submitted_at`), not the database's.
+    # A paused game takes no card: nothing may end a step while its deadline stands still.
+    Rule(
+        "game_paused",
+        lambda standing: not standing.paused,
+        "game.paused_at IS NULL",
+    ),
     Rule(
         "deadline_passed",
         lambda standing: standing.deadline is not None and standing.deadline > standing.now,

@@ -16,6 +16,14 @@ from django.utils.translation import gettext_lazy as _
 from werewolf import engine
 
 
+class AbsencePolicy(models.TextChoices):
+    """What a player's declared absence does to the game's deadlines."""
+
+    NOTHING = "nothing", _("nothing: a missing card is a missing card")
+    MOVE = "move", _("deadlines inside it move past it")
+    STANDBY = "standby", _("a standby plays the seat meanwhile")
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Not started")
@@ -64,6 +72,17 @@ class Game(models.Model):
     # Whether the replay (games/replay.py) stays the organisers' once the game is over;
     # otherwise its players and the public may walk through it then.
     replay_private = models.BooleanField(_("keep the replay private"), default=False)
+    # The game's calendar (werewolf/games/calendar.py, deadlines.py, pauses.py, absences.py):
+    # when the organiser paused it (None: running on), the days that take no deadline
+    # ({"weekdays": [5, 6], "dates": ["2026-12-25"]}, in the game's time zone), what a
+    # player's declared absence does, and how many days absences may move deadlines per
+    # player and game.
+    paused_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    days_off = models.JSONField(_("days without a deadline"), default=dict, blank=True)
+    absence_policy = models.CharField(
+        _("what an absence does"), max_length=8, choices=AbsencePolicy.choices, default=AbsencePolicy.NOTHING
+    )
+    absence_days = models.PositiveSmallIntegerField(_("days an absence may move deadlines, per player"), default=3)
 
     class Meta:
         ordering = ["-created_at"]
@@ -262,11 +281,20 @@ class Order(models.Model):
 
 
 ORGANISER_EVENTS = frozenset(
-    {"card_entered", "deadline_extended", "resolved_by_organiser", "player_substituted", "game_ended"}
+    {
+        "card_entered",
+        "deadline_extended",
+        "resolved_by_organiser",
+        "player_substituted",
+        "game_ended",
+        "game_paused",
+        "game_resumed",
+    }
 )
 """Events the organiser's acts produce, beside those the engine produces."""
-SERVER_EVENTS = frozenset({"mail_bounced"})
-"""Events the server itself records (about mail), beside the engine's and the organiser's."""
+SERVER_EVENTS = frozenset({"mail_bounced", "deadline_moved_away"})
+"""Events the server itself records (about mail; a deadline an absence moved), beside the
+engine's and the organiser's."""
 
 
 class Event(models.Model):
@@ -542,3 +570,29 @@ class Standby(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Absence(models.Model):
+    """Days a player said they are away (werewolf/games/absences.py), from `start` to `end`
+    inclusive, in the game's time zone. Seen by the player and the organisers only.
+    `moved_days` counts the days this absence moved deadlines (the game's
+    `absence_days` caps their sum per player); a withdrawn absence keeps its count."""
+
+    class Source(models.TextChoices):
+        WEB = "web", _("web")
+        MAIL = "mail", _("mail")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="absences")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="absences")
+    start = models.DateField()
+    end = models.DateField()
+    source = models.CharField(max_length=8, choices=Source.choices, default=Source.WEB)
+    moved_days = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["start", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.start}..{self.end}"

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
-from .models import Dispatch, Phase, Player, Post, Standby
+from .models import Dispatch, Game, Phase, Player, Post, Standby
 
 if TYPE_CHECKING:
     from .attendance import Policy
@@ -60,8 +60,12 @@ class Outbox(Protocol):
     def queue_reminders(self, phase: Phase, players: list[Player]) -> list[int]:
         """A reminder to each of `players` that their card for `phase` is not in."""
 
-    def queue_deadline_moved(self, phase: Phase, players: list[Player]) -> list[int]:
-        """The open phase's new deadline, to each of `players`."""
+    def queue_deadline_moved(self, phase: Phase, players: list[Player], reason: str = "organiser") -> list[int]:
+        """The open phase's new deadline, to each of `players`; `reason` says why it moved
+        ("organiser", "absence": a player is away, "resumed": the game was paused)."""
+
+    def queue_paused(self, game: Game, phase: Phase | None, players: list[Player]) -> list[int]:
+        """The organiser paused the game (since `game.paused_at`): to each of `players`."""
 
     def queue_talk_digest(self, player: Player, posts: list[Post], upto: int) -> list[int]:
         """What was said in the places `player` reads, up to the post `upto`."""

@@ -28,7 +28,7 @@ from werewolf import engine
 from werewolf.engine.bots import bot_card
 from werewolf.engine.random import seating_rng
 
-from . import acceptance, attendance, links, validators
+from . import acceptance, attendance, deadlines, links, validators
 from .models import Event, Game, Order, Phase, Player
 from .outbox import outbox
 from .queue import after_commit
@@ -399,7 +399,13 @@ def next_in_series(game: Game, organiser: Any) -> Game:
     )
     following.co_organisers.set(game.co_organisers.all())
     number = 1 + max([first.series_number, *Game.objects.filter(series=first).values_list("series_number", flat=True)])
-    Game.objects.filter(pk=following.pk).update(series=first, series_number=number)
+    Game.objects.filter(pk=following.pk).update(
+        series=first,
+        series_number=number,
+        days_off=game.days_off,
+        absence_policy=game.absence_policy,
+        absence_days=game.absence_days,
+    )
     following.refresh_from_db()
     return following
 
@@ -458,6 +464,7 @@ def submit_orders(
                 phase.deadline if phase is not None else None,
                 phase_id,
                 timezone.now(),
+                paused=game.paused_at is not None,
             )
         )
         if refused is not None:
@@ -518,7 +525,7 @@ def _apply_act(
             game.finished_at = now
         game.save(update_fields=["state", "status", "finished_at"])
         if not new_state.over:
-            _open_phase(game, new_state, now)
+            _open_phase(game, new_state, now, closing=phase)
         _mail([outbox().queue_phase_mails(phase)])
         logger.info(
             "closed phase %s of game %s by its last act",
@@ -565,7 +572,12 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
         if phase is None:
             return False
         game = Game.objects.select_for_update().get(pk=phase.game_id)  # as _locked does
-        claimed = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN).update(status=Phase.Status.RESOLVING)
+        if game.paused_at is not None:
+            return False  # a paused game resolves nothing: its deadline moves on when it resumes
+        claim = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN)
+        if resolution == Phase.Resolution.DEADLINE:  # (the deadline as it stands now: a resume may have moved it)
+            claim = claim.filter(deadline__lte=timezone.now())
+        claimed = claim.update(status=Phase.Status.RESOLVING)
         if not claimed:
             return False
         phase.game = game  # (the row just locked: not read again for the mails)
@@ -587,7 +599,7 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
             game.finished_at = now
         game.save(update_fields=["state", "status", "finished_at"])
         players = list(game.players.all())  # read once: for the bots' cards and for the mails
-        following = None if new_state.over else _open_phase(game, new_state, now, players)
+        following = None if new_state.over else _open_phase(game, new_state, now, players, closing=phase)
         # Missed cards counted once, here: prods, the organiser's note, a standby's take-over.
         missed = attendance.tally(game, phase, state, resolution).mails if following else []
         _mail([outbox().queue_phase_mails(phase, players=players, following=following, fresh=True), missed])
@@ -637,6 +649,7 @@ def fan_out_due_phases(now: datetime | None = None) -> int:
         due = list(
             Phase.objects.select_for_update(skip_locked=True)
             .filter(status=Phase.Status.OPEN, deadline__lte=now)
+            .exclude(game_id__in=_paused_games())
             # never handed out; or for an earlier deadline (since extended); or long ago
             .filter(Q(handed_at=None) | Q(handed_at__lt=F("deadline")) | Q(handed_at__lte=again))
             .values_list("pk", flat=True)
@@ -666,7 +679,8 @@ def sweep_due_phases(now: datetime | None = None) -> int:
     """Resolve every open phase past its deadline; the number resolved here."""
     now = now or timezone.now()
     resolved = 0
-    for pk in list(Phase.objects.filter(status=Phase.Status.OPEN, deadline__lte=now).values_list("pk", flat=True)):
+    due = Phase.objects.filter(status=Phase.Status.OPEN, deadline__lte=now).exclude(game_id__in=_paused_games())
+    for pk in list(due.values_list("pk", flat=True)):
         try:
             resolved += resolve_phase(pk, Phase.Resolution.DEADLINE)
         except Exception:  # one broken game must not hold up the others
@@ -696,9 +710,13 @@ def send_reminders(now: datetime | None = None) -> int:
     both do it), and later sweeps read neither its game nor its cards again. Only the
     phases whose time has come have their game read."""
     now = now or timezone.now()
-    window = Phase.objects.filter(
-        status=Phase.Status.OPEN, reminded_at=None, deadline__gt=now, deadline__lte=now + REMINDER_LEAD_MOST
-    ).only("pk", "opened_at", "deadline")
+    window = (
+        Phase.objects.filter(
+            status=Phase.Status.OPEN, reminded_at=None, deadline__gt=now, deadline__lte=now + REMINDER_LEAD_MOST
+        )
+        .exclude(game_id__in=_paused_games())
+        .only("pk", "opened_at", "deadline")
+    )
     due = [phase.pk for phase in window if now >= phase.deadline - reminder_lead(phase)]
     queued: list[list[int]] = []
     for phase in Phase.objects.filter(pk__in=due).select_related("game").order_by("pk"):
@@ -719,9 +737,15 @@ def send_reminders(now: datetime | None = None) -> int:
     return sum(len(batch) for batch in queued)
 
 
-def _open_phase(game: Game, state: engine.State, now: datetime, players: list[Player] | None = None) -> Phase:
+def _open_phase(
+    game: Game, state: engine.State, now: datetime, players: list[Player] | None = None, closing: Phase | None = None
+) -> Phase:
+    """Open the state's step. Its deadline is the stage's length on, moved by the game's
+    calendar (`deadlines.settle`); if an absence moved it, everyone is told among the
+    news of the step that closed (`closing`), whose mails carry it."""
     spec = engine.phase(state)
     minutes = game.minutes_for(spec.name, spec.kind)
+    placed = deadlines.settle(game, state, now + timedelta(minutes=minutes))
     phase = Phase.objects.create(
         game=game,
         index=state.index,
@@ -730,8 +754,10 @@ def _open_phase(game: Game, state: engine.State, now: datetime, players: list[Pl
         step=spec.step,
         stage=spec.name,
         opened_at=now,
-        deadline=now + timedelta(minutes=minutes),
+        deadline=placed.deadline,
     )
+    if placed.by_absence:
+        _record(game, closing or phase, [deadlines.moved_event(game, placed.deadline)])
     if players is None:
         bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
     else:
@@ -746,6 +772,11 @@ def _open_phase(game: Game, state: engine.State, now: datetime, players: list[Pl
         after_commit("tasks.phases.resolve_ready_phase", phase.pk)
     _schedule(phase)
     return phase
+
+
+def _paused_games() -> Any:
+    """The ids of the paused games, as a subquery: their phases wait, whatever their deadline."""
+    return Game.objects.filter(paused_at__isnull=False).values("pk")
 
 
 def _schedule(phase: Phase) -> None:
@@ -774,7 +805,12 @@ def extend_deadline(game: Game, minutes: int, phase_index: int | None = None) ->
     with transaction.atomic():
         game = _locked(game)
         phase = _open_phase_of(game, phase_index)
-        phase.deadline = max(phase.deadline, timezone.now()) + timedelta(minutes=minutes)
+        if game.paused_at is not None:
+            raise ServiceError("game_paused")
+        placed = deadlines.settle(
+            game, game.engine_state, max(phase.deadline, timezone.now()) + timedelta(minutes=minutes)
+        )
+        phase.deadline = placed.deadline
         phase.save(update_fields=["deadline"])
         # The new deadline as the game's clock reads it, so the log says it in words.
         local = phase.deadline.astimezone(ZoneInfo(game.timezone)).replace(tzinfo=None)
@@ -794,6 +830,8 @@ def extend_deadline(game: Game, minutes: int, phase_index: int | None = None) ->
                 )
             ],
         )
+        if placed.by_absence:
+            _record(game, phase, [deadlines.moved_event(game, placed.deadline)])
         _schedule(phase)
         # Every player is told: a deadline they were reminded of has moved.
         players = list(game.players.exclude(seat=None).filter(is_bot=False).exclude(email=""))
@@ -808,6 +846,8 @@ def resolve_now(game: Game, phase_index: int | None = None) -> bool:
     second click), rather than cut the next phase short."""
     game.refresh_from_db()
     phase = _open_phase_of(game, phase_index)
+    if game.paused_at is not None:
+        raise ServiceError("game_paused")
     if resolve_phase(phase.pk, Phase.Resolution.MODERATOR):
         return True
     if phase_index is not None:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import lab, replay_views, standby_views, views
+from . import calendar_views, lab, replay_views, standby_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,6 +12,7 @@ urlpatterns = [
     path("p/<str:token>/talk/", views.seat_talk, name="seat_talk"),
     path("p/<str:token>/talk/mail/", views.seat_talk_mail, name="seat_talk_mail"),
     path("p/<str:token>/display/", views.seat_display, name="seat_display"),
+    path("p/<str:token>/away/", calendar_views.seat_away, name="seat_away"),
     path("games/new/", views.create, name="create"),
     path("games/demo/", views.demo, name="demo"),
     path("games/lab/", lab.view, name="lab"),
@@ -22,6 +23,7 @@ urlpatterns = [
     path("games/<int:pk>/cards/", views.paper_cards, name="paper_cards"),
     path("games/<int:pk>/seats/<int:seat>/substitute/", views.substitute, name="substitute"),
     path("games/<int:pk>/export.json", views.export, name="export"),
+    path("games/<int:pk>/calendar/", calendar_views.game_calendar, name="game_calendar"),
     path("characters/", views.characters, name="characters"),
     path("characters/new/", views.character_edit, name="character_new"),
     path("characters/<int:pk>/", views.character_edit, name="character_edit"),

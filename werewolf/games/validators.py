@@ -19,6 +19,8 @@ from django.utils.translation import gettext_lazy as _
 from werewolf import engine
 from werewolf.engine import grammar
 
+from . import dates
+
 NAME_MAX_LENGTH = 60
 """Player.name's max_length."""
 EMAIL_MAX_LENGTH = 254
@@ -76,6 +78,9 @@ def clean_player_name(value: str) -> str:
     asked = grammar.command(name)
     if asked is not None:  # a mail holding only the name would be read as HELP or STATUS
         raise ValidationError(MESSAGES["keyword"], code="keyword", params={**params, "word": asked.upper()})
+    away = dates.word_of(name)
+    if away is not None:  # a mail opening with the name would be read as an absence (AWAY, ASSENTE)
+        raise ValidationError(MESSAGES["keyword"], code="keyword", params={**params, "word": away[0]})
     if not _readable(name):
         raise ValidationError(MESSAGES["unwritable"], code="unwritable", params=params)
     return name

@@ -37,6 +37,7 @@ from . import (
     talk,
     validators,
 )
+from .absences import of_game as absences_of
 from .forms import (
     AssignRolesForm,
     DemoForm,
@@ -324,6 +325,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "keep_days": int(settings.WEREWOLF_KEEP_ADDRESSES_DAYS),
             "co_organisers": game.co_organisers.order_by("username"),
             **standby_views.panel(game),  # the missed-cards policy, the late list, the standbys
+            "absences": absences_of(game) if game.is_running else [],
         }
     )
     return render(request, "games/dashboard.html", context, status=400 if error else 200)

@@ -33,8 +33,8 @@ from django.utils import timezone
 
 from werewolf import engine
 from werewolf.engine.grammar import CardError, command, grammar, read_card
-from werewolf.games import links, selectors, services, talk
-from werewolf.games.models import Game, InboundMessage, Order, Phase, Player, Post
+from werewolf.games import absences, dates, links, selectors, services, talk
+from werewolf.games.models import Absence, Game, InboundMessage, Order, Phase, Player, Post
 
 from . import bounces, replies
 
@@ -262,6 +262,8 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
         # HELP and STATUS are answered from any of the seat's mails, old ones too: the
         # answer is about the phase open now.
         return Reading(Status.COMMAND, asked, player=player, phase=phase, card=texts[0], reply_to=player)
+    if dates.word_of(texts[0]) is not None:
+        return _away(player, phase, texts[0])
     if phase is None:
         code = "game_not_running" if game.status == Game.Status.DRAFT else "game_over"
         return Reading(Status.REFUSED, code, player=player, reply_to=player)
@@ -294,6 +296,24 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
     reading.status = Status.APPLIED
     reading.phase = Phase.objects.get(pk=phase.pk)
     return reading
+
+
+def _away(player: Player, phase: Phase | None, text: str) -> Reading:
+    """An absence line (AWAY, NOT AWAY: games/absences.py), from any of the seat's mails:
+    done and confirmed, or refused with what to write, nothing changed."""
+    Status = InboundMessage.Status
+    params: dict[str, Any] = {"away": True}
+    try:
+        done, changed = absences.apply_line(player, text, Absence.Source.MAIL)
+    except dates.DateError as problem:
+        status, code = Status.REFUSED, problem.code
+    except services.ServiceError as refusal:
+        status, code = Status.REFUSED, refusal.code
+        params["service_error"] = refusal
+    else:
+        status, code = Status.COMMAND, f"away_{done}"
+        params["absences"] = changed
+    return Reading(status, code, player=player, phase=phase, card=text, reply_to=player, params=params)
 
 
 def _speaker(addresses: Iterable[str]) -> Player | LinkErrorCode | None:

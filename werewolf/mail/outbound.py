@@ -191,8 +191,9 @@ def queue_reminders(phase: Phase, players: list[Player]) -> list[int]:
     )
 
 
-def queue_deadline_moved(phase: Phase, players: list[Player]) -> list[int]:
-    """Tell each of `players` that the organiser moved the open phase's deadline: once
+def queue_deadline_moved(phase: Phase, players: list[Player], reason: str = "organiser") -> list[int]:
+    """Tell each of `players` that the open phase's deadline moved (`reason`: the
+    organiser moved it, an absence did, or the game was resumed after a pause): once
     per seat and new deadline (the key), with what the phase asks of the seat."""
     stamp = int(phase.deadline.timestamp())
     return _queue(
@@ -202,7 +203,7 @@ def queue_deadline_moved(phase: Phase, players: list[Player]) -> list[int]:
                 f"deadline:{phase.pk}:{player.pk}:{stamp}",
                 Dispatch.Kind.REMINDER,
                 phase,
-                partial(_render_deadline_moved, player),
+                partial(_render_deadline_moved, player, reason),
             )
             for player in players
             if player.email and not player.is_bot
@@ -210,8 +211,27 @@ def queue_deadline_moved(phase: Phase, players: list[Player]) -> list[int]:
     )
 
 
-def _render_deadline_moved(player: Player) -> dict[str, Any]:
-    return _render(player, "deadline_moved", _context(player))
+def _render_deadline_moved(player: Player, reason: str = "organiser") -> dict[str, Any]:
+    return _render(player, "deadline_moved", {**_context(player), "reason": reason})
+
+
+def queue_paused(game: Game, phase: Phase | None, players: list[Player]) -> list[int]:
+    """Tell each of `players` that the organiser paused the game: once per seat and
+    pause (the key names when it began)."""
+    stamp = int(game.paused_at.timestamp()) if game.paused_at else 0
+    return _queue(
+        [
+            (
+                player,
+                f"paused:{game.pk}:{player.pk}:{stamp}",
+                Dispatch.Kind.REMINDER,
+                phase,
+                partial(_render, player, "paused", {"game": game, "player": player, "link": links.url_for(player)}),
+            )
+            for player in players
+            if player.email and not player.is_bot
+        ]
+    )
 
 
 def _render_reminder(player: Player) -> dict[str, Any]:
