@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar
 
-from .. import talk
+from .. import rulings, talk
 from ..cards import SLEEPER, Card, Field, Slot
 from ..errors import SetupError
 from ..events import Audience, Event
@@ -434,7 +434,9 @@ def _pack_choice(night: Night) -> None:
     if state.options["missing_wolves"] == "random":
         prey = [seat for seat in state.living() if ROLES[state.rules.roles[seat]].prey]
     quiet = state.number == 1 and state.options["first_night"] == "quiet"
-    victim, how, decided_by = choose_victim(pack, night.cards, quiet=quiet, prey=prey, rng=night.rng)
+    victim, how, decided_by = choose_victim(
+        pack, night.cards, quiet=quiet, prey=prey, rng=night.rng, events=night.events
+    )
     night.notes["victim"] = victim
     night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
 
@@ -446,6 +448,7 @@ def _cupid(night: Night) -> None:
         night.state = night.state.with_rules(lovers=lovers, spent=spent)
         night.tell("lovers_paired", {"cupid": seat, "lovers": list(lovers)}, Audience.of(seat))
         night.tell("fell_in_love", {"lovers": list(lovers)}, Audience.of(*lovers))
+        night.events.append(rulings.power_spent(seat, "pair", lovers))
 
 
 def _seer(night: Night) -> None:
@@ -466,14 +469,16 @@ def _wolfsbane(night: Night) -> None:
     state = night.state
     variant = state.options["wolfsbane"]
     saved_by = None
+    herbalist = victim
     if variant == "herb" and state.rules.roles[victim] == HERBALIST:
         saved_by = "herb"
     elif variant == "doorstep":
         for seat, card in night.written("protect"):
             if card.targets == (victim,) and state.rules.roles[seat] == HERBALIST:
-                saved_by = "doorstep"
+                saved_by, herbalist = "doorstep", seat
     if saved_by is not None:
         night.tell("wolfsbane_saved", {"seat": victim, "how": saved_by}, Audience.moderator())
+        night.events.append(rulings.protected(victim, herbalist, saved_by))
         night.notes["victim"] = None
 
 
@@ -484,6 +489,7 @@ def _vigilante(night: Night) -> None:
         hit = ROLES[night.state.rules.roles[target]].counts_as_wolf
         night.state = night.state.with_rules(spent=tuple(sorted({*night.state.rules.spent, seat})))
         night.tell("vigilante_fired", {"target": target, "hit": hit}, Audience.of(seat))
+        night.events.append(rulings.power_spent(seat, "shoot", (target,)))
         if hit:
             night.kills.append((target, "shot"))
 
@@ -585,6 +591,7 @@ def _resolve_day(
             named, how = top[0], "plurality"
         elif top and state.options["tie"] == "random":
             named, how, tied = rng.choice(top), "tie_drawn", top
+            events.append(rulings.tie_broken("day", top, (named,), "random"))
         else:
             how, tied = ("tie", top) if top else ("no_votes", [])
     thing = bool(state.options["thing"])
