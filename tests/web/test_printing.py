@@ -236,7 +236,9 @@ def test_the_record_of_a_finished_game_tells_everything(organiser, organiser_cli
     flat = " ".join(text.split())
     assert ruled and "Ruling:" in flat
     for event in ruled:
-        words = " ".join(str(render_event(event, names, engine.MODERATOR, autoescape=False, ruleset=game.ruleset)).split())
+        words = " ".join(
+            str(render_event(event, names, engine.MODERATOR, autoescape=False, ruleset=game.ruleset)).split()
+        )
         assert words in flat, words
 
 

@@ -23,13 +23,27 @@ from werewolf.games.templatetags import werewolf as tags
 
 from .play import NAMES
 
+HOUSES = {"ruling_bag_draw", "ruling_chest_found", "ruling_bet_paid", "ruling_tie_broken", "ruling_drawn"}
 SHARED = {"ruling_pack_choice", "ruling_protected", "ruling_immune", "ruling_frail", "ruling_power_spent"}
 RULINGS = {
-    "classic": {"ruling_pack_choice", "ruling_protected", "ruling_power_spent", "ruling_tie_broken"},
+    "classic": {
+        "ruling_pack_choice",
+        "ruling_protected",
+        "ruling_power_spent",
+        "ruling_tie_broken",
+        "ruling_kill_void",
+        "ruling_swap_choice",
+    },
     "tabula": SHARED | {"ruling_owl", "ruling_tie_broken"},
     "lunapiena": SHARED | {"ruling_owl", "ruling_tie_broken"},
-    "lupusburg": {"ruling_bag_draw", "ruling_chest_found", "ruling_bet_paid", "ruling_tie_broken"},
-    "lupusburg-goals": {"ruling_bag_draw", "ruling_chest_found", "ruling_bet_paid", "ruling_tie_broken"},
+    "lupusburg": {"ruling_bag_draw", "ruling_chest_found", "ruling_bet_paid", "ruling_tie_broken", "ruling_drawn"},
+    "lupusburg-goals": {
+        "ruling_bag_draw",
+        "ruling_chest_found",
+        "ruling_bet_paid",
+        "ruling_tie_broken",
+        "ruling_drawn",
+    },
 }
 """The ruling kinds each ruleset records."""
 

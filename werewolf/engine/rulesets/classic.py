@@ -505,6 +505,8 @@ def _pack_kill(night: Night) -> None:
     dying = [seat for seat, _ in RULESET.mourned(state, night.kills)]
     after_shots = state.evolve(alive=tuple(alive and seat not in dying for seat, alive in enumerate(state.alive)))
     if not after_shots.alive[victim] or _winner(after_shots) is not None:
+        rule = "died_first" if not after_shots.alive[victim] else "game_decided"
+        night.events.append(rulings.ruling("kill_void", {"seat": victim, "rule": rule}))
         night.notes["victim"] = None
     elif not state.options["thing"]:
         night.kills.append((victim, "killed"))
@@ -539,6 +541,9 @@ def _swap_cards(night: Night) -> None:
     # `pack` follows the succession, so the first swap is the highest-ranked wolf's,
     # which is also the pack's when they all agree.
     first, second = sorted(swaps[0])
+    how = "consensus" if all(sorted(swap) == [first, second] for swap in swaps) else "rank"
+    listed = [[seat, sorted(cards[seat].field("swap"))] for seat in pack if seat in cards and cards[seat].field("swap")]
+    night.events.append(rulings.ruling("swap_choice", {"swaps": listed, "chosen": [first, second], "how": how}))
     living = [wolf for wolf in pack if state.alive[wolf]]
     roles = list(state.rules.roles)
     if any(not state.alive[seat] or not ROLES[roles[seat]].prey for seat in (first, second)):

@@ -504,6 +504,13 @@ class Lupusburg(BaseRuleset):
 # The slots of each step.
 
 
+def _drawn(what: str, seat: int, value: int) -> Event:
+    """A choice the rules draw at random for `seat`, who wrote none: the Werewolf's
+    "claw" (a house, as the game's options say), the Burgomaster's character shown
+    "back" (a house), a character to "show" (a house), or the "sweeper" (a seat)."""
+    return rulings.ruling("drawn", {"what": what, "seat": seat, "value": value})
+
+
 def _chest_ruling(lb: LupusburgState, seat: int, house: int, by: str) -> Event:
     """A look under `house` (by the Thief, or the Chimney Sweeper) ruled: whose house it
     is and whether it hides that player's chest."""
@@ -672,6 +679,7 @@ def _night(rules: Lupusburg, state: State, cards: Mapping[int, Order], rng: Rand
     elif state.options["missing_claw"] == "random":
         victim = rng.choice(_night_slots(state)[wolf].choices)
         events.append(Event("claw_drawn", {"house": victim}, Audience.moderator()))
+        events.append(_drawn("claw", wolf, victim))
     events.append(Event("claw_fell", {"house": victim}, Audience.of(wolf)))
     if victim is None:
         events.append(Event("dawn_no_death", {}, Audience.public()))
@@ -733,6 +741,8 @@ def _privilege(rules: Lupusburg, state: State, cards: Mapping[int, Order], rng: 
         back = card.field("back") if card is not None else ()
         if own:
             chosen = back[0] if back else rng.choice(own)
+            if not back:
+                events.append(_drawn("back", mayor, chosen))
             _shown(events, mayor, chosen, lb.characters[chosen], owner)
         return state
     if player:
@@ -757,6 +767,8 @@ def _show(state: State, card: Order | None, rng: Random, events: list[Event]) ->
         house = card.targets[0]
     else:
         house = own[0] if len(own) == 1 else rng.choice(own)
+        if len(own) > 1:
+            events.append(_drawn("show", seat, house))
     _shown(events, seat, house, lb.characters[house], lb.burgomaster)
     return state.with_rules(shower=None)
 
@@ -770,6 +782,7 @@ def _sweeper(state: State, cards: Mapping[int, Order], rng: Random, events: list
         sweeper = card.targets[0]
     else:
         sweeper = rng.choice([seat for seat in range(state.seats) if seat != lb.burgomaster])
+        events.append(_drawn("sweeper", lb.burgomaster, sweeper))
     events.append(Event("sweeper_named", {"seat": sweeper, "burgomaster": lb.burgomaster}, Audience.public()))
     return state.with_rules(sweeper=sweeper)
 
