@@ -33,6 +33,7 @@ RULINGS = {
         "ruling_tie_broken",
         "ruling_kill_void",
         "ruling_swap_choice",
+        "ruling_test_again",
     },
     "tabula": SHARED | {"ruling_owl", "ruling_tie_broken"},
     "lunapiena": SHARED | {"ruling_owl", "ruling_tie_broken"},

@@ -617,6 +617,8 @@ def _resolve_day(
     events.append(Event("tested", {"seat": named, "werewolf": werewolf}, Audience.public()))
     if werewolf:
         state = _die(rules, state, named, "exposed", events)
+        if not state.over:
+            events.append(rulings.ruling("test_again", {"seat": named, "rule": "werewolf_found", "again": True}))
         return state, not state.over
     # "The first one's free": the day's first test whatever it found, or (the other
     # reading) its first test that found no werewolf; see docs/rules.md.
@@ -624,6 +626,8 @@ def _resolve_day(
         free = state.rules.innocents == 0
     else:
         free = state.step == 1
+    rule = state.options.get("thing_free", "first_test")
+    events.append(rulings.ruling("test_again", {"seat": named, "rule": rule, "again": free}))
     return state.with_rules(innocents=state.rules.innocents + 1), free
 
 
