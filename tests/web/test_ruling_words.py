@@ -35,7 +35,7 @@ RULINGS = {
         "ruling_swap_choice",
         "ruling_test_again",
     },
-    "tabula": SHARED | {"ruling_owl", "ruling_tie_broken"},
+    "tabula": SHARED | {"ruling_owl", "ruling_tie_broken", "ruling_inquiry_choice"},
     "lunapiena": SHARED | {"ruling_owl", "ruling_tie_broken"},
     "lupusburg": {"ruling_bag_draw", "ruling_chest_found", "ruling_bet_paid", "ruling_tie_broken", "ruling_drawn"},
     "lupusburg-goals": {

@@ -540,6 +540,11 @@ def _seer(night: Night) -> None:
     if seer is None:
         return  # only an organiser's character inquired (`_inquiry`)
     target = cards[seer].targets[0]
+    written = [[seat, cards[seat].targets[0]] for seat in seers if seat in cards and cards[seat].kind == "inquire"]
+    if len(written) > 1:
+        how = "consensus" if all(named == target for _, named in written) else "rank"
+        data = {"cards": written, "target": target, "decided_by": seer, "how": how}
+        night.events.append(rulings.ruling("inquiry_choice", data))
     row = night.notes["cast"].rows[state.rules.roles[target]]
     night.tell("seer_saw", {"seer": seer, "target": target, "werewolf": row.seen_as_wolf}, Audience.of(*seers))
     if row.frail:
