@@ -74,7 +74,10 @@ def options_of(scenario: dict[str, Any]) -> dict[str, Any]:
 
 
 def deal_of(scenario: dict[str, Any]) -> dict[str, Any] | None:
-    """The deal a scenario gives (`roles` and `alpha` in classic and Tabula), if any."""
+    """The deal a scenario gives (`roles` and `alpha` in classic and Tabula; Lupusburg's
+    whole `deal`: characters, chests, the Burgomaster, the goals), if any."""
+    if "deal" in scenario:
+        return dict(scenario["deal"])
     deal = {key: scenario[key] for key in ("roles", "alpha") if key in scenario}
     return deal or None
 
@@ -108,5 +111,5 @@ def matches(event: dict[str, Any], wanted: dict[str, Any]) -> bool:
 
 
 def test_every_scenario_is_numbered_once() -> None:
-    numbers = [(path.parent.name, path.stem.split("-")[1]) for path in SCENARIOS]
+    numbers = [(path.parent.name, path.stem.removeprefix(f"{path.parent.name}-").split("-")[0]) for path in SCENARIOS]
     assert len(numbers) == len(set(numbers))

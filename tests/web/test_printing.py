@@ -226,6 +226,20 @@ def test_the_record_of_a_finished_game_tells_everything(organiser, organiser_cli
     assert "The card that counted" in text and ("KILL" in text or "Kill" in text or "kill" in text)
     for phase in game.phases.all():
         assert f"{phase.kind.capitalize()} {phase.number}" in text
+    # The rulings (issue 32) are the moderator's, and the record is: each one in its words.
+    from werewolf.engine import rulings
+    from werewolf.games import selectors
+    from werewolf.games.templatetags.werewolf import render_event
+
+    names = selectors.names(game)
+    ruled = [event for event in game.events.order_by("pk") if rulings.is_ruling(event.kind)]
+    flat = " ".join(text.split())
+    assert ruled and "Ruling:" in flat
+    for event in ruled:
+        words = " ".join(
+            str(render_event(event, names, engine.MODERATOR, autoescape=False, ruleset=game.ruleset)).split()
+        )
+        assert words in flat, words
 
 
 def test_the_moderators_script_calls_the_roles_dealt_in_the_rulesets_order(organiser, organiser_client: Client) -> None:

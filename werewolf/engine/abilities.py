@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from . import rulings
 from .cards import Card, Field
 from .characters import (
     ACTS,
@@ -65,10 +66,11 @@ def usable(state: State, seat: int, block: Block | None) -> bool:
     return not (block.kind == PASS_TOKEN and any(token[2] == seat for token in state.rules.tokens))
 
 
-def use(night: Night, seat: int, block: Block) -> None:
-    """Spend a one-use block."""
+def use(night: Night, seat: int, block: Block, targets: Sequence[int] = ()) -> None:
+    """Spend a one-use block (on `targets`), ruled as spent."""
     if block.one_use:
         night.state = night.state.with_rules(spent=(*night.state.rules.spent, f"{seat}:{block.kind}"))
+        night.events.append(rulings.power_spent(seat, block.token or block.kind, targets))
 
 
 def acting(night: Night, kind: str) -> list[tuple[int, Order, Block]]:
@@ -81,7 +83,7 @@ def acting(night: Night, kind: str) -> list[tuple[int, Order, Block]]:
         act = character.act if character is not None else None
         if act is not None and act.kind == kind and card.targets:
             found.append((seat, card, act))
-            use(night, seat, act)
+            use(night, seat, act, card.targets)
     return found
 
 
@@ -101,7 +103,7 @@ def slay(night: Night, pack: Sequence[int]) -> None:
         if card is None or act is None or act.kind != ONE_SHOT_KILL or not card.field("also"):
             continue
         target = card.field("also")[0]
-        use(night, seat, act)
+        use(night, seat, act, (target,))
         night.tell("power_used", {"seat": seat, "power": "slay", "target": target}, Audience.of(seat))
         strike(night, target, act.first)
 
@@ -147,16 +149,20 @@ def spare(night: Night, victim: int) -> bool:
     character = character_at(victim)
     immune = character.block(IMMUNE) if character is not None else None
     portrait = next((t for t in state.rules.tokens if t[1] == "portrait" and t[2] == victim), None)
+    role = state.rules.roles[victim]
     if immune is not None and immune.times == 0:
         night.tell("hamster_spared", {"seat": victim}, Audience.moderator())
+        night.events.append(rulings.immune(victim, role, "unkillable"))
         return True
     if immune is not None and f"{victim}:{IMMUNE}" not in state.rules.spent:
         night.state = state.with_rules(spent=(*state.rules.spent, f"{victim}:{IMMUNE}"))
         night.tell("rose_again", {"seat": victim}, Audience.of(victim))
+        night.events.append(rulings.immune(victim, role, "rises_once"))
         return True
     if portrait is not None and state.alive[portrait[3]]:
         night.state = state.with_rules(tokens=tuple(t for t in state.rules.tokens if t is not portrait))
         night.tell("portrait_took", {"seat": victim, "holder": portrait[3]}, Audience.moderator())
+        night.events.append(rulings.protected(victim, portrait[3], "portrait"))
         night.kills.append((portrait[3], "killed"))
         night.notes["victim"] = portrait[3]
         return True

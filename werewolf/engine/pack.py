@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from random import Random
 
+from . import rulings
 from .errors import SetupError
 from .events import Audience, Event
 from .orders import Order
@@ -30,15 +31,33 @@ Choice = tuple[int | None, str, int | None]
 
 
 def victim(
-    pack: Sequence[int], cards: Mapping[int, Order], *, quiet: bool, prey: Sequence[int] | None, rng: Random
+    pack: Sequence[int],
+    cards: Mapping[int, Order],
+    *,
+    quiet: bool,
+    prey: Sequence[int] | None,
+    rng: Random,
+    events: list[Event] | None = None,
 ) -> Choice:
     """The pack's victim from the living wolves' lists (`pack` in order of succession):
     the name first on every list handed in, else the first name on the list of the
     highest-ranked wolf who handed one in. A `quiet` night takes nobody. With no list,
-    nobody, or a uniformly random one of `prey` when the game says so (`prey` given)."""
+    nobody, or a uniformly random one of `prey` when the game says so (`prey` given).
+    The choice is ruled (`rulings.pack_choice`) into `events`, when given."""
     if quiet:
-        return None, "quiet", None
-    lists = {seat: cards[seat].targets for seat in pack if seat in cards and cards[seat].targets}
+        choice: Choice = (None, "quiet", None)
+        lists: dict[int, tuple[int, ...]] = {}
+    else:
+        lists = {seat: cards[seat].targets for seat in pack if seat in cards and cards[seat].targets}
+        choice = _choose(pack, lists, prey, rng)
+    if events is not None:
+        events.append(rulings.pack_choice(list(lists.items()), *choice))
+    return choice
+
+
+def _choose(
+    pack: Sequence[int], lists: Mapping[int, tuple[int, ...]], prey: Sequence[int] | None, rng: Random
+) -> Choice:
     if lists:
         firsts = {targets[0] for targets in lists.values()}
         if len(firsts) == 1:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from . import rulings
+from .events import Event
 from .orders import Order
 from .random import clockwise_distance
 from .state import State
@@ -18,11 +20,13 @@ def votes(cards: Mapping[int, Order]) -> dict[int, int]:
     return {seat: card.targets[0] for seat, card in cards.items() if card.targets}
 
 
-def suspects(state: State, cards: Mapping[int, Order], origin: int, marked: int | None) -> dict[str, Any]:
+def suspects(
+    state: State, cards: Mapping[int, Order], origin: int, marked: int | None, events: list[Event]
+) -> dict[str, Any]:
     """The accusation's result as the `suspects_named` event says it: the marked seat
     (the Owl's choice) first when it lives, then the players with most votes, ties (at
-    zero votes too) going to the closest clockwise from `origin`. When nobody is
-    accused at all, by a vote or by a mark, nobody is suspected."""
+    zero votes too) going to the closest clockwise from `origin`, ruled into `events`.
+    When nobody is accused at all, by a vote or by a mark, nobody is suspected."""
     cast = votes(cards)
     counts: dict[int, int] = {}
     for target in cast.values():
@@ -42,6 +46,7 @@ def suspects(state: State, cards: Mapping[int, Order], origin: int, marked: int 
                     named.append(seat)
                     if len(named) == 2:
                         break
+        _rule_accusation(state, counts, ranked, owl, origin, events)
     return {
         "suspects": named,
         "owl": owl,
@@ -51,16 +56,38 @@ def suspects(state: State, cards: Mapping[int, Order], origin: int, marked: int 
     }
 
 
-def ballot(state: State, named: tuple[int, ...], cards: Mapping[int, Order], origin: int) -> dict[str, Any]:
+def _rule_accusation(
+    state: State, counts: Mapping[int, int], ranked: list[int], owl: int | None, origin: int, events: list[Event]
+) -> None:
+    """Rule a tie that the clockwise order settled among the accused (at zero votes
+    too: then every living player without a vote is among the tied)."""
+    order = [seat for seat in ranked if seat != owl]
+    picks = 1 if owl is not None else 2
+    if len(order) <= picks or counts[order[picks - 1]] == counts[order[picks]]:
+        seats = state.seats
+        zero = [(origin + step) % seats for step in range(seats)]
+        order += [seat for seat in zero if state.alive[seat] and seat not in counts and seat != owl]
+        ruled = rulings.cut_tie(order, lambda seat: counts.get(seat, 0), picks, "accusation", origin)
+        if ruled is not None:
+            events.append(ruled)
+
+
+def ballot(
+    state: State, named: tuple[int, ...], cards: Mapping[int, Order], origin: int, events: list[Event]
+) -> dict[str, Any]:
     """The ballot's result as the `ballot_revealed` event says it: the suspect with more
-    votes is lynched, a tie going to the one closest clockwise from `origin`."""
+    votes is lynched, a tie going to the one closest clockwise from `origin` (ruled
+    into `events`)."""
     cast = votes(cards)
     counts = dict.fromkeys(named, 0)
     for target in cast.values():
         counts[target] += 1
     seats = state.seats
     lynched = min(named, key=lambda seat: (-counts[seat], clockwise_distance(origin, seat, seats)))
-    tie = sum(1 for seat in named if counts[seat] == counts[lynched]) > 1
+    tied = [seat for seat in named if counts[seat] == counts[lynched]]
+    tie = len(tied) > 1
+    if tie:
+        events.append(rulings.tie_broken("ballot", tied, (lynched,), "clockwise", origin))
     return {
         "ballots": [[voter, target] for voter, target in cast.items()],
         "tally": [[seat, counts[seat]] for seat in named],

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
 
-from .. import talk
+from .. import rulings, talk
 from ..cards import SLEEPER, Card, Field, Slot
 from ..errors import SetupError
 from ..events import Audience, Event
@@ -490,7 +490,9 @@ def _pack_choice(night: Night) -> None:
     if state.options["missing_wolves"] == "random":
         prey = [seat for seat in state.living() if ROLES[state.rules.roles[seat]].prey]
     quiet = state.number == 1 and state.options["first_night"] == "quiet"
-    victim, how, decided_by = choose_victim(pack, night.cards, quiet=quiet, prey=prey, rng=night.rng)
+    victim, how, decided_by = choose_victim(
+        pack, night.cards, quiet=quiet, prey=prey, rng=night.rng, events=night.events
+    )
     night.notes["victim"] = victim
     night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
 
@@ -502,6 +504,7 @@ def _cupid(night: Night) -> None:
         night.state = night.state.with_rules(lovers=lovers, spent=spent)
         night.tell("lovers_paired", {"cupid": seat, "lovers": list(lovers)}, Audience.of(seat))
         night.tell("fell_in_love", {"lovers": list(lovers)}, Audience.of(*lovers))
+        night.events.append(rulings.power_spent(seat, "pair", lovers))
 
 
 def _seer(night: Night) -> None:
@@ -522,14 +525,16 @@ def _wolfsbane(night: Night) -> None:
     state = night.state
     variant = state.options["wolfsbane"]
     saved_by = None
+    herbalist = victim
     if variant == "herb" and state.rules.roles[victim] == HERBALIST:
         saved_by = "herb"
     elif variant == "doorstep":
         for seat, card in night.written("protect"):
             if card.targets == (victim,) and state.rules.roles[seat] == HERBALIST:
-                saved_by = "doorstep"
+                saved_by, herbalist = "doorstep", seat
     if saved_by is not None:
         night.tell("wolfsbane_saved", {"seat": victim, "how": saved_by}, Audience.moderator())
+        night.events.append(rulings.protected(victim, herbalist, saved_by))
         night.notes["victim"] = None
 
 
@@ -540,6 +545,7 @@ def _vigilante(night: Night) -> None:
         hit = ROLES[night.state.rules.roles[target]].counts_as_wolf
         night.state = night.state.with_rules(spent=tuple(sorted({*night.state.rules.spent, seat})))
         night.tell("vigilante_fired", {"target": target, "hit": hit}, Audience.of(seat))
+        night.events.append(rulings.power_spent(seat, "shoot", (target,)))
         if hit:
             night.kills.append((target, "shot"))
 
@@ -555,6 +561,8 @@ def _pack_kill(night: Night) -> None:
     dying = [seat for seat, _ in RULESET.mourned(state, night.kills)]
     after_shots = state.evolve(alive=tuple(alive and seat not in dying for seat, alive in enumerate(state.alive)))
     if not after_shots.alive[victim] or _winner(after_shots) is not None:
+        rule = "died_first" if not after_shots.alive[victim] else "game_decided"
+        night.events.append(rulings.ruling("kill_void", {"seat": victim, "rule": rule}))
         night.notes["victim"] = None
     elif not state.options["thing"]:
         night.kills.append((victim, "killed"))
@@ -589,6 +597,9 @@ def _swap_cards(night: Night) -> None:
     # `pack` follows the succession, so the first swap is the highest-ranked wolf's,
     # which is also the pack's when they all agree.
     first, second = sorted(swaps[0])
+    how = "consensus" if all(sorted(swap) == [first, second] for swap in swaps) else "rank"
+    listed = [[seat, sorted(cards[seat].field("swap"))] for seat in pack if seat in cards and cards[seat].field("swap")]
+    night.events.append(rulings.ruling("swap_choice", {"swaps": listed, "chosen": [first, second], "how": how}))
     living = [wolf for wolf in pack if state.alive[wolf]]
     roles = list(state.rules.roles)
     if any(not state.alive[seat] or not ROLES[roles[seat]].prey for seat in (first, second)):
@@ -641,6 +652,7 @@ def _resolve_day(
             named, how = top[0], "plurality"
         elif top and state.options["tie"] == "random":
             named, how, tied = rng.choice(top), "tie_drawn", top
+            events.append(rulings.tie_broken("day", top, (named,), "random"))
         else:
             how, tied = ("tie", top) if top else ("no_votes", [])
     thing = bool(state.options["thing"])
@@ -661,6 +673,8 @@ def _resolve_day(
     events.append(Event("tested", {"seat": named, "werewolf": werewolf}, Audience.public()))
     if werewolf:
         state = _die(rules, state, named, "exposed", events)
+        if not state.over:
+            events.append(rulings.ruling("test_again", {"seat": named, "rule": "werewolf_found", "again": True}))
         return state, not state.over
     # "The first one's free": the day's first test whatever it found, or (the other
     # reading) its first test that found no werewolf; see docs/rules.md.
@@ -668,6 +682,8 @@ def _resolve_day(
         free = state.rules.innocents == 0
     else:
         free = state.step == 1
+    rule = state.options.get("thing_free", "first_test")
+    events.append(rulings.ruling("test_again", {"seat": named, "rule": rule, "again": free}))
     return state.with_rules(innocents=state.rules.innocents + 1), free
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar, cast
 
-from .. import abilities
+from .. import abilities, rulings
 from ..abilities import GIVE, RAISE, READ, SHOOT
 from ..cards import SLEEPER, Card, Field, Slot
 from ..characters import FRAIL, IMMUNE, INSPECT, KNOW_GROUP, SEANCE, Character, from_option
@@ -52,6 +52,7 @@ from .tabula_family import (
     VILLAGE,
     WOLVES,
     TabulaFamily,
+    owl_ruling,
 )
 
 ID = "tabula"
@@ -581,10 +582,16 @@ def _seer(night: Night) -> None:
     if seer is None:
         return  # only an organiser's character inquired (`_inquiry`)
     target = cards[seer].targets[0]
+    written = [[seat, cards[seat].targets[0]] for seat in seers if seat in cards and cards[seat].kind == "inquire"]
+    if len(written) > 1:
+        how = "consensus" if all(named == target for _, named in written) else "rank"
+        data = {"cards": written, "target": target, "decided_by": seer, "how": how}
+        night.events.append(rulings.ruling("inquiry_choice", data))
     row = night.notes["cast"].rows[state.rules.roles[target]]
     night.tell("seer_saw", {"seer": seer, "target": target, "werewolf": row.seen_as_wolf}, Audience.of(*seers))
     if row.frail:
         night.tell("hamster_seen", {"seat": target}, Audience.moderator())
+        night.events.append(rulings.frail(target, state.rules.roles[target], seer))
         night.kills.append((target, "killed"))
 
 
@@ -606,6 +613,7 @@ def _inquiry(night: Night) -> None:
         night.tell("seer_saw", {"seer": seat, "target": target, "werewolf": row.seen_as_wolf}, Audience.of(seat))
         if row.frail:
             night.tell("hamster_seen", {"seat": target}, Audience.moderator())
+            night.events.append(rulings.frail(target, roles[target], seat))
             abilities.strike(night, target)
 
 
@@ -628,7 +636,9 @@ def _pack(night: Night) -> None:
     if state.options["missing_wolves"] == "random":
         prey = [seat for seat in state.living() if table.rows[state.rules.roles[seat]].prey]
     quiet = state.number == 1 and state.options["first_night"] == "quiet"
-    victim, how, decided_by = choose_victim(pack, night.cards, quiet=quiet, prey=prey, rng=night.rng)
+    victim, how, decided_by = choose_victim(
+        pack, night.cards, quiet=quiet, prey=prey, rng=night.rng, events=night.events
+    )
     night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
     if table.characters:
         abilities.slay(night, pack)
@@ -638,8 +648,10 @@ def _pack(night: Night) -> None:
     guarded = night.notes.get("guarded", {})
     if victim in guarded:
         night.tell("protected", {"seat": victim, "bodyguard": guarded[victim]}, Audience.moderator())
+        night.events.append(rulings.protected(victim, guarded[victim], "guard"))
     elif not table.rows[state.rules.roles[victim]].pack_can_kill:
         night.tell("hamster_spared", {"seat": victim}, Audience.moderator())
+        night.events.append(rulings.immune(victim, state.rules.roles[victim], "unkillable"))
     elif not (table.characters and abilities.spare(night, victim)):
         night.kills.append((victim, "killed"))
 
@@ -662,9 +674,13 @@ def _owl(night: Night) -> None:
         night.notes["owl"] = target
         character = night.notes["character"](seat)
         deadly_from = DEADLY_OWL_FROM if character is None else character.act.deadly_from if character.act else 0
-        if deadly_from and night.state.seats >= deadly_from and not rows[night.state.rules.roles[target]].owl_proof:
-            night.tell("owl_struck", {"seat": target}, Audience.moderator())
-            night.kills.append((target, "killed"))
+        if deadly_from and night.state.seats >= deadly_from:
+            role = night.state.rules.roles[target]
+            struck = not rows[role].owl_proof
+            night.events.append(owl_ruling(seat, target, "struck" if struck else "spared", role))
+            if struck:
+                night.tell("owl_struck", {"seat": target}, Audience.moderator())
+                night.kills.append((target, "killed"))
 
 
 def _mythomaniac(night: Night) -> None:
@@ -678,6 +694,7 @@ def _mythomaniac(night: Night) -> None:
         target = card.targets[0]
         taken = rules.roles[target]
         row = cast_of(state.options).rows[taken]
+        night.events.append(rulings.power_spent(seat, "mimic", (target,)))
         if not row.mimicked:
             night.tell("mythomaniac_became", {"seat": seat, "target": target, "role": None}, Audience.of(seat))
             continue
@@ -702,6 +719,8 @@ def _welcome(night: Night) -> None:
     if not died:
         return
     holder = died[0] if len(died) == 1 else night.rng.choice(died)
+    if len(died) > 1:
+        night.events.append(rulings.tie_broken("welcome", died, (holder,), "random"))
     night.notes[HOLDER] = holder
     night.tell("welcome_passed", {"seat": holder, "among": died}, Audience.public())
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, ClassVar, Protocol
 
-from .. import abilities, talk, tribunal
+from .. import abilities, rulings, talk, tribunal
 from .. import pack as wolfpack
 from ..cards import Card, Field, Slot
 from ..characters import KNOW_GROUP, Character
@@ -142,6 +142,13 @@ class FamilyState(RulesetState, Protocol):
     ) -> FamilyState:
         """This state with the parts the family's steps move, the rest kept as it was."""
         ...
+
+
+def owl_ruling(owl: int | None, target: int, rule: str, role: str | None) -> Event:
+    """The Owl's choice `target` (of `owl`, where the night knows it) ruled: at a deadly
+    table "struck" (it dies at dawn) or "spared" (its `role` is proof against it); by day
+    "suspect" (it is one) or "dead" (it died, so the votes alone name the suspects)."""
+    return rulings.ruling("owl", {"owl": owl, "target": target, "rule": rule, "role": role})
 
 
 def origin(state: State) -> int:
@@ -359,7 +366,10 @@ class TabulaFamily(BaseRuleset, ABC):
         most votes, ties going to the closest clockwise from the card's holder. When
         nobody is accused at all, the day ends without a ballot."""
         rules: FamilyState = state.rules
-        data = tribunal.suspects(state, cards, origin(state), rules.owl)
+        data = tribunal.suspects(state, cards, origin(state), rules.owl, events)
+        if rules.owl is not None:
+            suspected = data["owl"] is not None
+            events.append(owl_ruling(None, rules.owl, "suspect" if suspected else "dead", None))
         if data["owl"] is not None:
             events.append(Event("owl_chose", {"seat": data["owl"]}, Audience.public()))
         events.append(Event("suspects_named", data, Audience.public()))
@@ -374,7 +384,7 @@ class TabulaFamily(BaseRuleset, ABC):
         the suspect closest clockwise from the card's holder; the edition passes the
         card (`lynching`), an organiser's Skull moves on, and the end is judged."""
         old: FamilyState = state.rules
-        data = tribunal.ballot(state, old.suspects, cards, origin(state))
+        data = tribunal.ballot(state, old.suspects, cards, origin(state), events)
         lynched = data["lynched"]
         events.append(Event("ballot_revealed", data, Audience.public()))
         deaths = self.mourned(state, [(lynched, "lynched")])

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
 
-from ... import abilities
+from ... import abilities, rulings
 from ...abilities import GIVE, RAISE, READ, SHOOT
 from ...cards import SLEEPER, Field, Slot
 from ...characters import (
@@ -61,6 +61,7 @@ from ..tabula_family import (
     OWL,
     TIMINGS,
     TabulaFamily,
+    owl_ruling,
 )
 from ..tabula_family import PROTECT as PROTECT_CARD
 from ..tabula_family import origin as family_origin
@@ -400,7 +401,9 @@ def _pack(night: Night) -> None:
     prey = None
     if state.options["missing_wolves"] == "random":
         prey = [seat for seat in state.living() if rules.roles[seat] not in table.pack]
-    victim, how, decided_by = choose_victim(pack, night.cards, quiet=False, prey=prey, rng=night.rng)
+    victim, how, decided_by = choose_victim(
+        pack, night.cards, quiet=False, prey=prey, rng=night.rng, events=night.events
+    )
     night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
     night.notes["victim"] = victim
     abilities.slay(night, pack)
@@ -417,6 +420,7 @@ def _inspect(night: Night) -> None:
         night.tell("seer_saw", {"seer": seat, "target": target, "werewolf": character.seen_as_wolf}, Audience.of(seat))
         if character.block(FRAIL) is not None:
             night.tell("hamster_seen", {"seat": target}, Audience.moderator())
+            night.events.append(rulings.frail(target, roles[target], seat))
             night.notes.setdefault("strikes", []).append((target, False))
 
 
@@ -446,15 +450,17 @@ def _mark(night: Night) -> None:
     it dies at dawn, unless it hunts with the pack or the wolves cannot kill it."""
     table = cast_of(night.state.options)
     roles = night.state.rules.roles
-    for _seat, card, block in abilities.acting(night, MARK):
+    for seat, card, block in abilities.acting(night, MARK):
         target = card.targets[0]
         night.notes["owl"] = target
         character = table[roles[target]]
         immune = character.block(IMMUNE)
         proof = character.pack or (immune is not None and immune.times == 0)
-        if block.deadly_from and night.state.seats >= block.deadly_from and not proof:
-            night.tell("owl_struck", {"seat": target}, Audience.moderator())
-            night.notes.setdefault("strikes", []).append((target, False))
+        if block.deadly_from and night.state.seats >= block.deadly_from:
+            night.events.append(owl_ruling(seat, target, "spared" if proof else "struck", roles[target]))
+            if not proof:
+                night.tell("owl_struck", {"seat": target}, Audience.moderator())
+                night.notes.setdefault("strikes", []).append((target, False))
 
 
 def _dawn(night: Night) -> None:
@@ -467,6 +473,7 @@ def _dawn(night: Night) -> None:
         guarded = night.notes.get("guarded", {})
         if victim in guarded:
             night.tell("protected", {"seat": victim, "bodyguard": guarded[victim]}, Audience.moderator())
+            night.events.append(rulings.protected(victim, guarded[victim], "guard"))
         elif not abilities.spare(night, victim):
             night.kills.append((victim, "killed"))
     night.kills.extend((seat, "killed") for seat, first in strikes if not first)
@@ -488,10 +495,13 @@ def _tombstone(night: Night) -> None:
         holder = died[0]
     elif victim in died and night.state.options["lapide"] == "pack_victim":
         holder = victim
+        night.events.append(rulings.tie_broken("tombstone", died, (holder,), "pack_victim"))
     elif night.state.options["lapide"] == "random":
         holder = night.rng.choice(died)
+        night.events.append(rulings.tie_broken("tombstone", died, (holder,), "random"))
     else:
         holder = max(died, key=lambda seat: clockwise_distance(origin, seat, seats))
+        night.events.append(rulings.tie_broken("tombstone", died, (holder,), "clockwise_last", origin))
     night.notes[HOLDER] = holder
     night.tell("tombstone_passed", {"seat": holder, "among": died}, Audience.public())
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from random import Random
 from typing import Any
 
-from ... import talk
+from ... import rulings, talk
 from ...cards import SLEEPER, Field, Slot
 from ...errors import SetupError
 from ...events import MODERATOR, Audience, Event, Viewer
@@ -512,11 +512,51 @@ class Lupusburg(BaseRuleset):
         if winner != WEREWOLF:
             table = points(self.goals, state)
             data["points"] = [table[seat] for seat in range(state.seats)]
+            events += _score_rulings(state, table, result.winners[0])
         events.append(Event("game_over", data, Audience.public()))
         return state
 
 
 # The slots of each step.
+
+
+def _drawn(what: str, seat: int, value: int) -> Event:
+    """A choice the rules draw at random for `seat`, who wrote none: the Werewolf's
+    "claw" (a house, as the game's options say), the Burgomaster's character shown
+    "back" (a house), a character to "show" (a house), or the "sweeper" (a seat)."""
+    return rulings.ruling("drawn", {"what": what, "seat": seat, "value": value})
+
+
+def _chest_ruling(lb: LupusburgState, seat: int, house: int, by: str) -> Event:
+    """A look under `house` (by the Thief, or the Chimney Sweeper) ruled: whose house it
+    is and whether it hides that player's chest."""
+    data = {"seat": seat, "house": house, "owner": lb.owner(house), "chest": house in lb.chests, "by": by}
+    return rulings.ruling("chest_found", data)
+
+
+def _score_rulings(state: State, table: Mapping[int, Mapping[str, int]], best: int) -> list[Event]:
+    """When the Werewolf lost: each bet paid (its coin on the Werewolf's player, nothing
+    on anyone else, 1 for a seal never used), and a tie for most points broken for the
+    player closest clockwise to the Burgomaster."""
+    lb: LupusburgState = state.rules
+    wolf = lb.seat_of(WEREWOLF)
+    bets = {bettor: (target, coin) for bettor, target, coin in lb.bets}
+    events = []
+    for seat in range(state.seats):
+        if seat == wolf:
+            continue
+        target, coin = bets.get(seat, (None, None))
+        rule = "seal" if target is None else "werewolf" if target == wolf else "missed"
+        data = {"seat": seat, "target": target, "coin": coin, "points": table[seat]["bet"], "rule": rule}
+        events.append(rulings.ruling("bet_paid", data))
+    totals = {seat: sum(parts.values()) for seat, parts in table.items()}
+    mayor = lb.burgomaster
+    tied = sorted(
+        (seat for seat in totals if totals[seat] == totals[best]), key=lambda seat: (seat - mayor) % state.seats
+    )
+    if len(tied) > 1:
+        events.append(rulings.tie_broken("score", tied, (best,), "clockwise", mayor))
+    return events
 
 
 def _dealt(rules: LupusburgState, seat: int) -> Event:
@@ -646,6 +686,7 @@ def _night(rules: Lupusburg, state: State, cards: Mapping[int, Order], rng: Rand
         house = peek.targets[0]
         data = {"seat": thief, "house": house, "chest": house in lb.chests, "by": "thief"}
         events.append(Event("house_seen", data, Audience.of(thief)))
+        events.append(_chest_ruling(lb, thief, house, "thief"))
     wolf = lb.seat_of(WEREWOLF)
     claw = cards.get(wolf)
     victim: int | None = None
@@ -654,6 +695,7 @@ def _night(rules: Lupusburg, state: State, cards: Mapping[int, Order], rng: Rand
     elif state.options["missing_claw"] == "random":
         victim = rng.choice(_night_slots(state)[wolf].choices)
         events.append(Event("claw_drawn", {"house": victim}, Audience.moderator()))
+        events.append(_drawn("claw", wolf, victim))
     events.append(Event("claw_fell", {"house": victim}, Audience.of(wolf)))
     if victim is None:
         events.append(Event("dawn_no_death", {}, Audience.public()))
@@ -715,6 +757,8 @@ def _privilege(rules: Lupusburg, state: State, cards: Mapping[int, Order], rng: 
         back = card.field("back") if card is not None else ()
         if own:
             chosen = back[0] if back else rng.choice(own)
+            if not back:
+                events.append(_drawn("back", mayor, chosen))
             _shown(events, mayor, chosen, lb.characters[chosen], owner)
         return state
     if player:
@@ -739,6 +783,8 @@ def _show(state: State, card: Order | None, rng: Random, events: list[Event]) ->
         house = card.targets[0]
     else:
         house = own[0] if len(own) == 1 else rng.choice(own)
+        if len(own) > 1:
+            events.append(_drawn("show", seat, house))
     _shown(events, seat, house, lb.characters[house], lb.burgomaster)
     return state.with_rules(shower=None)
 
@@ -752,6 +798,7 @@ def _sweeper(state: State, cards: Mapping[int, Order], rng: Random, events: list
         sweeper = card.targets[0]
     else:
         sweeper = rng.choice([seat for seat in range(state.seats) if seat != lb.burgomaster])
+        events.append(_drawn("sweeper", lb.burgomaster, sweeper))
     events.append(Event("sweeper_named", {"seat": sweeper, "burgomaster": lb.burgomaster}, Audience.public()))
     return state.with_rules(sweeper=sweeper)
 
@@ -765,6 +812,7 @@ def _sweep(state: State, cards: Mapping[int, Order], events: list[Event]) -> Sta
         house = card.targets[0]
         data = {"seat": seat, "house": house, "chest": house in lb.chests, "by": "sweeper"}
         events.append(Event("house_seen", data, Audience.of(seat)))
+        events.append(_chest_ruling(lb, seat, house, "sweeper"))
     return state.with_rules(sweeper=None)
 
 
@@ -778,15 +826,18 @@ def _bet(rules: Lupusburg, state: State, seat: int, card: Order, rng: Random, ev
     coins = list(lb.coins)
     if rules.goals:
         coin = coins.pop()
-        drawn = [coin]
+        drawn, rank, source = [coin], 0, "stack"
     else:
         drawn = sorted(rng.sample(coins, min(3, len(coins))), reverse=True)
         keep = card.field("keep")
-        coin = drawn[min(keep[0] if keep else 0, len(drawn) - 1)]
+        rank, source = min(keep[0] if keep else 0, len(drawn) - 1), "bag"
+        coin = drawn[rank]
         coins.remove(coin)
     bet: Bet = (seat, target, coin)
     events.append(Event("bet_placed", {"seat": seat, "target": target}, Audience.public()))
     events.append(Event("coin_kept", {"seat": seat, "coin": coin, "drawn": drawn}, Audience.of(seat)))
+    data = {"seat": seat, "target": target, "drawn": drawn, "kept": coin, "rank": rank, "source": source}
+    events.append(rulings.ruling("bag_draw", {**data, "left": len(coins)}))
     return state.with_rules(coins=tuple(coins), bets=(*lb.bets, bet))
 
 
@@ -828,7 +879,11 @@ def _accusation(rules: Lupusburg, state: State, cards: Mapping[int, Order], rng:
     lb: LupusburgState = state.rules
     votes, counts = _tally(cards)
     living = [house for house, alive in enumerate(lb.living) if alive]
-    suspects = tuple(_ranked(state, counts, living)[:2])
+    order = _ranked(state, counts, living)
+    suspects = tuple(order[:2])
+    ruled = rulings.cut_tie(order, lambda house: counts.get(house, 0), 2, "accusation", 2 * lb.burgomaster, "house")
+    if ruled is not None:
+        events.append(ruled)
     data = {
         "votes": votes,
         "tally": [[house, counts[house]] for house in _ranked(state, counts, list(counts))],
@@ -850,6 +905,8 @@ def _ballot(rules: Lupusburg, state: State, cards: Mapping[int, Order], events: 
     suspects = lb.suspects
     lynched = _ranked(state, counts, suspects)[0]
     tie = len({counts.get(house, 0) for house in suspects}) == 1
+    if tie and len(suspects) > 1:
+        events.append(rulings.tie_broken("ballot", suspects, (lynched,), "clockwise", 2 * lb.burgomaster, "house"))
     data = {
         "ballots": votes,
         "tally": [[house, counts.get(house, 0)] for house in suspects],
