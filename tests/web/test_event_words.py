@@ -98,3 +98,15 @@ def test_a_phase_resolved_otherwise_is_worded_otherwise() -> None:
         )
         assert words == fresh
     assert said["moderator"] != said["deadline"]
+
+
+def test_a_list_of_coins_reads_as_a_list_in_a_plain_text_mail_too() -> None:
+    """Django's `join` gives up on numbers where autoescaping is off: a plain-text mail
+    said "You drew the coins [8, 3, 2]"."""
+    from django.template import Context
+    from django.template.loader import get_template
+
+    for autoescape in (True, False):
+        template = get_template("events/coin_kept.html").template
+        text = template.render(Context({"data": {"coin": 8, "drawn": [8, 3, 2]}}, autoescape=autoescape))
+        assert "8, 3, 2" in text and "[" not in text, text

@@ -49,6 +49,13 @@ def seats(indices: Any, names: Sequence[str]) -> str:
 
 
 @register.filter
+def numbers(values: Any) -> str:
+    """Numbers as a sentence lists them ("8, 3, 2"). Django's `join` leaves a list of
+    numbers as it is where autoescaping is off, as in a plain-text mail ("[8, 3, 2]")."""
+    return ", ".join(str(value) for value in values or ())
+
+
+@register.filter
 def spoken(word: Any) -> str:
     """A notecard word (KILL, NO VOTE) in the language being written (UCCIDI in Italian)."""
     return grammar.spoken(str(word or ""), translation.get_language())
