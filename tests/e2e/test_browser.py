@@ -61,7 +61,7 @@ def test_organiser_starts_a_game_and_a_player_hands_in_a_card(browser, live_serv
     expect(tabula).to_be_hidden()
     page.select_option("#id_ruleset", "tabula")
     expect(classic).to_be_hidden()
-    expect(page.get_by_label("Accusation length (minutes)")).to_be_visible()
+    expect(tabula.get_by_label("Accusation length (minutes)")).to_be_visible()
     page.select_option("#id_ruleset", "classic")
     expect(tabula).to_be_hidden()
     page.fill("#id_name", "Village in a browser")
