@@ -42,7 +42,7 @@ SECONDS = 1.5
 SUGGEST_SECONDS = 3.0
 """...the option changes it tries for a lopsided one, in a second request."""
 
-CHART_LABEL, CHART_BAR, CHART_ROW = 230, 300, 30
+CHART_LABEL, CHART_BAR, CHART_ROW = 320, 300, 30
 """The chart's geometry in its own units: the label column, the bar, a row's height."""
 
 
