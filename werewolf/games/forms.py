@@ -262,10 +262,7 @@ class GameForm(forms.Form):
         choices=ruleset_choices,
         initial=engine.listed()[0],
         required=False,
-        help_text=_(
-            "Each ruleset's own options follow below, under its name; only the chosen ruleset's are used. "
-            "Lupus in Tabula's day has two rounds: the accusation (everyone votes, the dead too) and the secret ballot."
-        ),
+        help_text=_("Each ruleset's own options follow below, under its name; only the chosen ruleset's are used."),
     )
     players = forms.CharField(
         label=_("Players"),
