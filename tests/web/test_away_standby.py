@@ -151,6 +151,10 @@ def test_the_standby_leaves_the_list_once_the_seat_is_back(boss) -> None:
     standby = Standby.objects.get(name="Zelda")
     assert standby.seated_at is not None and attendance.standbys_waiting(game) == []
     assert standbys.place_in_line(standby) == 0
+    (thanks,) = [message for message in to(standby.email) if "back with its player" in message.subject]
+    assert "Thank you for standing in." in thanks.body
+    page = text_of(Client().get(standbys.page_url(standby).split("testserver", 1)[1]).content.decode())
+    assert "The player is back and has the seat again" in page
     fourth = name_at(game, 4)
     away(game, 4)
     next_phase(game)  # another absence: nobody left to stand in

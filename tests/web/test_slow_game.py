@@ -247,6 +247,10 @@ def test_a_slow_game_by_mail_hands_an_absent_seat_to_a_standby_and_back(
     back = re.findall(r"http://testserver(/p/[a-z2-7]{32}/)", welcome)
     assert back and all(client.get(path).status_code == 200 for path in back)
     assert Standby.objects.get(pk=standby.pk).seated_at is not None  # off the list
+    assert "Thank you for standing in." in mails_for_address(standby.email)
+    standby_page = standbys.page_url(standby).split("testserver", 1)[1]
+    assert "The player is back and has the seat again" in text(standby_client.get(standby_page))
+    told_standby = len(to(standby.email))
     assert Absence.objects.get(game=game).handed_back_at is not None
     sweep(game, seat_paths(game), client)
 
@@ -262,4 +266,5 @@ def test_a_slow_game_by_mail_hands_an_absent_seat_to_a_standby_and_back(
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert Event.objects.filter(game=game, kind="player_substituted").count() == 2
+    assert len(to(standby.email)) == told_standby  # nothing more of the game once the seat went back
     assert len({message.extra_headers.get("Message-ID") for message in mail.outbox}) == len(mail.outbox)

@@ -84,6 +84,9 @@ class Outbox(Protocol):
     def queue_away_unfilled(self, phase: Phase, players: list[Player]) -> list[int]:
         """Tell the organiser no standby was waiting to play these absent players' seats."""
 
+    def queue_stand_in_over(self, standby: Standby, key: str) -> list[int]:
+        """Tell a standby the seat they played for an absent player is back with them."""
+
     def queue_standby_signup(self, standby: Standby) -> list[int]:
         """The link that confirms a standby (their own page)."""
 

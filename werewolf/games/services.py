@@ -841,6 +841,8 @@ def _hand_back(absence: Absence) -> bool:
     if not Absence.objects.filter(pk=absence.pk, handed_back_at=None).update(handed_back_at=timezone.now()):
         return False
     substitute_player(absence.player, name=absence.away_name, email=absence.away_email)
+    if absence.standby is not None:
+        _mail([outbox().queue_stand_in_over(absence.standby, f"stand-in-over:{absence.pk}")])
     return True
 
 
