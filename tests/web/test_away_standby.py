@@ -282,3 +282,10 @@ def test_the_organiser_is_offered_the_policy(boss, organiser_client: Client) -> 
     )
     assert response.status_code == 302
     assert Game.objects.get(pk=game.pk).absence_policy == AbsencePolicy.STANDBY
+
+
+def test_a_player_is_told_what_the_policy_does_before_leaving(boss) -> None:
+    game = away_game(boss)
+    page = text_of(Client().get(links.url_for(game.players.get(seat=3), absolute=False) + "away/").content.decode())
+    assert "a standby plays your seat while you are away" in page
+    assert "gives the seat back to you, with a new link by mail" in page
