@@ -289,3 +289,44 @@ def test_a_player_is_told_what_the_policy_does_before_leaving(boss) -> None:
     page = text_of(Client().get(links.url_for(game.players.get(seat=3), absolute=False) + "away/").content.decode())
     assert "a standby plays your seat while you are away" in page
     assert "gives the seat back to you, with a new link by mail" in page
+
+
+def test_a_seat_goes_back_even_if_the_policy_changed_meanwhile(boss) -> None:
+    game = away_game(boss)
+    third = name_at(game, 3)
+    absence = away(game, 3)
+    next_phase(game)
+    Game.objects.filter(pk=game.pk).update(absence_policy=AbsencePolicy.NOTHING)
+    over(absence)
+    next_phase(game)
+    assert name_at(game, 3) == third
+
+
+def test_the_organiser_withdraws_only_this_games_absences(boss, organiser_client: Client) -> None:
+    game = away_game(boss)
+    other = away_game(boss, standbys_waiting=())
+    absence = away(other, 3)
+    refused = organiser_client.post(f"/games/{game.pk}/calendar/", {"action": "withdraw", "absence": absence.pk})
+    assert refused.status_code == 400
+    assert Absence.objects.get(pk=absence.pk).withdrawn_at is None
+
+
+def test_while_a_standby_holds_the_seat_each_person_sees_and_keeps_only_their_own_absences(boss) -> None:
+    game = away_game(boss, standbys_waiting=("Zelda", "Yorick"))
+    third = name_at(game, 3)
+    absence = away(game, 3)
+    start = today(game) + timedelta(days=20)
+    later = absences.declare(game.players.get(seat=3), dates.Span(start, start))  # the player's, for later
+    next_phase(game)
+    standby_seat = Game.objects.get(pk=game.pk).players.get(seat=3)
+    assert absences.upcoming(standby_seat) == []
+    own = absences.declare(standby_seat, dates.Span(start, start + timedelta(days=1)))  # the standby's
+    assert absences.upcoming(standby_seat) == [own]
+    next_phase(game)
+    assert name_at(game, 3) == "Zelda"  # (a standby's own absence does not hand the seat on)
+    over(absence)
+    next_phase(game)
+    player = Game.objects.get(pk=game.pk).players.get(seat=3)
+    assert player.name == third
+    assert absences.upcoming(player) == [later]  # the standby's left with them
+    assert Absence.objects.get(pk=own.pk).withdrawn_at is not None

@@ -11,6 +11,7 @@ test_calendar_game.py and test_standbys.py, whose games stay as they are."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import timedelta
 from random import Random
 from zoneinfo import ZoneInfo
@@ -69,7 +70,7 @@ def slow_game(organiser, organiser_client: Client, name: str, policy: str, **sea
     return game
 
 
-def play_phase_by_mail(game: Game, rng: Random, silent: set[int] = frozenset()) -> Phase:  # type: ignore[assignment]
+def play_phase_by_mail(game: Game, rng: Random, silent: Collection[int] = ()) -> Phase:
     """Every seat the open phase asks, but `silent`, replies with its card; the phase then
     resolves at its deadline if no majority ended it. The phase played."""
     phase = open_phase(game)

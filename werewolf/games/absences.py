@@ -19,9 +19,10 @@ What an absence does is the game's `absence_policy`:
   its player the same way, with a new link. The standby then leaves the list: they have
   seen this seat's secrets, so they may not play another. No standby waiting: the seat
   plays on its default card and the organiser is told, once. An absence declared while a
-  step is open leaves that step's card to its player. While a standby holds the seat its
-  absence is off the seat's page (the standby neither sees nor withdraws it); the
-  organiser withdraws it on the calendar page when the player is back early.
+  step is open leaves that step's card to its player. While a standby holds the seat the
+  player's absences are off the seat's page (the standby neither sees nor withdraws
+  them; those the standby declares there are theirs, withdrawn when the seat goes back);
+  the organiser withdraws one on the calendar page when the player is back early.
 
 A line that cannot be taken (unreadable, in the past, ending before it starts, too long,
 too far ahead) is refused with its code (`dates.DateError`), nothing changed.
@@ -52,10 +53,13 @@ def upcoming(player: Player) -> list[Absence]:
 
 
 def _seat_absences(player: Player) -> QuerySet[Absence]:
-    """The absences the seat's page deals with: not withdrawn, not over, and not one a
-    standby holds the seat for (that is the absent player's, not the standby's)."""
+    """The absences the seat's page deals with: not withdrawn, not over, and the person's
+    now in the seat. While a standby holds it for an absence, those are the ones declared
+    since (the absent player's are theirs, neither seen nor withdrawn by the standby)."""
     found = player.absences.filter(withdrawn_at=None, end__gte=today(player.game))
-    return found.exclude(stood_in_at__isnull=False, handed_back_at=None)
+    held = player.absences.filter(stood_in_at__isnull=False, handed_back_at=None)
+    since = held.order_by("-stood_in_at").values_list("stood_in_at", flat=True).first()
+    return found if since is None else found.filter(created_at__gt=since)
 
 
 def of_game(game: Game) -> list[Absence]:

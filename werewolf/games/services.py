@@ -836,10 +836,17 @@ def stand_in(game: Game, state: engine.State, phase: Phase) -> bool:
 
 def _hand_back(absence: Absence) -> bool:
     """Give the seat its player back after a standby stood in for `absence` (under the
-    game's lock): a substitution again, a new link mailed to the player. The standby
-    leaves the list (they have seen this seat's secrets, so they may not play another)."""
-    if not Absence.objects.filter(pk=absence.pk, handed_back_at=None).update(handed_back_at=timezone.now()):
+    game's lock): a substitution again, a new link mailed to the player, and the
+    standby's own absences withdrawn. The standby leaves the list (they have seen this
+    seat's secrets, so they may not play another) and is thanked by mail."""
+    now = timezone.now()
+    if not Absence.objects.filter(pk=absence.pk, handed_back_at=None).update(handed_back_at=now):
         return False
+    # The standby's own absences, declared while they held the seat, leave with them.
+    standbys_own = Absence.objects.filter(
+        player=absence.player_id, withdrawn_at=None, created_at__gt=absence.stood_in_at
+    )
+    standbys_own.exclude(pk=absence.pk).update(withdrawn_at=now)
     substitute_player(absence.player, name=absence.away_name, email=absence.away_email)
     if absence.standby is not None:
         _mail([outbox().queue_stand_in_over(absence.standby, f"stand-in-over:{absence.pk}")])
