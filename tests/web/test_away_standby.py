@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 from html import unescape
+from unittest import mock
 
 import pytest
 from django.core import mail
@@ -330,3 +331,20 @@ def test_while_a_standby_holds_the_seat_each_person_sees_and_keeps_only_their_ow
     assert player.name == third
     assert absences.upcoming(player) == [later]  # the standby's left with them
     assert Absence.objects.get(pk=own.pk).withdrawn_at is not None
+
+
+def test_a_crash_between_the_steps_of_a_hand_over_leaves_nothing_half_done(boss) -> None:
+    game = away_game(boss)
+    third = name_at(game, 3)
+    absence = away(game, 3)
+    real = services.substitute_player
+    with mock.patch.object(services, "substitute_player", side_effect=RuntimeError("the worker died")):
+        with pytest.raises(RuntimeError):
+            services.resolve_now(Game.objects.get(pk=game.pk))
+    absence.refresh_from_db()
+    assert absence.stood_in_at is None and absence.standby is None and name_at(game, 3) == third
+    assert Standby.objects.get(name="Zelda").seated_at is None
+    assert services.substitute_player is real
+    next_phase(game)  # the resolution again (the sweeper's): the hand-over, once
+    assert name_at(game, 3) == "Zelda"
+    assert Event.objects.filter(game=game, kind="player_substituted").count() == 1
