@@ -158,7 +158,7 @@ def test_the_organiser_sees_every_absence_and_sets_the_policy(game: Game, organi
         dashboard = text_of(organiser_client.get(f"/games/{game.pk}/").content.decode())
         assert game.players.get(seat=2).name in dashboard.split("Calendar")[1]
         page = organiser_client.get(f"/games/{game.pk}/calendar/").content.decode()
-    assert 'value="standby"' not in page  # offered once standbys can be named
+    assert 'value="standby"' in page  # every policy is offered (tests/web/test_away_standby.py)
     response = organiser_client.post(
         f"/games/{game.pk}/calendar/",
         {

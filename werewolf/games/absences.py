@@ -12,7 +12,17 @@ What an absence does is the game's `absence_policy`:
   opens later is placed the same way (`deadlines.settle`). Everyone is told the new
   deadline, never whose absence moved it. A withdrawn absence moves nothing more; what
   it already moved stays moved, and stays charged.
-- `standby`: a standby plays the seat meanwhile (the standbys' work; not offered yet).
+- `standby`: a standby plays the seat meanwhile. When a step opens whose deadline falls
+  on a day a living seat's player is away, the next confirmed standby takes the seat for
+  the absence, as the organiser's substitution does (`services.stand_in`); the first step
+  that opens on a day after the absence, or the absence withdrawn, gives the seat back to
+  its player the same way, with a new link. The standby then leaves the list: they have
+  seen this seat's secrets, so they may not play another. No standby waiting: the seat
+  plays on its default card and the organiser is told, once. An absence declared while a
+  step is open leaves that step's card to its player. While a standby holds the seat the
+  player's absences are off the seat's page (the standby neither sees nor withdraws
+  them; those the standby declares there are theirs, withdrawn when the seat goes back);
+  the organiser withdraws one on the calendar page when the player is back early.
 
 A line that cannot be taken (unreadable, in the past, ending before it starts, too long,
 too far ahead) is refused with its code (`dates.DateError`), nothing changed.
@@ -23,13 +33,13 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from . import calendar, dates, deadlines
 from .models import Absence, AbsencePolicy, Game, Player
 from .outbox import outbox
-from .services import ServiceError, _locked, _mail, _record, _schedule
+from .services import ServiceError, _locked, _mail, _record, _schedule, hand_back
 
 
 def today(game: Game) -> date:
@@ -39,14 +49,29 @@ def today(game: Game) -> date:
 
 def upcoming(player: Player) -> list[Absence]:
     """The player's absences not withdrawn and not over, soonest first."""
-    return list(player.absences.filter(withdrawn_at=None, end__gte=today(player.game)).order_by("start", "pk"))
+    return list(_seat_absences(player).order_by("start", "pk"))
+
+
+def _seat_absences(player: Player) -> QuerySet[Absence]:
+    """The absences the seat's page deals with: not withdrawn, not over, and the person's
+    now in the seat. While a standby holds it for an absence, those are the ones declared
+    since (the absent player's are theirs, neither seen nor withdrawn by the standby)."""
+    found = player.absences.filter(withdrawn_at=None, end__gte=today(player.game))
+    held = player.absences.filter(stood_in_at__isnull=False, handed_back_at=None)
+    since = held.order_by("-stood_in_at").values_list("stood_in_at", flat=True).first()
+    return found if since is None else found.filter(created_at__gt=since)
 
 
 def of_game(game: Game) -> list[Absence]:
-    """Every absence of the game not withdrawn and not over, for its organisers."""
-    return list(
-        game.absences.filter(withdrawn_at=None, end__gte=today(game)).select_related("player").order_by("start", "pk")
-    )
+    """Every absence of the game not withdrawn and not over (or whose seat a standby
+    still holds), for its organisers."""
+    found = _of_game(game).select_related("player", "standby")
+    return list(found.order_by("start", "pk"))
+
+
+def _of_game(game: Game) -> QuerySet[Absence]:
+    held = Q(stood_in_at__isnull=False, handed_back_at=None)
+    return game.absences.filter(withdrawn_at=None).filter(Q(end__gte=today(game)) | held)
 
 
 def absent_seats(game: Game, when: datetime) -> set[int]:
@@ -89,7 +114,7 @@ def withdraw(player: Player, span: dates.Span | None = None, absence_id: int | N
     or the one numbered `absence_id`. What they already moved stays moved."""
     with transaction.atomic():
         game = _locked(player.game)
-        found = Absence.objects.filter(player=player, game=game, withdrawn_at=None, end__gte=today(game))
+        found = _seat_absences(player).filter(game=game)
         if absence_id is not None:
             found = found.filter(pk=absence_id)
         if span is not None:
@@ -99,6 +124,21 @@ def withdraw(player: Player, span: dates.Span | None = None, absence_id: int | N
             raise ServiceError("no_absence")
         Absence.objects.filter(pk__in=[absence.pk for absence in withdrawn]).update(withdrawn_at=timezone.now())
     return withdrawn
+
+
+def withdraw_for_player(game: Game, absence_id: int) -> Absence:
+    """The organiser withdraws an absence (the player is back early, and a standby may
+    hold their seat, link and all): a seat a standby holds for it goes back to its
+    player at once. `no_absence` if it is not one of the game's, or over."""
+    with transaction.atomic():
+        game = _locked(game)
+        found = _of_game(game).filter(pk=absence_id).first()
+        if found is None:
+            raise ServiceError("no_absence")
+        found.withdrawn_at = timezone.now()
+        found.save(update_fields=["withdrawn_at"])
+        hand_back(found)
+    return found
 
 
 def _move_open_deadline(game: Game) -> None:

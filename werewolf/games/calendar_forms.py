@@ -17,8 +17,9 @@ from .models import AbsencePolicy, Game
 OFFERED_POLICIES = [
     (AbsencePolicy.NOTHING.value, AbsencePolicy.NOTHING.label),
     (AbsencePolicy.MOVE.value, AbsencePolicy.MOVE.label),
+    (AbsencePolicy.STANDBY.value, AbsencePolicy.STANDBY.label),
 ]
-"""The policies the form offers: a standby playing the seat waits for the standbys' work."""
+"""The policies the form offers (every one: `AbsencePolicy`)."""
 MOST_DAYS = 30
 """The most days a game may let absences move deadlines, per player."""
 MOST_DATES = 100

@@ -20,6 +20,9 @@ DONE = {
     "paused": _("The game is paused: no deadline runs and no card is taken. Every player has been told."),
     "resumed": _("The game has resumed: the deadline moved on by the pause. Every player has been told."),
     "calendar": _("The calendar is saved. Deadlines already set stay; the next ones follow it."),
+    "withdrawn": _(
+        "The absence is withdrawn. A seat a standby played for it is back with its player, mailed a new link."
+    ),
 }
 """What the organiser is told after an action went through (shown by base.html)."""
 
@@ -41,6 +44,10 @@ def game_calendar(request: HttpRequest, pk: int) -> HttpResponse:
                 pauses.pause(game)
                 messages.success(request, DONE["paused"])
                 return redirect("games:dashboard", pk=pk)
+            if action == "withdraw":
+                absences.withdraw_for_player(game, validators.ascii_number(request.POST.get("absence", "")) or 0)
+                messages.success(request, DONE["withdrawn"])
+                return redirect("games:game_calendar", pk=pk)
             if action == "resume":
                 pauses.resume(game)
                 messages.success(request, DONE["resumed"])

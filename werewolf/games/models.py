@@ -576,7 +576,12 @@ class Absence(models.Model):
     """Days a player said they are away (werewolf/games/absences.py), from `start` to `end`
     inclusive, in the game's time zone. Seen by the player and the organisers only.
     `moved_days` counts the days this absence moved deadlines (the game's
-    `absence_days` caps their sum per player); a withdrawn absence keeps its count."""
+    `absence_days` caps their sum per player); a withdrawn absence keeps its count.
+
+    With the `standby` policy, the seat's hand-over and hand-back are recorded here, so
+    neither happens twice: `standby` stood in from `stood_in_at` (the seat's player was
+    then `away_name`, `away_email`, given the seat back at `handed_back_at`), or no
+    standby was waiting and the organiser was told at `unfilled_at`."""
 
     class Source(models.TextChoices):
         WEB = "web", _("web")
@@ -590,9 +595,20 @@ class Absence(models.Model):
     moved_days = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    standby = models.ForeignKey(Standby, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    away_name = models.CharField(max_length=60, blank=True)
+    away_email = models.EmailField(blank=True)
+    stood_in_at = models.DateTimeField(null=True, blank=True)
+    handed_back_at = models.DateTimeField(null=True, blank=True)
+    unfilled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["start", "pk"]
+
+    @property
+    def stood_in(self) -> bool:
+        """A standby holds the seat for this absence now."""
+        return self.stood_in_at is not None and self.handed_back_at is None
 
     def __str__(self) -> str:
         return f"{self.player} {self.start}..{self.end}"

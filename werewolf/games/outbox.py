@@ -81,6 +81,12 @@ class Outbox(Protocol):
     def queue_late_list(self, phase: Phase, players: list[Player]) -> list[int]:
         """The organiser's late list: the seats with no card in at the reminder time."""
 
+    def queue_away_unfilled(self, phase: Phase, players: list[Player]) -> list[int]:
+        """Tell the organiser no standby was waiting to play these absent players' seats."""
+
+    def queue_stand_in_over(self, standby: Standby, key: str) -> list[int]:
+        """Tell a standby the seat they played for an absent player is back with them."""
+
     def queue_standby_signup(self, standby: Standby) -> list[int]:
         """The link that confirms a standby (their own page)."""
 

@@ -28,8 +28,8 @@ from werewolf import engine
 from werewolf.engine.bots import bot_card
 from werewolf.engine.random import seating_rng
 
-from . import acceptance, attendance, deadlines, links, validators
-from .models import Event, Game, Order, Phase, Player
+from . import acceptance, attendance, calendar, deadlines, links, validators
+from .models import Absence, AbsencePolicy, Event, Game, Order, Phase, Player
 from .outbox import outbox
 from .queue import after_commit
 
@@ -525,7 +525,7 @@ def _apply_act(
             game.finished_at = now
         game.save(update_fields=["state", "status", "finished_at"])
         if not new_state.over:
-            _open_phase(game, new_state, now, closing=phase)
+            stand_in(game, new_state, _open_phase(game, new_state, now, closing=phase))
         _mail([outbox().queue_phase_mails(phase)])
         logger.info(
             "closed phase %s of game %s by its last act",
@@ -602,6 +602,9 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
         following = None if new_state.over else _open_phase(game, new_state, now, players, closing=phase)
         # Missed cards counted once, here: prods, the organiser's note, a standby's take-over.
         missed = attendance.tally(game, phase, state, resolution).mails if following else []
+        # (After the tally: a seat that changes hands starts from nought.)
+        if following is not None and stand_in(game, new_state, following):
+            players = list(game.players.all())  # the seats that changed hands read their mails
         _mail([outbox().queue_phase_mails(phase, players=players, following=following, fresh=True), missed])
     logger.info(
         "resolved phase %s of game %s (%s)",
@@ -772,6 +775,90 @@ def _open_phase(
         after_commit("tasks.phases.resolve_ready_phase", phase.pk)
     _schedule(phase)
     return phase
+
+
+def stand_in(game: Game, state: engine.State, phase: Phase) -> bool:
+    """The `standby` absence policy, as `phase` opens (under the game's lock, in the
+    transaction that opened it): each seat whose stand-in's absence is over (the phase
+    opened on a later day) or withdrawn goes back to its player; then each living seat
+    whose player is away on the day of the phase's deadline goes to the next confirmed
+    standby for the absence, as a substitution. An absence no standby was waiting for
+    tells the organiser, once. Each step is recorded on the absence, so a second run
+    does nothing. True if a seat changed hands."""
+    changed = False
+    zone = deadlines.zone_of(game)
+    holding = Absence.objects.filter(game=game, stood_in_at__isnull=False, handed_back_at=None)
+    opened = calendar.local(phase.opened_at, zone).date()
+    for absence in holding:
+        if absence.withdrawn_at is not None or absence.end < opened:
+            changed |= _hand_back(absence)
+    if game.absence_policy != AbsencePolicy.STANDBY:
+        return changed
+    day = calendar.local(phase.deadline, zone).date()
+    living = [seat for seat in range(state.seats) if state.alive[seat]]
+    held = set(holding.values_list("player", flat=True))
+    due = (
+        Absence.objects.filter(game=game, withdrawn_at=None, stood_in_at=None, start__lte=day, end__gte=day)
+        .filter(player__seat__in=living, player__is_bot=False)
+        .exclude(player__in=held)
+        .select_related("player")
+        .order_by("player__seat", "pk")
+    )
+    waiting = attendance.standbys_waiting(game)
+    unfilled: list[Player] = []
+    now = timezone.now()
+    for absence in due:
+        player = absence.player
+        if player.pk in held:
+            continue  # (two absences of one seat on the same day: the first takes it)
+        others = {
+            validators.notecard_key(name) for name in game.players.exclude(pk=player.pk).values_list("name", flat=True)
+        }
+        chosen = next((one for one in waiting if validators.notecard_key(one.name) not in others), None)
+        if chosen is None:
+            if absence.unfilled_at is None:
+                absence.unfilled_at = now
+                absence.save(update_fields=["unfilled_at"])
+                unfilled.append(player)
+            continue
+        waiting.remove(chosen)
+        held.add(player.pk)
+        absence.away_name, absence.away_email = player.name, player.email
+        absence.standby, absence.stood_in_at = chosen, now
+        absence.save(update_fields=["away_name", "away_email", "standby", "stood_in_at"])
+        substitute_player(player, name=chosen.name, email=chosen.email)
+        chosen.seated_at, chosen.player = now, player
+        chosen.save(update_fields=["seated_at", "player"])
+        changed = True
+    _mail([outbox().queue_away_unfilled(phase, unfilled)])
+    return changed
+
+
+def _hand_back(absence: Absence) -> bool:
+    """Give the seat its player back after a standby stood in for `absence` (under the
+    game's lock): a substitution again, a new link mailed to the player, and the
+    standby's own absences withdrawn. The standby leaves the list (they have seen this
+    seat's secrets, so they may not play another) and is thanked by mail."""
+    now = timezone.now()
+    if not Absence.objects.filter(pk=absence.pk, handed_back_at=None).update(handed_back_at=now):
+        return False
+    # The standby's own absences, declared while they held the seat, leave with them.
+    standbys_own = Absence.objects.filter(
+        player=absence.player_id, withdrawn_at=None, created_at__gt=absence.stood_in_at
+    )
+    standbys_own.exclude(pk=absence.pk).update(withdrawn_at=now)
+    substitute_player(absence.player, name=absence.away_name, email=absence.away_email)
+    if absence.standby is not None:
+        _mail([outbox().queue_stand_in_over(absence.standby, f"stand-in-over:{absence.pk}")])
+    return True
+
+
+def hand_back(absence: Absence) -> bool:
+    """The seat of a withdrawn absence back to its player at once, if a standby holds it."""
+    with transaction.atomic():
+        _locked(absence.game)
+        found = Absence.objects.filter(pk=absence.pk, stood_in_at__isnull=False, handed_back_at=None).first()
+        return found is not None and _hand_back(found)
 
 
 def _paused_games() -> Any:

@@ -100,6 +100,7 @@ def standby_page(request: HttpRequest, token: str) -> HttpResponse:
         "game": standby.game,
         "standby": standby,
         "place": standbys.place_in_line(standby),
+        "handed_back": standbys.handed_back(standby),
         "error": error,
         "names": [],
         "viewer": engine.PUBLIC,

@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from . import attendance, services, validators
-from .models import Game, Player, Standby
+from .models import Absence, Game, Player, Standby
 from .outbox import outbox
 
 logger = logging.getLogger(__name__)
@@ -185,6 +185,14 @@ def for_token(token: str) -> Standby | None:
     except signing.BadSignature:
         return None
     return Standby.objects.select_related("game").filter(pk=pk).first() if isinstance(pk, int) else None
+
+
+def handed_back(standby: Standby) -> bool:
+    """Whether the standby played an absent player's seat that is back with its player
+    (the `standby` absence policy: `services.stand_in`)."""
+    return (
+        standby.seated_at is not None and Absence.objects.filter(standby=standby, handed_back_at__isnull=False).exists()
+    )
 
 
 def place_in_line(standby: Standby) -> int:

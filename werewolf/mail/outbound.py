@@ -1064,6 +1064,28 @@ def queue_late_list(phase: Phase, players: list[Player]) -> list[int]:
     return _queue_to_organiser(game, f"late:{phase.pk}", phase, "late_list", context)
 
 
+def queue_away_unfilled(phase: Phase, players: list[Player]) -> list[int]:
+    """Tell the organiser, once per phase, that no standby was waiting to play the seats
+    of `players` while they are away (the `standby` absence policy): they play on their
+    default cards. The caller tells of each absence once (`Absence.unfilled_at`)."""
+    if not players:
+        return []
+    game = phase.game
+    context = {"game": game, "phase": phase, "away": players, "dashboard": _dashboard_url(game)}
+    return _queue_to_organiser(game, f"away-unfilled:{phase.pk}", phase, "away_unfilled", context)
+
+
+def queue_stand_in_over(standby: Standby, key: str) -> list[int]:
+    """Tell a standby who played an absent player's seat that it is back with its player
+    (once per `key`: the absence's)."""
+    if not standby.email:
+        return []
+    game = standby.game
+    context = {"game": game, "standby": standby}
+    row = (key, Dispatch.Kind.SIGNUP, None, standby.name, standby.email, "stand_in_over")
+    return _queue_rows(game, [(*row, context)])
+
+
 def queue_standby_signup(standby: Standby) -> list[int]:
     """The link a standby confirms by, which is also their own page."""
     game = standby.game
