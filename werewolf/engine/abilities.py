@@ -151,7 +151,6 @@ def spare(night: Night, victim: int) -> bool:
     portrait = next((t for t in state.rules.tokens if t[1] == "portrait" and t[2] == victim), None)
     role = state.rules.roles[victim]
     if immune is not None and immune.times == 0:
-        night.tell("hamster_spared", {"seat": victim}, Audience.moderator())
         night.events.append(rulings.immune(victim, role, "unkillable"))
         return True
     if immune is not None and f"{victim}:{IMMUNE}" not in state.rules.spent:
@@ -161,7 +160,6 @@ def spare(night: Night, victim: int) -> bool:
         return True
     if portrait is not None and state.alive[portrait[3]]:
         night.state = state.with_rules(tokens=tuple(t for t in state.rules.tokens if t is not portrait))
-        night.tell("portrait_took", {"seat": victim, "holder": portrait[3]}, Audience.moderator())
         night.events.append(rulings.protected(victim, portrait[3], "portrait"))
         night.kills.append((portrait[3], "killed"))
         night.notes["victim"] = portrait[3]

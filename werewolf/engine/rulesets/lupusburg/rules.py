@@ -694,7 +694,6 @@ def _night(rules: Lupusburg, state: State, cards: Mapping[int, Order], rng: Rand
         victim = claw.targets[0]
     elif state.options["missing_claw"] == "random":
         victim = rng.choice(_night_slots(state)[wolf].choices)
-        events.append(Event("claw_drawn", {"house": victim}, Audience.moderator()))
         events.append(_drawn("claw", wolf, victim))
     events.append(Event("claw_fell", {"house": victim}, Audience.of(wolf)))
     if victim is None:
