@@ -24,6 +24,7 @@ from werewolf.games.templatetags import werewolf as tags
 from .play import NAMES
 
 HOUSES = {"ruling_bag_draw", "ruling_chest_found", "ruling_bet_paid", "ruling_tie_broken", "ruling_drawn"}
+"""The ruling kinds both Lupusburg editions share."""
 SHARED = {"ruling_pack_choice", "ruling_protected", "ruling_immune", "ruling_frail", "ruling_power_spent"}
 RULINGS = {
     "classic": {
@@ -36,15 +37,9 @@ RULINGS = {
         "ruling_test_again",
     },
     "tabula": SHARED | {"ruling_owl", "ruling_tie_broken", "ruling_inquiry_choice"},
-    "lunapiena": SHARED | {"ruling_owl", "ruling_tie_broken"},
-    "lupusburg": {"ruling_bag_draw", "ruling_chest_found", "ruling_bet_paid", "ruling_tie_broken", "ruling_drawn"},
-    "lupusburg-goals": {
-        "ruling_bag_draw",
-        "ruling_chest_found",
-        "ruling_bet_paid",
-        "ruling_tie_broken",
-        "ruling_drawn",
-    },
+    "lunapiena": SHARED | {"ruling_owl", "ruling_tie_broken", "ruling_taken_along"},
+    "lupusburg": HOUSES | {"ruling_chest_scored", "ruling_end_check"},
+    "lupusburg-goals": HOUSES | {"ruling_chest_scored", "ruling_end_check"},
 }
 """The ruling kinds each ruleset records."""
 

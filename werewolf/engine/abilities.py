@@ -185,6 +185,21 @@ def taken_along(state: State, seat: int) -> list[Death]:
     ]
 
 
+def taken_rulings(state: State, deaths: Sequence[Death]) -> list[Event]:
+    """The ruling for each death `taken_along` added to a moment's deaths (`state` still
+    before them): whose Skull took its holder along."""
+    dying = {seat for seat, _ in deaths}
+    found = []
+    for seat, cause in deaths:
+        if cause != "taken":
+            continue
+        for name, effect, giver, holder in state.rules.tokens:
+            if effect == "skull" and holder == seat and giver in dying:
+                found.append(rulings.ruling("taken_along", {"seat": seat, "giver": giver, "token": name}))
+                break
+    return found
+
+
 def skull_moves(state: State, events: list[Event]) -> tuple[Token, ...]:
     """After a lynching, the Skull moves from its holder to the next living player
     clockwise (not its giver); it is gone once its giver is dead."""
