@@ -227,7 +227,8 @@ def test_a_missing_claw_kills_a_random_house_or_with_the_option_nobody(ruleset: 
     drawn among those he could have named (the default), or, with `nobody`, on none."""
     _, events = engine.resolve(start(ruleset), {})
     assert one(events, "killed").data["seat"] in range(5)
-    assert one(events, "claw_drawn").audience == engine.Audience.moderator()
+    drawn = one(events, "ruling_drawn")
+    assert drawn.data["what"] == "claw" and drawn.audience == engine.Audience.moderator()
     _, events = engine.resolve(start(ruleset, missing_claw="nobody"), {})
     assert "dawn_no_death" in kinds(events) and "killed" not in kinds(events)
 

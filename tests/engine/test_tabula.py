@@ -249,7 +249,7 @@ def test_nothing_secret_reaches_a_seat_before_the_end() -> None:
                         assert event.audience.seats == {event.data["seat"]}
                     if event.kind in ("seer_saw", "medium_saw"):
                         assert event.audience.scope == "seats"
-                    if event.kind in ("protected", "hamster_spared", "hamster_seen", "owl_struck", "role_set_aside"):
+                    if event.kind == "role_set_aside" or event.kind.startswith("ruling_"):
                         assert event.audience.scope == "moderator"
 
 

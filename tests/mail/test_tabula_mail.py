@@ -456,8 +456,9 @@ def test_sixteen_players_by_mail_the_mythomaniac_becomes_a_seer_and_the_pack_mee
     wolves = [seat for seat, role in enumerate(state.rules.roles) if role == "wolf"]
     lists = Order.objects.filter(phase__game=game, phase__number=2, phase__stage="night", seat__in=wolves)
     assert lists and all(len(row.order.targets) == 2 and row.order.targets[0] == hamster for row in lists)
-    spared = game.events.get(kind="hamster_spared")
-    assert spared.data["seat"] == hamster and spared.engine_event.audience.scope == "moderator"
+    spared = game.events.get(kind="ruling_immune")
+    assert spared.data["seat"] == hamster and spared.data["rule"] == "unkillable"
+    assert spared.engine_event.audience.scope == "moderator"
     became = game.events.get(kind="mythomaniac_became")
     assert became.data == {"seat": mythomaniac, "target": seer, "role": "seer"}
     met = game.events.get(kind="seers_met")
@@ -500,7 +501,7 @@ def test_twenty_four_players_by_mail_the_seer_finds_the_werehamster_and_the_myth
     sweep, tried = play(game, TWENTY_FOUR, aims={(1, "seer"): "werehamster", (2, "mythomaniac"): "wolf"})
     assert tried["ghost"] and tried["suspect"] and tried["ballots"] > 1
     names = sweep.names
-    seen = game.events.get(kind="hamster_seen")
+    seen = game.events.get(kind="ruling_frail")
     assert seen.data["seat"] == hamster and seen.engine_event.audience.scope == "moderator"
     death = game.events.get(kind="killed", data__seat=hamster)
     assert death.phase_id == seen.phase_id
@@ -511,7 +512,9 @@ def test_twenty_four_players_by_mail_the_seer_finds_the_werehamster_and_the_myth
     assert "you are a werewolf now, the last of the pack" in sweep.everything(mythomaniac)
     pack = game.events.filter(kind="pack_formed").order_by("pk").last().data["pack"]
     assert pack[-1] == mythomaniac
-    assert game.events.filter(kind="owl_struck").exists()  # more than 20 players: the Owl-man's choice dies
+    assert game.events.filter(
+        kind="ruling_owl", data__rule="struck"
+    ).exists()  # more than 20 players: the Owl-man's choice dies
     for player in sweep.players:
         told = any("The pack, in order of succession" in text for text in sweep.texts[player.seat])
         assert told == (game.deal["roles"][player.seat] == "wolf" or player.seat == mythomaniac), player.name

@@ -151,7 +151,6 @@ def spare(night: Night, victim: int) -> bool:
     portrait = next((t for t in state.rules.tokens if t[1] == "portrait" and t[2] == victim), None)
     role = state.rules.roles[victim]
     if immune is not None and immune.times == 0:
-        night.tell("hamster_spared", {"seat": victim}, Audience.moderator())
         night.events.append(rulings.immune(victim, role, "unkillable"))
         return True
     if immune is not None and f"{victim}:{IMMUNE}" not in state.rules.spent:
@@ -161,7 +160,6 @@ def spare(night: Night, victim: int) -> bool:
         return True
     if portrait is not None and state.alive[portrait[3]]:
         night.state = state.with_rules(tokens=tuple(t for t in state.rules.tokens if t is not portrait))
-        night.tell("portrait_took", {"seat": victim, "holder": portrait[3]}, Audience.moderator())
         night.events.append(rulings.protected(victim, portrait[3], "portrait"))
         night.kills.append((portrait[3], "killed"))
         night.notes["victim"] = portrait[3]
@@ -185,6 +183,21 @@ def taken_along(state: State, seat: int) -> list[Death]:
     return [
         (holder, "taken") for _token, effect, giver, holder in state.rules.tokens if effect == "skull" and giver == seat
     ]
+
+
+def taken_rulings(state: State, deaths: Sequence[Death]) -> list[Event]:
+    """The ruling for each death `taken_along` added to a moment's deaths (`state` still
+    before them): whose Skull took its holder along."""
+    dying = {seat for seat, _ in deaths}
+    found = []
+    for seat, cause in deaths:
+        if cause != "taken":
+            continue
+        for name, effect, giver, holder in state.rules.tokens:
+            if effect == "skull" and holder == seat and giver in dying:
+                found.append(rulings.ruling("taken_along", {"seat": seat, "giver": giver, "token": name}))
+                break
+    return found
 
 
 def skull_moves(state: State, events: list[Event]) -> tuple[Token, ...]:

@@ -533,7 +533,6 @@ def _wolfsbane(night: Night) -> None:
             if card.targets == (victim,) and state.rules.roles[seat] == HERBALIST:
                 saved_by, herbalist = "doorstep", seat
     if saved_by is not None:
-        night.tell("wolfsbane_saved", {"seat": victim, "how": saved_by}, Audience.moderator())
         night.events.append(rulings.protected(victim, herbalist, saved_by))
         night.notes["victim"] = None
 

@@ -590,7 +590,6 @@ def _seer(night: Night) -> None:
     row = night.notes["cast"].rows[state.rules.roles[target]]
     night.tell("seer_saw", {"seer": seer, "target": target, "werewolf": row.seen_as_wolf}, Audience.of(*seers))
     if row.frail:
-        night.tell("hamster_seen", {"seat": target}, Audience.moderator())
         night.events.append(rulings.frail(target, state.rules.roles[target], seer))
         night.kills.append((target, "killed"))
 
@@ -612,7 +611,6 @@ def _inquiry(night: Night) -> None:
         row = rows[roles[target]]
         night.tell("seer_saw", {"seer": seat, "target": target, "werewolf": row.seen_as_wolf}, Audience.of(seat))
         if row.frail:
-            night.tell("hamster_seen", {"seat": target}, Audience.moderator())
             night.events.append(rulings.frail(target, roles[target], seat))
             abilities.strike(night, target)
 
@@ -647,10 +645,8 @@ def _pack(night: Night) -> None:
     night.notes["victim"] = victim
     guarded = night.notes.get("guarded", {})
     if victim in guarded:
-        night.tell("protected", {"seat": victim, "bodyguard": guarded[victim]}, Audience.moderator())
         night.events.append(rulings.protected(victim, guarded[victim], "guard"))
     elif not table.rows[state.rules.roles[victim]].pack_can_kill:
-        night.tell("hamster_spared", {"seat": victim}, Audience.moderator())
         night.events.append(rulings.immune(victim, state.rules.roles[victim], "unkillable"))
     elif not (table.characters and abilities.spare(night, victim)):
         night.kills.append((victim, "killed"))
@@ -679,7 +675,6 @@ def _owl(night: Night) -> None:
             struck = not rows[role].owl_proof
             night.events.append(owl_ruling(seat, target, "struck" if struck else "spared", role))
             if struck:
-                night.tell("owl_struck", {"seat": target}, Audience.moderator())
                 night.kills.append((target, "killed"))
 
 

@@ -418,8 +418,12 @@ class TabulaFamily(BaseRuleset, ABC):
         return dying
 
     def bury(self, state: State, deaths: Sequence[Death], events: list[Event]) -> State:
-        """Apply and announce the deaths of one moment (engine/pack.py)."""
-        return wolfpack.bury(state, deaths, events)
+        """Apply and announce the deaths of one moment (engine/pack.py), with the ruling
+        for each holder a Skull's giver took along (`mourned`)."""
+        taken = abilities.taken_rulings(state, deaths) if state.rules.tokens else []
+        state = wolfpack.bury(state, deaths, events)
+        events += taken
+        return state
 
     def judge(self, state: State, events: list[Event]) -> State:
         """End the game if a side has won (or a sole winner, outliving it)."""

@@ -419,7 +419,6 @@ def _inspect(night: Night) -> None:
         character = table[roles[target]]
         night.tell("seer_saw", {"seer": seat, "target": target, "werewolf": character.seen_as_wolf}, Audience.of(seat))
         if character.block(FRAIL) is not None:
-            night.tell("hamster_seen", {"seat": target}, Audience.moderator())
             night.events.append(rulings.frail(target, roles[target], seat))
             night.notes.setdefault("strikes", []).append((target, False))
 
@@ -459,7 +458,6 @@ def _mark(night: Night) -> None:
         if block.deadly_from and night.state.seats >= block.deadly_from:
             night.events.append(owl_ruling(seat, target, "spared" if proof else "struck", roles[target]))
             if not proof:
-                night.tell("owl_struck", {"seat": target}, Audience.moderator())
                 night.notes.setdefault("strikes", []).append((target, False))
 
 
@@ -472,7 +470,6 @@ def _dawn(night: Night) -> None:
     if victim is not None:
         guarded = night.notes.get("guarded", {})
         if victim in guarded:
-            night.tell("protected", {"seat": victim, "bodyguard": guarded[victim]}, Audience.moderator())
             night.events.append(rulings.protected(victim, guarded[victim], "guard"))
         elif not abilities.spare(night, victim):
             night.kills.append((victim, "killed"))

@@ -496,6 +496,7 @@ class Lupusburg(BaseRuleset):
         winner = winner_of(self.goals, state)
         if winner is None:
             return state
+        events.append(_end_ruling(self.goals, state, winner))
         state = state.evolve(winner=winner, phase="over", revealed=(True,) * state.seats)
         result = outcome_of(self.goals, state)
         rules: LupusburgState = state.rules
@@ -534,9 +535,22 @@ def _chest_ruling(lb: LupusburgState, seat: int, house: int, by: str) -> Event:
     return rulings.ruling("chest_found", data)
 
 
+def _end_ruling(goals: bool, state: State, winner: str) -> Event:
+    """The end check ruled, with the living characters it weighed (the Werewolf's,
+    everyone else's together): "lost" (none of his lives: the points decide), or won,
+    "parity" (coin-bag edition: his at least as many as the others') or "alone" (goals
+    edition: nobody else holds a living character)."""
+    lb: LupusburgState = state.rules
+    wolf = lb.seat_of(WEREWOLF)
+    his = len(lb.alive_houses(wolf))
+    rule = "lost" if winner != WEREWOLF else "alone" if goals else "parity"
+    return rulings.ruling("end_check", {"seat": wolf, "his": his, "others": sum(lb.living) - his, "rule": rule})
+
+
 def _score_rulings(state: State, table: Mapping[int, Mapping[str, int]], best: int) -> list[Event]:
-    """When the Werewolf lost: each bet paid (its coin on the Werewolf's player, nothing
-    on anyone else, 1 for a seal never used), and a tie for most points broken for the
+    """When the Werewolf lost: each chest's point (1 if a living character still stands
+    in its house), each bet paid (its coin on the Werewolf's player, nothing on anyone
+    else, 1 for a seal never used), and a tie for most points broken for the
     player closest clockwise to the Burgomaster."""
     lb: LupusburgState = state.rules
     wolf = lb.seat_of(WEREWOLF)
@@ -545,6 +559,8 @@ def _score_rulings(state: State, table: Mapping[int, Mapping[str, int]], best: i
     for seat in range(state.seats):
         if seat == wolf:
             continue
+        chest = {"seat": seat, "house": lb.chests[seat], "points": table[seat]["chest"]}
+        events.append(rulings.ruling("chest_scored", chest))
         target, coin = bets.get(seat, (None, None))
         rule = "seal" if target is None else "werewolf" if target == wolf else "missed"
         data = {"seat": seat, "target": target, "coin": coin, "points": table[seat]["bet"], "rule": rule}
@@ -694,7 +710,6 @@ def _night(rules: Lupusburg, state: State, cards: Mapping[int, Order], rng: Rand
         victim = claw.targets[0]
     elif state.options["missing_claw"] == "random":
         victim = rng.choice(_night_slots(state)[wolf].choices)
-        events.append(Event("claw_drawn", {"house": victim}, Audience.moderator()))
         events.append(_drawn("claw", wolf, victim))
     events.append(Event("claw_fell", {"house": victim}, Audience.of(wolf)))
     if victim is None:
