@@ -209,3 +209,31 @@ def test_the_absences_page_speaks_the_games_language(organiser) -> None:
         )
     assert "Le tue assenze" in page and "Primo giorno di assenza" in page and "ASSENTE dal 24 dicembre" in page
     assert "Your absences" not in page and "AWAY" not in page
+
+
+def test_a_new_person_in_the_seat_does_not_inherit_the_days_away_of_the_one_who_left(game: Game) -> None:
+    """The organiser's substitution of someone else withdraws the absences the seat's
+    person declared (they would move deadlines, or call a standby, for the newcomer); the
+    same person at a fixed address keeps them."""
+    later = declare(game, 2, date(2026, 12, 20), date(2026, 12, 22))
+    player = game.players.get(seat=2)
+    services.substitute_player(player, name=player.name, email="new-address@example.org")
+    later.refresh_from_db()
+    assert later.withdrawn_at is None
+    services.substitute_player(player, name="Zelda", email="zelda@example.org", new_person=True)
+    later.refresh_from_db()
+    assert later.withdrawn_at is not None
+
+
+def test_the_organisers_substitution_of_someone_else_withdraws_the_seats_absences(
+    game: Game, organiser_client: Client
+) -> None:
+    kept = declare(game, 3, date(2026, 12, 20), date(2026, 12, 22))
+    gone = declare(game, 2, date(2026, 12, 20), date(2026, 12, 22))
+    same = game.players.get(seat=3)
+    organiser_client.post(f"/games/{game.pk}/seats/3/substitute/", {"name": same.name, "email": "x@example.org"})
+    organiser_client.post(f"/games/{game.pk}/seats/2/substitute/", {"name": "Zelda", "email": "z@example.org"})
+    kept.refresh_from_db()
+    gone.refresh_from_db()
+    assert game.players.get(seat=2).name == "Zelda"
+    assert kept.withdrawn_at is None and gone.withdrawn_at is not None

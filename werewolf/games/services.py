@@ -942,11 +942,17 @@ def resolve_now(game: Game, phase_index: int | None = None) -> bool:
     return False
 
 
-def substitute_player(player: Player, *, name: str, email: str) -> Player:
-    """Put a new person in the seat: same seat and role, the old link revoked."""
+def substitute_player(player: Player, *, name: str, email: str, new_person: bool = False) -> Player:
+    """Put a new person in the seat: same seat and role, the old link revoked. For good
+    (`new_person`: the organiser's substitution of someone else, a standby seated), the
+    absences the one leaving declared go with them: they must move no deadline nor call
+    a standby for the newcomer. (A standby standing in for an absence, and the seat's
+    hand-back, keep them: the player's days away are still the player's.)"""
     with transaction.atomic():
         _locked(player.game)
         player = Player.objects.select_for_update().get(pk=player.pk)
+        if new_person:
+            player.absences.filter(withdrawn_at=None, stood_in_at=None).update(withdrawn_at=timezone.now())
         old_name = player.name
         player.name, player.email = name, email
         # A new person, or the same one at a fixed address: past bounces are forgotten.

@@ -125,7 +125,7 @@ def seat(player: Player, standby: Standby | None = None) -> Standby:
         others = game.players.exclude(pk=player.pk).values_list("name", flat=True)
         if any(validators.notecard_key(name) == validators.notecard_key(chosen.name) for name in others):
             raise services.ServiceError("signup_name_taken", name=chosen.name)
-        services.substitute_player(player, name=chosen.name, email=chosen.email)
+        services.substitute_player(player, name=chosen.name, email=chosen.email, new_person=True)
         chosen.seated_at, chosen.player = timezone.now(), player
         chosen.save(update_fields=["seated_at", "player"])
     return chosen

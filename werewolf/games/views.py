@@ -455,7 +455,9 @@ def substitute(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
     form = SubstituteForm(request.POST or None, taken=others)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        player = services.substitute_player(player, name=data["name"], email=data["email"])
+        # The same person at a fixed address keeps their days away; another does not.
+        new_person = validators.notecard_key(data["name"]) != validators.notecard_key(player.name)
+        player = services.substitute_player(player, name=data["name"], email=data["email"], new_person=new_person)
         done = DONE["substituted_mailed"] if data["email"] and game.is_running else DONE["substituted"]
         messages.success(request, done % {"name": player.name, "seat": seat + 1})
         return redirect("games:dashboard", pk=pk)
