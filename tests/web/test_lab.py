@@ -153,3 +153,36 @@ def test_without_scripts_the_button_posts_the_form_to_the_labs_page(organiser_cl
     assert response.status_code == 200 and "<html" in page and "How this setup plays with 10 players" in page
     assert "data-lab-change" in page
     assert "Ada" not in page
+
+
+def test_another_organisers_finished_games_count_only_among_enough_of_them(
+    organiser: Any, organiser_client: Client, django_user_model: Any
+) -> None:
+    """One other organiser's game of the same setup would tell how it ended: other
+    organisers' games count once at least `OTHERS_FEWEST` are finished; one's own always."""
+    stranger = django_user_model.objects.create_user("stranger", password="another horse battery")
+
+    def finish(owner: Any, winner: str) -> None:
+        game = started_game(owner, "Elsewhere", players=7)
+        state = dict(game.state)
+        state["winner"] = winner
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, state=state)
+
+    checked = engine.options("classic", {"wolves": 2, "seers": 1}, 7)
+    query = "&".join(
+        f"{name}={'on' if value is True else value}" for name, value in checked.items() if value is not False
+    )
+
+    def page() -> str:
+        return text(organiser_client.get(f"{URL}?ruleset=classic&count=7&{query}"))
+
+    finish(stranger, "wolves")
+    assert "No finished game of this very setup" in page()
+    assert "counted once at least 5 of them are finished" in page()
+    finish(organiser, "village")
+    assert "1 finished game of this very setup" in page()  # one's own, not the stranger's
+    for _ in range(lab.OTHERS_FEWEST - 1):
+        finish(stranger, "wolves")
+    shown = page()
+    assert f"{lab.OTHERS_FEWEST + 1} finished games of this very setup" in shown
+    assert "counted once at least" not in shown

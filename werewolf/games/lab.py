@@ -19,6 +19,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache as shared_cache
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import select_template
@@ -151,19 +152,38 @@ def suggestions(setup: Setup, side: str, who: str) -> tuple[engine_lab.Change, .
     )
 
 
-def observed(setup: Setup) -> dict[str, Any]:
+OTHERS_FEWEST = 5
+"""Other organisers' finished games of a setup count only when there are at least this
+many: one or two would tell an organiser how someone else's game ended."""
+
+
+def observed(setup: Setup, viewer: Any) -> dict[str, Any]:
     """The finished games of this very setup on the site (demonstrations left out), as
-    counts by winning side only: no names, no game."""
+    counts by winning side only: no names, no game. The viewer's own games (organised or
+    co-organised) always count; other organisers' only when at least `OTHERS_FEWEST` of
+    them are finished, so that no count gives away how one of their games ended."""
     checked = _plain(engine.options(setup.ruleset, setup.options, setup.players))
-    wins: dict[str, int] = {}
+    mine = Game.objects.filter(Q(organiser=viewer) | Q(co_organisers=viewer)).values("pk")
+    own: dict[str, int] = {}
+    others: dict[str, int] = {}
     games = Game.objects.filter(ruleset=setup.ruleset, status=Game.Status.FINISHED, is_demo=False)
-    for options, state in games.values_list("options", "state").iterator():
+    rows = games.annotate(own=Exists(mine.filter(pk=OuterRef("pk")))).values_list("options", "state", "own")
+    for options, state, is_own in rows.iterator():
         if not state or len(state.get("alive", ())) != setup.players or _plain(options) != checked:
             continue
+        tally = own if is_own else others
         winner = str(state.get("winner"))
-        wins[winner] = wins.get(winner, 0) + 1
+        tally[winner] = tally.get(winner, 0) + 1
+    wins = dict(own)
+    if sum(others.values()) >= OTHERS_FEWEST:
+        for side, count in others.items():
+            wins[side] = wins.get(side, 0) + count
     total = sum(wins.values())
-    return {"games": total, "shares": [(side, count, 100 * count / total) for side, count in sorted(wins.items())]}
+    return {
+        "games": total,
+        "shares": [(side, count, 100 * count / total) for side, count in sorted(wins.items())],
+        "others_held_back": 0 < sum(others.values()) < OTHERS_FEWEST,
+    }
 
 
 def _plain(value: Any) -> Any:
@@ -262,7 +282,13 @@ def view(request: HttpRequest) -> HttpResponse:
             context["change"] = _best(setup, params.get("side", ""), _who(request))
             return render(request, "games/lab_change.html", context)
         result = study(setup, _who(request))
-        context.update(study=result, chart=chart(result), observed=observed(setup), lopsided=engine_lab.LOPSIDED * 100)
+        context.update(
+            study=result,
+            chart=chart(result),
+            observed=observed(setup, request.user),
+            others_fewest=OTHERS_FEWEST,
+            lopsided=engine_lab.LOPSIDED * 100,
+        )
         if result.flagged is not None:
             context["flag_percent"] = 100 * result.flagged.share
             if page:
