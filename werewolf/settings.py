@@ -208,6 +208,10 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password": f"{_allauth_rate('reset_address', 'ip')},{_allauth_rate('reset_mail', 'key')}",
     "signup": _allauth_rate("signup_address", "ip"),
     "confirm_email": _allauth_rate("signup_mail", "key"),
+    # Passwords are limited at one gate for every door (werewolf/accounts/passwords.py):
+    # not by django-allauth's own counts as well, whose refusal would say other words.
+    "change_password": None,
+    "reauthenticate": None,
 }
 ALLAUTH_TRUSTED_PROXY_COUNT = 1 if WEREWOLF_BEHIND_PROXY else 0
 WEREWOLF_SIGNUP_HOURS = float(os.environ.get("WEREWOLF_SIGNUP_HOURS", "48"))
@@ -312,13 +316,28 @@ WEREWOLF_INVITATION_DAYS = float(os.environ.get("WEREWOLF_INVITATION_DAYS", "14"
 """How long an invitation to become an organiser may be taken up."""
 ACCOUNT_ADAPTER = "werewolf.accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
-ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+# The sign-up asks for no user name: a name that is taken would tell a stranger that an
+# account has it, and the same sign-up answers alike for every address (a taken one gets a
+# mail saying so). django-allauth makes a user name from the address.
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+# One confirmed address an account; a new one replaces it only once confirmed.
+ACCOUNT_CHANGE_EMAIL = True
+# Every password django-allauth checks goes through werewolf/accounts/passwords.py; an
+# address blocks a sign-up only once an account confirmed it (werewolf/accounts/addresses.py).
+ACCOUNT_FORMS = {
+    "signup": "werewolf.accounts.forms.SignupForm",
+    "change_password": "werewolf.accounts.forms.ChangePasswordForm",
+    "reauthenticate": "werewolf.accounts.forms.ReauthenticateForm",
+}
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = ""
-ACCOUNT_PREVENT_ENUMERATION = True
+# "strict": an address another account only typed (never confirmed) blocks no sign-up;
+# one an account confirmed is answered as allauth answers every taken address (the same
+# page, and a mail to it), werewolf/accounts/forms.py's SignupForm.
+ACCOUNT_PREVENT_ENUMERATION = "strict"
 ACCOUNT_SESSION_REMEMBER = True
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"

@@ -14,6 +14,8 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from werewolf.accounts import addresses
+from werewolf.accounts.models import Invitation
 from werewolf.games import links
 from werewolf.games.access import Action
 from werewolf.games.models import Game
@@ -177,18 +179,25 @@ def test_only_the_organiser_chooses_who_co_organises(
 ) -> None:
     game, clients = visitors
     url = _url("dashboard", game)
-    django_user_model.objects.create_user("third", email="third@example.org", password="long enough pw")
-    # The co-organiser may run the game, but not add or remove anyone.
-    assert clients["co-organiser"].post(url, {"action": "add_co_organiser", "who": "third"}).status_code == 404
+    third = django_user_model.objects.create_user("third", password="long enough pw")
+    addresses.confirm_for(third, "third@example.org")
+    # The co-organiser may run the game, but not invite or remove anyone.
+    invite = {"action": "add_co_organiser", "who": "third@example.org"}
+    assert clients["co-organiser"].post(url, invite).status_code == 404
     co = game.co_organisers.get()
     assert clients["co-organiser"].post(url, {"action": "remove_co_organiser", "user": co.pk}).status_code == 404
     assert list(game.co_organisers.values_list("username", flat=True)) == ["co"]
-    # The organiser adds by address or user name, and is told plainly when nobody answers.
+    assert not Invitation.objects.exists()
+    # The organiser invites by address: nobody runs the game until they take it up.
     assert clients["organiser"].post(url, {"action": "add_co_organiser", "who": "THIRD@example.org"}).status_code == 302
-    assert set(game.co_organisers.values_list("username", flat=True)) == {"co", "third"}
-    refused = clients["organiser"].post(url, {"action": "add_co_organiser", "who": "nobody-here"})
-    assert refused.status_code == 400 and "No organiser account is called" in refused.content.decode()
-    refused = clients["organiser"].post(url, {"action": "add_co_organiser", "who": "organiser"})
-    assert refused.status_code == 400 and "own organiser" in refused.content.decode()
+    assert list(game.co_organisers.values_list("username", flat=True)) == ["co"]
+    invitation = Invitation.objects.get()
+    assert invitation.game == game and invitation.email == "THIRD@example.org"
+    # Not an address: said plainly.
+    refused = clients["organiser"].post(url, {"action": "add_co_organiser", "who": "third"})
+    assert refused.status_code == 400 and "is not an e-mail address" in refused.content.decode()
+    # Withdrawn, the invitation opens nothing.
+    clients["organiser"].post(url, {"action": "withdraw_invitation", "invitation": invitation.pk})
+    assert not Invitation.objects.exists()
     clients["organiser"].post(url, {"action": "remove_co_organiser", "user": co.pk})
     assert clients["co-organiser"].get(url).status_code == 404

@@ -12,7 +12,6 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -21,7 +20,7 @@ from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from werewolf import engine, limits
+from werewolf import engine
 from werewolf.engine import grammar, rulesets
 
 from . import validators
@@ -963,58 +962,6 @@ def role_name(role: str, ruleset: str) -> str:
 def deck_counts(deck: tuple[str, ...]) -> list[tuple[str, int]]:
     """Each card of a deck once, in the deck's order, with how many there are."""
     return [(role, deck.count(role)) for role in dict.fromkeys(deck)]
-
-
-class OrganiserLoginForm(AuthenticationForm):
-    """The organiser's log in (the admin's too: it sends its log in here); a refusal (a
-    wrong password) is tied to both fields, so a screen reader says why with each
-    (templates/registration/login.html shows it). Wrong passwords are limited per account
-    and per network address (`limits`); once either is spent, no password is tried, the
-    right one included, until the time the refusal gives."""
-
-    def clean(self) -> dict[str, Any]:
-        account = (self.data.get("username") or "").strip().casefold()
-        address = limits.client_address(self.request) if self.request is not None else ""
-        try:
-            limits.check("login_account", account)
-            limits.check("login_address", address)
-        except limits.Limited as limited:
-            message = words("includes/limited.html", {"limited": limited})
-            raise forms.ValidationError(message, code="limited") from None
-        try:
-            return super().clean()
-        except forms.ValidationError:
-            limits.count("login_account", account)
-            limits.count("login_address", address)
-            raise
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["username"].label = _("User name or e-mail address")
-
-    def confirm_login_allowed(self, user: Any) -> None:
-        """An account signed up on the site logs in once its address is confirmed (the
-        right password then sends the link again, within the mail limit); an account the
-        operator made has no address to confirm."""
-        super().confirm_login_allowed(user)
-        from allauth.account.models import EmailAddress
-        from allauth.core import ratelimit
-
-        addresses = list(EmailAddress.objects.filter(user=user))
-        if addresses and not any(address.verified for address in addresses):
-            address = next((address for address in addresses if address.primary), addresses[0])
-            # One count per address with the sign-up's own mails (django-allauth's).
-            resent = ratelimit.consume(self.request, action="confirm_email", key=address.email.lower())
-            if resent:
-                address.send_confirmation(self.request, signup=False)
-            message = words("includes/unconfirmed.html", {"email": address.email, "resent": resent})
-            raise forms.ValidationError(message, code="unconfirmed")
-
-    def full_clean(self) -> None:
-        super().full_clean()
-        if self.non_field_errors():
-            for field in self.fields.values():
-                field.widget.attrs.update({"aria-invalid": "true", "aria-describedby": "login-error"})
 
 
 class JoinForm(forms.Form):
