@@ -178,29 +178,37 @@ def test_only_the_organiser_chooses_who_co_organises(
     visitors: tuple[Game, dict[str, Client]], django_user_model: Any
 ) -> None:
     game, clients = visitors
-    url = _url("dashboard", game)
+    url = reverse("accounts:co_organisers", args=[game.pk])
     third = django_user_model.objects.create_user("third", password="long enough pw")
     addresses.confirm_for(third, "third@example.org")
-    # The co-organiser may run the game, but not invite or remove anyone.
-    invite = {"action": "add_co_organiser", "who": "third@example.org"}
-    assert clients["co-organiser"].post(url, invite).status_code == 404
     co = game.co_organisers.get()
-    assert clients["co-organiser"].post(url, {"action": "remove_co_organiser", "user": co.pk}).status_code == 404
+    # Only the organiser (and staff) may invite, withdraw or remove; anyone else is answered
+    # as if the game did not exist, and nothing changes.
+    for who in ("anonymous", "player", "other organiser", "co-organiser"):
+        for data in (
+            {"action": "invite", "who": "third@example.org"},
+            {"action": "remove", "user": co.pk},
+        ):
+            problem = _answered(clients[who].post(url, data), False, who)
+            assert problem is None, f"{who}: {problem}"
+        assert clients[who].get(url).status_code in (302, 404, 405)
     assert list(game.co_organisers.values_list("username", flat=True)) == ["co"]
     assert not Invitation.objects.exists()
     # The organiser invites by address: nobody runs the game until they take it up.
-    assert clients["organiser"].post(url, {"action": "add_co_organiser", "who": "THIRD@example.org"}).status_code == 302
+    done = clients["organiser"].post(url, {"action": "invite", "who": "THIRD@example.org"})
+    assert done.status_code == 302 and done["Location"] == f"/games/{game.pk}/#co-organisers"
     assert list(game.co_organisers.values_list("username", flat=True)) == ["co"]
     invitation = Invitation.objects.get()
     assert invitation.game == game and invitation.email == "THIRD@example.org"
-    # Not an address: said plainly.
-    refused = clients["organiser"].post(url, {"action": "add_co_organiser", "who": "third"})
-    assert refused.status_code == 400 and "is not an e-mail address" in refused.content.decode()
+    # Not an address: said plainly, on the dashboard.
+    refused = clients["organiser"].post(url, {"action": "invite", "who": "third"}, follow=True)
+    assert "is not an e-mail address" in refused.content.decode()
+    assert Invitation.objects.count() == 1
     # Withdrawn, the invitation opens nothing.
-    clients["organiser"].post(url, {"action": "withdraw_invitation", "invitation": invitation.pk})
+    clients["organiser"].post(url, {"action": "withdraw", "invitation": invitation.pk})
     assert not Invitation.objects.exists()
-    clients["organiser"].post(url, {"action": "remove_co_organiser", "user": co.pk})
-    assert clients["co-organiser"].get(url).status_code == 404
+    clients["organiser"].post(url, {"action": "remove", "user": co.pk})
+    assert clients["co-organiser"].get(_url("dashboard", game)).status_code == 404
 
 
 # Every page under /accounts/: "anyone" may open it logged out, "account" needs a log in.
@@ -212,6 +220,7 @@ ACCOUNT_URLS: dict[str, tuple[str, str]] = {
     "invitations": ("account", "/accounts/invitations/"),
     "invitation": ("anyone", "/accounts/invitation/forged-key/"),
     "delete": ("account", "/accounts/delete/"),
+    "co_organisers": ("account", "/accounts/games/1/co-organisers/"),
     "account_login": ("anyone", "/accounts/login/"),
     "account_logout": ("anyone", "/accounts/logout/"),
     "account_inactive": ("anyone", "/accounts/inactive/"),

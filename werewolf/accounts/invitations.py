@@ -12,6 +12,8 @@ import secrets
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
@@ -52,6 +54,24 @@ def invite(organiser: Any, email: str, game: Any = None, *, language: str = "en"
             body = render_to_string("accounts/email/invitation_message.txt", context)
         outbound.queue_account_mail(EmailMultiAlternatives(subject, body, to=[email]))
     return invitation
+
+
+class NotAnAddress(ValueError):
+    """What the organiser wrote is not a mail address."""
+
+
+def invite_co_organiser(game: Any, email: str, by: Any, *, language: str) -> str:
+    """Mail `email` an invitation to run `game` with its organiser; the address, cleaned.
+    Whether an account has that address changes nothing in what happens or what the
+    organiser is told: nobody runs the game before they take the invitation up. Raises
+    `NotAnAddress`, or `limits.Limited` once the inviter's invitations are spent."""
+    email = email.strip()
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise NotAnAddress(email) from None
+    invite(by, email, game, language=language)
+    return email
 
 
 def withdraw(game: Any, pk: int | None) -> None:

@@ -18,10 +18,11 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from werewolf import limits
-from werewolf.games import access, retention
+from werewolf.games import access, retention, validators
+from werewolf.games.forms import words
 from werewolf.games.models import Game
 
 from . import invitations
@@ -29,6 +30,10 @@ from .forms import DeleteAccountForm, InviteForm, OrganiserLoginForm, ProfileFor
 from .models import Invitation, Profile
 
 DONE = {
+    "co_organiser": _(
+        "An invitation to run this game with you is on its way to %(email)s. They run it once they take it up "
+        "with an organiser's account of that address."
+    ),
     "saved": _("Your profile is saved."),
     "invited": _("The invitation is on its way to %(email)s."),
     "accepted": _("You now run “%(name)s” with its organiser: it is on your list of games."),
@@ -166,6 +171,33 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     if form.limited:
         response["Retry-After"] = str(form.limited.retry_after)
     return response
+
+
+@login_required
+@require_POST
+def co_organisers(request: HttpRequest, pk: int) -> HttpResponse:
+    """Who runs a game, its organiser's choice (`access.Action.OWN`): invite someone by
+    address, withdraw an invitation nobody took up, or take a co-organiser's access back.
+    Back to the game's dashboard, with what was done or why not."""
+    game = access.game_for(request.user, pk, access.Action.OWN)
+    action = request.POST.get("action", "")
+    if action == "invite":
+        try:
+            email = invitations.invite_co_organiser(
+                game, request.POST.get("who", ""), request.user, language=game.language
+            )
+        except (invitations.NotAnAddress, limits.Limited) as refusal:
+            context = {"who": str(refusal), "limited": refusal if isinstance(refusal, limits.Limited) else None}
+            messages.error(request, words("accounts/co_organiser_refused.html", context))
+        else:
+            messages.success(request, DONE["co_organiser"] % {"email": email})
+    elif action == "withdraw":
+        invitations.withdraw(game, validators.ascii_number(request.POST.get("invitation", "")))
+    elif action == "remove":
+        user_id = validators.ascii_number(request.POST.get("user", ""))
+        if user_id is not None:
+            game.co_organisers.remove(user_id)
+    return redirect(reverse("games:dashboard", args=[game.pk]) + "#co-organisers")
 
 
 class LoginView(auth_views.LoginView):

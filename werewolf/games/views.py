@@ -18,7 +18,6 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from werewolf import engine, limits
-from werewolf.accounts import addresses, invitations
 from werewolf.engine import grammar
 from werewolf.engine.grammar import CardError, read_card
 
@@ -28,7 +27,6 @@ from . import (
     cards,
     links,
     middleware,
-    organisers,
     polls,
     retention,
     selectors,
@@ -79,10 +77,6 @@ DONE = {
     "not_a_draft": _("This game has started: it can no longer be changed or deleted."),
     "running": _("This game is running: it can be deleted once it is over."),
     "addresses_removed": _("The players' mail addresses are removed; the record and the names stay."),
-    "co_organiser": _(
-        "An invitation to run this game with you is on its way to %(email)s. They run it once they take it up "
-        "with an organiser's account of that address."
-    ),
 }
 """What the organiser is told after an action went through (shown by base.html)."""
 
@@ -294,20 +288,6 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                 player = get_object_or_404(Player, game=game, seat=-1 if seat is None else seat)
                 services.resume_mail(player)
                 messages.success(request, DONE["resumed"] % {"name": player.name})
-            elif action in ("add_co_organiser", "remove_co_organiser", "withdraw_invitation"):
-                game = _organised(request, pk, access.Action.OWN)
-                if action == "add_co_organiser":
-                    try:
-                        email = organisers.invite_co_organiser(
-                            game, request.POST.get("who", ""), request.user, language=game.language
-                        )
-                    except limits.Limited as limited:
-                        raise services.ServiceError("limited", limited=limited) from None
-                    messages.success(request, DONE["co_organiser"] % {"email": email})
-                elif action == "withdraw_invitation":
-                    organisers.withdraw_invitation(game, validators.ascii_number(request.POST.get("invitation", "")))
-                else:
-                    organisers.remove_co_organiser(game, validators.ascii_number(request.POST.get("user", "")))
             elif action == "remove_signup":
                 services.remove_signup(game, validators.ascii_number(request.POST.get("player", "")))
             elif action == "mail_link":
@@ -334,18 +314,11 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "entered": validators.ascii_number(request.GET.get("entered", "")),
             "owner": access.may(request.user, game, access.Action.OWN),
             "keep_days": int(settings.WEREWOLF_KEEP_ADDRESSES_DAYS),
-            "co_organisers": _co_organisers(game),
-            "invited": invitations.open_for(game) if access.may(request.user, game, access.Action.OWN) else [],
             **standby_views.panel(game),  # the missed-cards policy, the late list, the standbys
             "absences": absences_of(game) if game.is_running else [],
         }
     )
     return render(request, "games/dashboard.html", context, status=400 if error else 200)
-
-
-def _co_organisers(game: Game) -> list[tuple[Any, str]]:
-    """Each co-organiser with the address it confirmed (never one it merely typed)."""
-    return [(user, addresses.primary(user)) for user in game.co_organisers.order_by("username")]
 
 
 @login_required
