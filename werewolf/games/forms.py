@@ -674,7 +674,12 @@ class NotecardForm(PhaseCarrier):
     numbered (`target_1`, `target_2`..., best first when ranked; `swap_1`, `swap_2`); a
     ranked list as long as the choices has a select for each choice. Labels come from
     includes/notecard_words.html by card kind and field name. `submit` names the
-    button's word there."""
+    button's word there.
+
+    A select every card taken fills (`needed`: the Werewolf's claw) is marked required
+    and opens on a disabled "choose ..." instead of an empty choice the engine would
+    refuse; the form itself still takes it empty, so that a card sent without the
+    browser's check gets the engine's own refusal, as every other door does."""
 
     def __init__(
         self,
@@ -697,7 +702,12 @@ class NotecardForm(PhaseCarrier):
         self.selects = card_selects(slot)
         for (field, selects), choices in zip(self.selects, _usable_choices(slot), strict=True):
             labels = choice_labels(field.refers, names)
-            options = Options([("", empty)] + [(str(choice), labels[choice]) for choice in choices])
+            named = [(str(choice), labels[choice]) for choice in choices]
+            options = Options([("", empty)] + named)
+            required = needed(card, field) if choices else 0
+            if required:
+                choose = card_word("choose", ruleset, kind=card.kind, field=field.name, refers=field.refers)
+                prompted = Options([("", choose)] + named)
             for number, name in enumerate(selects, start=1):
                 label = card_word(
                     "field",
@@ -707,7 +717,11 @@ class NotecardForm(PhaseCarrier):
                     number=number if field.most != 1 else None,
                     ranked=field.ranked,
                 )
-                self.fields[name] = SeatField(label=label, required=False, choices=options)
+                if number <= required:
+                    self.fields[name] = SeatField(label=label, required=False, choices=prompted)
+                    self.fields[name].widget.attrs["required"] = True
+                else:
+                    self.fields[name] = SeatField(label=label, required=False, choices=options)
         self.helper = _helper(card_word(submit, ruleset))
         self.helper.field_template = "games/widgets/card_field.html"
 
@@ -732,6 +746,18 @@ class NotecardForm(PhaseCarrier):
     def order(self) -> engine.Order:
         """The card the form's selects write (`written_card`)."""
         return written_card(self.slot.card, self.selects, self.cleaned_data)
+
+
+def needed(card: engine.Card, field: engine.Field) -> int:
+    """How many of `field`'s values every card `card` takes holds, so how many of its
+    selects (the first ones) may not be left empty: none where an empty card is taken (as
+    SLEEP, or as itself: a vote for nobody) or the field is optional; else the field's
+    fewest, and at least one when it is the card's only field that is not optional (the
+    Werewolf's claw: neither SLEEP nor an empty card is taken)."""
+    if card.blank or card.may_be_empty or field.optional:
+        return 0
+    kept = [other for other in card.fields if not other.optional]
+    return max(field.least, 1 if len(kept) == 1 and kept[0] is field else 0)
 
 
 def _usable_choices(slot: engine.Slot) -> list[tuple[int, ...]]:

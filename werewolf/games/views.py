@@ -85,8 +85,11 @@ DONE = {
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    games = access.games_of(request.user)
-    return render(request, "games/home.html", {"games": games, "demo_form": DemoForm()})
+    """The organiser's games; each offers Delete only where `access` lets this account
+    delete it (its organiser, not a co-organiser)."""
+    games = list(access.games_of(request.user))
+    owned = {game.pk for game in games if access.may(request.user, game, access.Action.OWN)}
+    return render(request, "games/home.html", {"games": games, "owned": owned, "demo_form": DemoForm()})
 
 
 @login_required
