@@ -4,7 +4,9 @@
     python3 dev.py run [HOST:PORT]   set everything up and serve the app with a Celery worker
                                      and beat, at HOST:PORT (default 127.0.0.1:8000, or the
                                      WEREWOLF_ADDRESS environment variable); 0.0.0.0:8000
-                                     serves every network interface
+                                     serves every network interface. The links in mail
+                                     use it (written to var/site-url for every process)
+                                     unless WEREWOLF_SITE_URL is set. Ctrl-C stops it all
     python3 dev.py test [ARGS]       set everything up and run the whole test suite (ARGS go
                                      to pytest)
     python3 dev.py install           set up what `test` needs, and run nothing (CI does this
