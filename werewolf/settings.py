@@ -39,6 +39,7 @@ def _read_env_file() -> Path | None:
     return path
 
 
+_SITE_URL_IN_ENVIRONMENT = "WEREWOLF_SITE_URL" in os.environ
 ENV_FILE = _read_env_file()
 VAR_DIR = Path(os.environ.get("WEREWOLF_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -70,7 +71,34 @@ SECRET_KEY = _secret_key()
 DEBUG = _env_bool("WEREWOLF_DEBUG", False)
 ALLOWED_HOSTS = _env_list("WEREWOLF_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = _env_list("WEREWOLF_CSRF_TRUSTED_ORIGINS", "")
-SITE_URL = os.environ.get("WEREWOLF_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+SITE_URL_FILE = VAR_DIR / "site-url"
+"""Where `dev.py run` writes the address it serves on (`manage.py site_url ADDRESS`), for
+every process of this machine that has no WEREWOLF_SITE_URL: the web server, the worker,
+and a `receive_mail` the mail system starts."""
+
+
+def _site_url() -> tuple[str, str]:
+    """The public address the links in mail carry, and where it comes from: the
+    environment, the env file, the file `dev.py run` wrote (SITE_URL_FILE), or the
+    built-in default, which the doors and the workers refuse to use on a site that set
+    another (werewolf/site)."""
+    if "WEREWOLF_SITE_URL" in os.environ:
+        return os.environ["WEREWOLF_SITE_URL"], "environment" if _SITE_URL_IN_ENVIRONMENT else "env file"
+    try:
+        written = SITE_URL_FILE.read_text(encoding="utf-8").strip()
+    except OSError:
+        written = ""
+    if written:
+        return written, "dev.py run"
+    return "http://127.0.0.1:8000", "default"
+
+
+SITE_URL, SITE_URL_SOURCE = _site_url()
+SITE_URL = SITE_URL.rstrip("/")
+# The sites framework's one site (django.contrib.sites): `migrate` records its domain from
+# an address set as above, and its name, which allauth's account mails say.
+SITE_ID = 1
+SITE_NAME = os.environ.get("WEREWOLF_SITE_NAME", "Werewolf")
 
 # Served over HTTPS (the site's URL says so): cookies only over HTTPS, plain HTTP sent to
 # HTTPS, and, when the environment asks, HSTS. Behind a proxy that ends TLS, say so with
@@ -97,6 +125,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "django.contrib.sites",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "crispy_forms",
@@ -108,6 +137,7 @@ INSTALLED_APPS = [
     "werewolf.mail",  # above the games: registers the outbox the games queue their mail in
     "werewolf.printing",
     "werewolf.accounts",
+    "werewolf.site",  # below django.contrib.sites: records the site's address after its migrations
 ]
 
 MIDDLEWARE = [
@@ -230,6 +260,7 @@ TEMPLATES: list[dict[str, Any]] = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "werewolf.site.context.current_site",
             ],
         },
     },
