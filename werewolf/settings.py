@@ -260,7 +260,6 @@ TEMPLATES: list[dict[str, Any]] = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "werewolf.site.context.current_site",
             ],
         },
     },
