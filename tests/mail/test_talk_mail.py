@@ -78,4 +78,4 @@ def test_a_substitute_voids_the_old_talk_address(game: Game) -> None:
     player = game.players.get(seat=5)
     services.substitute_player(player, name="Newcomer", email=player.email)
     kept = inbound.receive(letter(game, 5, "Still me", to=address))
-    assert kept.status == "unmatched" and kept.code == "revoked_reference"
+    assert kept.status == "refused" and kept.code == "revoked_reference" and kept.game_id == game.pk

@@ -339,6 +339,30 @@ def send_inbound_reply(row: InboundMessage, reading: Any) -> bool:
     return bool(deliver(queue_inbound_reply(row, reading)))
 
 
+def queue_handed_on_reply(row: InboundMessage, reading: Any) -> list[int]:
+    """Answer a reply from a person who held the seat before (werewolf/mail/held.py), at
+    the address they held it with, once per inbound message: the seat is held by someone
+    else for now (until when, and how to come back early) or for good, and nothing was
+    changed. Nothing of the seat's since (its role, its cards, its link) is in it."""
+    former, game = reading.former, row.game
+    if former is None or game is None or not former.email:
+        return []
+    context = {
+        "game": game,
+        "former": former,
+        "inbound": row,
+        "public_url": settings.SITE_URL + reverse("games:public", args=[game.public_key]),
+        "headers": {"In-Reply-To": row.message_id, "References": row.message_id} if row.message_id else {},
+    }
+    mail = (f"inbound:{row.pk}", Dispatch.Kind.INBOUND_REPLY, None, former.name, former.email, "handed_on_reply")
+    return _queue_rows(game, [(*mail, context)])
+
+
+def send_handed_on_reply(row: InboundMessage, reading: Any) -> bool:
+    """Queue `queue_handed_on_reply`'s answer and send it at once (the sweep retries it)."""
+    return bool(deliver(queue_handed_on_reply(row, reading)))
+
+
 def send_phase_mails(phase_id: int) -> int:
     """Queue (if not yet) and send the phase's results. Safe to run any number of times."""
     phase = Phase.objects.select_related("game").filter(pk=phase_id).first()
@@ -1116,13 +1140,14 @@ def _queue_rows(game: Game, wanted: list[tuple[str, str, Phase | None, str, str,
     for key, kind, phase, name, email, template, context in wanted:
         if key in existing:
             continue
+        headers = {"From": sender(), **context.get("headers", {})}
         with translation.override(game.language):
             rendered = {
                 "recipient": recipient(name, email),
                 "subject": _text(_line(f"emails/{template}_subject.txt", context)),
                 "body_text": _text(render_to_string(f"emails/{template}.txt", context)),
                 "body_html": _text(render_to_string(f"emails/{template}.html", context)),
-                "headers": {"From": _text(sender())},
+                "headers": {name: _text(value) for name, value in headers.items()},
             }
         rows.append(
             Dispatch(key=key, kind=kind, phase=phase, message_id=message_id_for(key), next_attempt_at=now, **rendered)
