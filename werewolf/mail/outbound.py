@@ -212,7 +212,11 @@ def queue_deadline_moved(phase: Phase, players: list[Player], reason: str = "org
 
 
 def _render_deadline_moved(player: Player, reason: str = "organiser") -> dict[str, Any]:
-    return _render(player, "deadline_moved", {**_context(player), "reason": reason})
+    # A seat whose card is in is told so, not asked for it again (issue 42: the resume
+    # mail asked the Seer for the card already in).
+    context = _context(player)
+    card_in = selectors.card_of(context["next_phase"], player.occupied_seat) if context["slot"] else None
+    return _render(player, "deadline_moved", {**context, "reason": reason, "card_in": card_in})
 
 
 def queue_paused(game: Game, phase: Phase | None, players: list[Player]) -> list[int]:
