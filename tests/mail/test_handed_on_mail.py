@@ -19,7 +19,7 @@ from werewolf.games import absences, services
 from werewolf.games.models import Game, InboundMessage
 from werewolf.mail import inbound
 
-from ..web.play import reply_address, secrets_hidden_from, snapshot, text_of
+from ..web.play import NAMES, reply_address, secrets_hidden_from, snapshot, text_of
 from ..web.test_away_standby import away, away_game, next_phase, over
 from .test_inbound import letter
 
@@ -139,3 +139,16 @@ def test_the_dashboard_lists_each_mail_under_the_person_who_wrote_it_and_an_abse
     assert mails.count(f"{player.email} {player.name} seat {SEAT + 1}") == 2 and "Zelda" not in mails
     assert "absence noted (away_declared)" in mails and "answered with the card as it stands (STATUS)" in mails
     assert "HELP or STATUS" not in mails
+
+
+def test_the_answer_is_in_the_games_language(organiser) -> None:
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = services.start_game(
+        services.create_game(organiser, name="Villaggio", seats=seats, options={}, seed=5, language="it")
+    )
+    name, email, old = old_reply_address(game)
+    services.substitute_player(game.players.get(seat=SEAT), name="Ivan", email="ivan@example.org", new_person=True)
+    inbound.receive(letter(Game.objects.get(pk=game.pk), SEAT, "VOTO Alba", to=old, sender=email))
+    (answer,) = answers_to(email)
+    assert answer.subject.endswith("Il tuo posto è ora di qualcun altro")
+    assert f"Ciao {name}," in answer.body and "dato definitivamente a qualcun altro" in " ".join(answer.body.split())
