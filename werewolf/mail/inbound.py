@@ -9,7 +9,9 @@ A message is matched to a seat and a phase by the signed reference in the addres
 was sent to (see `links.reference_for`), never by its From line alone; it must also
 come from the seat's own address. Replies go only to a seat's registered address, so
 a forged message never makes the server mail a stranger, and never to a robot
-(auto-replies and bounces), so that two robots never talk forever.
+(auto-replies and bounces), so that two robots never talk forever. The one other
+address answered is that of a person who held the seat before, replying to a mail of
+their link since revoked (held.py): kept with the game, answered, nothing changed.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from werewolf import engine
-from werewolf.engine.grammar import CardError, command, grammar, read_card
+from werewolf.engine.grammar import CardError, Grammar, command, grammar, read_card
 from werewolf.games import absences, dates, links, selectors, services, talk
 from werewolf.games.models import Absence, Game, InboundMessage, Order, Phase, Player, Post
 
@@ -294,22 +296,23 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
     if not readable:
         return Reading(Status.REFUSED, "unreadable", player=player, reply_to=player, author=player.name)
     phase = game.current_phase() if game.is_running else None
-    names = selectors.names(game)
-    reply = replies.split(_body(message)[:MAX_TEXT_CHARS], grammar(game.ruleset), names)
+    names, words = selectors.names(game), grammar(game.ruleset)
+    reply = own_text(message, words, names)
     away = replies.absence_lines(reply)
-    texts = replies.cards(reply, grammar(game.ruleset), names) or [""]
+    texts = replies.cards(reply, words, names) or [""]
     asked = command(texts[0])
-    if asked is None and away and not replies.holds_card(reply, grammar(game.ruleset), names):
+    if asked is None and away and not replies.holds_card(reply, words, names):
         # An absence and nothing else (a greeting above it, a word of thanks below).
         return _absences(Reading(Status.COMMAND, "", player=player, phase=phase, reply_to=player), away, alone=True)
-    return _absences(_card(player, phase, index, texts, asked), away)
+    return _absences(_card(player, phase, index, texts, names), away)
 
 
-def _card(player: Player, phase: Phase | None, index: int, texts: list[str], asked: str | None) -> Reading:
+def _card(player: Player, phase: Phase | None, index: int, texts: list[str], names: Sequence[str]) -> Reading:
     """The reply's card (or its HELP or STATUS) for `player`'s seat, handed in for the
     phase its reference names, or refused and why."""
     Status = InboundMessage.Status
     game = player.game
+    asked = command(texts[0])
     if asked is not None:
         # HELP and STATUS are answered from any of the seat's mails, old ones too: the
         # answer is about the phase open now.
@@ -327,7 +330,6 @@ def _card(player: Player, phase: Phase | None, index: int, texts: list[str], ask
     reading = Reading(Status.REFUSED, "", player=player, phase=phase, card=texts[0], reply_to=player)
     seat = player.occupied_seat
     slot = engine.phase(game.engine_state).asks(seat)
-    names = selectors.names(game)
     problems = []
     for text in texts:
         try:
@@ -567,10 +569,10 @@ def _bounce(message: EmailMessage) -> bool:
 # Reading the card out of a reply ----------------------------------------------------
 
 
-def card_texts(message: EmailMessage, ruleset: str | None, names: Sequence[str]) -> list[str]:
-    """The cards a reply may hold, best first, from the player's own text only (see
-    replies.py: quoted mail, sign-offs and signatures never count)."""
-    return replies.card_texts(_body(message)[:MAX_TEXT_CHARS], grammar(ruleset), names)
+def own_text(message: EmailMessage, words: Grammar, names: Sequence[str]) -> replies.Reply:
+    """What the player wrote in a reply, its cards and absence lines to be read from
+    (see replies.py: quoted mail, sign-offs and signatures never count)."""
+    return replies.split(_body(message)[:MAX_TEXT_CHARS], words, names)
 
 
 def _body(message: EmailMessage) -> str:
