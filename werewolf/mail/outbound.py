@@ -212,8 +212,7 @@ def queue_deadline_moved(phase: Phase, players: list[Player], reason: str = "org
 
 
 def _render_deadline_moved(player: Player, reason: str = "organiser") -> dict[str, Any]:
-    # A seat whose card is in is told so, not asked for it again (issue 42: the resume
-    # mail asked the Seer for the card already in).
+    # A seat whose card is in is told so (its own card), not asked for it again.
     context = _context(player)
     card_in = selectors.card_of(context["next_phase"], player.occupied_seat) if context["slot"] else None
     return _render(player, "deadline_moved", {**context, "reason": reason, "card_in": card_in})
