@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .models import Dispatch, Event, Game, InboundMessage, Player, Standby
+from .models import Absence, Dispatch, Event, Game, InboundMessage, Player, SeatLink, Standby
 
 OVER = (Game.Status.FINISHED, Game.Status.ENDED)
 """The games whose players' data may go: those that no longer need to reach anyone."""
@@ -57,6 +57,9 @@ def forget_addresses(game: Game, now: Any = None) -> int:
             Player.objects.filter(game=game).exclude(email="").update(email="", bounce_reason="", mail_stopped=False)
         )
         Dispatch.objects.filter(player__game=game).update(recipient="", headers={})
+        # Who held each seat's links, and who was away while a standby stood in.
+        SeatLink.objects.filter(player__game=game).exclude(email="").update(email="")
+        Absence.objects.filter(game=game).exclude(away_email="").update(away_email="")
         Standby.objects.filter(game=game).update(email="")  # (their mails go with the organisers', by age)
         inbound = InboundMessage.objects.filter(game=game) | InboundMessage.objects.filter(player__game=game)
         inbound.update(sender="", raw=REMOVED)
