@@ -84,10 +84,15 @@ def _seen(key: str) -> Lesson:
     return lesson
 
 
-def _inquired(memory: Memory, data: Mapping[str, Any]) -> None:
-    """The inquirer's own answer: also kept in order, for it to claim."""
-    found(memory, data["target"], bool(data["werewolf"]))
-    memory.results.append((data["target"], bool(data["werewolf"])))
+def inquired(key: str) -> Lesson:
+    """The lesson of an answer to one's own inquiry (the Seer's, the Medium's) naming
+    the player under `key`: also kept in order, for the seat to claim."""
+
+    def lesson(memory: Memory, data: Mapping[str, Any]) -> None:
+        found(memory, data[key], bool(data["werewolf"]))
+        memory.results.append((data[key], bool(data["werewolf"])))
+
+    return lesson
 
 
 def _dealt(memory: Memory, data: Mapping[str, Any]) -> None:
@@ -143,7 +148,7 @@ LESSONS: Mapping[str, Lesson] = {
     "pack_formed": _pack,
     "alpha_passed": _pack,
     "converted": _converted,
-    "seer_saw": _inquired,
+    "seer_saw": inquired("target"),
     "role_dealt": _dealt,
     "day_ended": _ballots,
     "tested": _seen("seat"),

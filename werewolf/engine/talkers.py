@@ -29,7 +29,7 @@ documented in docs/lab.md with the figures they were calibrated on.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 
@@ -88,6 +88,8 @@ class Table:
     square: Square = field(default_factory=Square)
     out: set[int] = field(default_factory=set)
     intentions: dict[int, int] = field(default_factory=dict)
+    talked: int = 0
+    """The last day talked over (its second step talks without claiming anew)."""
     weighed: set[tuple[int, int]] = field(default_factory=set)
     """The (claimant, wolf named) pairs a pack has weighed a bluff against, once each."""
     temper: Temper = TEMPER
@@ -223,24 +225,33 @@ def _defend(table: Table, day: int, wolf: int, intentions: Mapping[int, int], rn
     table.out.add(wolf)
 
 
-def day_talk(table: Table, day: int, living: Sequence[int], rng: Random) -> dict[int, int]:
-    """The day's talk, and whom each living seat then votes for: the inquirers who
-    have a reason come out (at the temper's chance), the packs named may counter-claim,
-    and three rounds of intentions, each said in the square, follow it; after the first,
+def day_talk(
+    table: Table, day: int, living: Sequence[int], rng: Random, among: Collection[int] | None = None
+) -> dict[int, int]:
+    """The day's talk, and whom each living seat then votes for (`among` those, when
+    the step names its candidates: a ballot between suspects): the inquirers who have
+    a reason come out (at the temper's chance), the packs named may counter-claim, and
+    three rounds of intentions, each said in the square, follow it; after the first,
     the leading suspect, when it is a hidden inquirer, comes out in its defence (a wolf
-    may bluff instead, `_defend`)."""
+    may bluff instead, `_defend`). A second step of the same day (the ballot) talks
+    again without claiming or accusing anew."""
     temper, memories, square = table.temper, table.memories, table.square
-    for seat in living:
-        memory = memories[seat]
-        if not _inquirer(memory):
-            continue
-        if seat in table.out or (_reason_to_reveal(memory, square, living) and rng.random() < temper.reveal):
-            _claim(table, day, seat, memory)
-    _bluff(table, day, living, rng)
+    again = table.talked == day
+    table.talked = day
+    if not again:
+        for seat in living:
+            memory = memories[seat]
+            if not _inquirer(memory):
+                continue
+            if seat in table.out or (_reason_to_reveal(memory, square, living) and rng.random() < temper.reveal):
+                _claim(table, day, seat, memory)
+        _bluff(table, day, living, rng)
     order = list(living)
     rng.shuffle(order)
     hiding = {seat for seat in living if memories[seat].pack and rng.random() < temper.hide}
-    _estimates(table, day, living, hiding, rng)
+    if not again:
+        _estimates(table, day, living, hiding, rng)
+    named = set(living) if among is None else set(among)
     intentions: dict[int, int] = {}
     accused = Counter(remark.target for remark in square.today(day, ESTIMATE))
     for round_ in range(ROUNDS):
@@ -255,6 +266,7 @@ def day_talk(table: Table, day: int, living: Sequence[int], rng: Random) -> dict
                 values = {other: public_score[other] for other in living if other not in shunned}
             else:
                 values = table.believes(seat, living)[1]
+            values = {other: value for other, value in values.items() if other in named}
             if not values:
                 continue
             share = temper.follow / max(tally.values(), default=1)
@@ -371,7 +383,13 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
     intentions: dict[int, int] = {}
     if spec.kind == "day":
         talkers = [seat for seat in living if seat in spec.slots]
-        intentions = day_talk(table, spec.number, talkers, rng)
+        among = {
+            choice
+            for seat in talkers
+            if aims.get(spec.slots[seat].card.kind) == "hostile" and spec.slots[seat].card.fields
+            for choice in spec.slots[seat].options[0]
+        }
+        intentions = day_talk(table, spec.number, talkers, rng, among)
     for seat, slot in spec.slots.items():
         card = slot.card
         memory = table.memories[seat]
