@@ -104,10 +104,12 @@ def _ballots(memory: Memory, data: Mapping[str, Any]) -> None:
     memory.votes.extend((voter, named) for voter, named in data.get("ballots", ()) if named is not None)
 
 
-def died(seen_as_wolf: Callable[[str], bool]) -> Lesson:
+def died(seen_as_wolf: Callable[[str], bool], prey: bool = False) -> Lesson:
     """The lesson of a public death: the player is dead and, when its card is shown,
     its role is known, and whether it was a wolf (`seen_as_wolf`, the ruleset's table;
-    a card that shows only that, Dark City's, gives its "werewolf")."""
+    a card that shows only that, Dark City's, gives its "werewolf"). A death only the
+    pack deals to players outside it (`prey`: killed at night) clears its player even
+    when the card stays hidden."""
 
     def lesson(memory: Memory, data: Mapping[str, Any]) -> None:
         seat = data["seat"]
@@ -118,6 +120,8 @@ def died(seen_as_wolf: Callable[[str], bool]) -> Lesson:
             found(memory, seat, seen_as_wolf(role))
         elif data.get("werewolf") is not None:
             found(memory, seat, bool(data["werewolf"]))
+        elif prey and seat not in memory.wolves:
+            memory.cleared.add(seat)
 
     return lesson
 

@@ -87,7 +87,8 @@ class Claims:
     """What one seat makes of the square's claims: `liars`, claimants it has seen
     proven false (a result contradicted by what it knows, a role it knows they do not
     hold, two roles claimed); `proven`, claimants it has seen borne out (their card
-    showed the role claimed, or a werewolf they named was one); `weight`, how far it
+    showed the role claimed, they are known to be no wolf, say killed by the pack, or a
+    werewolf they named was one); `weight`, how far it
     trusts each claimant still open (a share of `trust` when more claim a role than the
     table holds); `contested`, each open claimant's chance, from the count alone, of
     being a false one."""
@@ -114,7 +115,7 @@ def read(square: Square, memory: Memory, trust: float) -> Claims:
         holders = {other for other, held in memory.roles.items() if held == role}
         if memory.role == role:
             holders.add(memory.seat)
-        if known == role:
+        if known == role or (known is None and seat in memory.cleared and seat not in memory.wolves):
             proven.add(seat)
         elif (
             known is not None

@@ -383,8 +383,8 @@ class Classic(BaseRuleset):
 
     def lessons(self) -> Mapping[str, Lesson]:
         """The shared lessons, and classic's own: a death shows its card (so its role,
-        and whether it was a wolf's), and the setup tells the table how many wolves and
-        Seers it holds."""
+        and whether it was a wolf's; a player killed at night was none, card shown or
+        not), and the setup tells the table how many wolves and Seers it holds."""
         return _LESSONS
 
     def outcome(self, state: State) -> Outcome | None:
@@ -449,11 +449,15 @@ def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
     memory.counts.update({WOLF: int(data["wolves"]), SEER: int(data["seers"])})
 
 
-_DIED = died(lambda role: ROLES[role].seen_as_wolf)
+def _seen_as_wolf(role: str) -> bool:
+    return ROLES[role].seen_as_wolf
+
+
 _LESSONS: Mapping[str, Lesson] = {
     **LESSONS,
     "game_set_up": _counted,
-    **{cause: _DIED for cause in ("killed", "lynched", "shot", "heartbroken", "exposed")},
+    "killed": died(_seen_as_wolf, prey=True),
+    **{cause: died(_seen_as_wolf) for cause in ("lynched", "shot", "heartbroken", "exposed")},
 }
 
 

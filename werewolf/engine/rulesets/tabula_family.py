@@ -269,15 +269,20 @@ class TabulaFamily(BaseRuleset, ABC):
 
     def lessons(self) -> Mapping[str, Lesson]:
         """The shared lessons and the family's own, for the bots (engine/people.py): a
-        death (the card known only where the game shows it), the Medium's answer kept
-        for it to claim, and the setup's counts of Werewolves, Seers and specials."""
+        death (the card known only where the game shows it; a player killed at night is
+        no wolf, whatever it shows), the Medium's answer kept for it to claim, and the
+        setup's counts of Werewolves, Seers and specials."""
         rows = self.roles
-        died_lesson = died(lambda role: role in rows and rows[role].seen_as_wolf)
+
+        def wolfish(role: str) -> bool:
+            return role in rows and rows[role].seen_as_wolf
+
         return {
             **LESSONS,
             "game_set_up": _counted,
             "medium_saw": inquired("seat"),
-            **{cause: died_lesson for cause in ("killed", "lynched", "taken")},
+            "killed": died(wolfish, prey=True),
+            **{cause: died(wolfish) for cause in ("lynched", "taken")},
         }
 
     def cast(self, options: Mapping[str, Any]) -> Mapping[str, Role]:
