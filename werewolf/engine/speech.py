@@ -52,17 +52,23 @@ class Remark:
 @dataclass(slots=True)
 class Square:
     """Every remark of a game, in the order said. `claimed` maps a seat to the role it
-    claimed first; `results` a claimant to its claimed results, in order; `said`, the
-    results already claimed, so that nobody says one twice."""
+    claimed first (an empty role: it claimed two); `results` a claimant to its claimed
+    results, in order; `said`, the results already claimed, so that nobody says one
+    twice."""
 
     remarks: list[Remark] = field(default_factory=list)
     claimed: dict[int, str] = field(default_factory=dict)
     results: dict[int, list[tuple[int, bool]]] = field(default_factory=dict)
     said: set[tuple[int, int]] = field(default_factory=set)
+    claims: int = 0
+    """How many claims (of a role or a result) were made: what a seat reads of the
+    square changes only when this does."""
 
     def say(self, remark: Remark) -> None:
         """Post `remark`; a claim of a role or a result is kept for everyone to read."""
         self.remarks.append(remark)
+        if remark.kind in (COMING_OUT, DIVINED):
+            self.claims += 1
         if remark.kind == COMING_OUT and remark.role is not None:
             self.claimed.setdefault(remark.speaker, remark.role)
             if self.claimed[remark.speaker] != remark.role:

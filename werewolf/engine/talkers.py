@@ -95,6 +95,11 @@ class Table:
     temper: Temper = TEMPER
     hunches: dict[int, dict[int, float]] = field(default_factory=dict)
     """Each seat's own hunch about each other seat, drawn once a game (`seated`)."""
+    step: int = 0
+    """How many steps the bots have written cards for: memories change only between
+    steps, so a seat's beliefs are kept (`believed`) until the step or the square's
+    claims change."""
+    believed: dict[int, tuple[tuple[int, int], Claims, dict[int, float]]] = field(default_factory=dict)
 
     @classmethod
     def seated(cls, players: int, rng: Random, temper: Temper = TEMPER) -> Table:
@@ -109,7 +114,12 @@ class Table:
 
     def believes(self, seat: int, living: Sequence[int]) -> tuple[Claims, dict[int, float]]:
         """How `seat` reads the square's claims, and its suspicion of each living seat,
-        its hunches included."""
+        its hunches included (kept until the step or the square's claims change; not
+        to be changed by the caller)."""
+        key = (self.step, self.square.claims)
+        kept = self.believed.get(seat)
+        if kept is not None and kept[0] == key:
+            return kept[1], kept[2]
         memory = self.memories[seat]
         claims = read(self.square, memory, self.temper.trust)
         score = suspicion(memory, claims, self.square, living, self.temper)
@@ -117,6 +127,7 @@ class Table:
         if hunches:
             for other in score:
                 score[other] += hunches[other]
+        self.believed[seat] = (key, claims, score)
         return claims, score
 
 
@@ -256,8 +267,7 @@ def day_talk(
     accused = Counter(remark.target for remark in square.today(day, ESTIMATE))
     for round_ in range(ROUNDS):
         tally = Counter(intentions.values()) if intentions else accused
-        public = memories[PUBLIC_SEAT]
-        public_score = suspicion(public, read(square, public, temper.trust), square, living, temper)
+        public_score = table.believes(PUBLIC_SEAT, living)[1]
         said: dict[int, int] = {}
         for seat in living:
             memory = memories[seat]
@@ -321,7 +331,7 @@ def _night_choice(
     to the bots that play like people."""
     memory = table.memories[seat]
     choices = slot.options[0]
-    temper, square = table.temper, table.square
+    square = table.square
     if aim == "hostile" and memory.pack:
         prey = [choice for choice in choices if choice not in memory.pack]
         if not prey:
@@ -332,8 +342,7 @@ def _night_choice(
         accusers = _accusers(square, memory.pack, prey)
         if accusers:
             return accusers[int(rng.random() * len(accusers))]
-        public = table.memories[PUBLIC_SEAT]
-        score = suspicion(public, read(square, public, temper.trust), square, living, temper)
+        score = table.believes(PUBLIC_SEAT, living)[1]
         least = min(score.get(choice, 0.0) for choice in prey)
         trusted = [choice for choice in prey if score.get(choice, 0.0) == least]
         return trusted[int(rng.random() * len(trusted))]
@@ -377,6 +386,7 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
     """Every card `spec` asks, written by bots that talk: a day's talk first, whose last
     intentions are the day's votes; at night, the choices `_night_choice` makes; any
     other card as the bots that play like people write it."""
+    table.step += 1
     dead = table.memories[PUBLIC_SEAT].dead
     living = sorted(seat for seat in table.memories if seat >= 0 and seat not in dead)
     cards: dict[int, Order] = {}
