@@ -191,3 +191,29 @@ def test_every_ruleset_plays_whole_games_with_talking_bots() -> None:
         run = simulate(ruleset, rules.min_players + 1, {}, 20, 2, strategy=TALK)
         assert sum(run.wins.values()) == 20
         assert run.wins == simulate(ruleset, rules.min_players + 1, {}, 20, 2, strategy=TALK).wins
+
+
+def test_a_player_the_pack_killed_is_no_wolf_even_with_its_card_hidden() -> None:
+    """Lupus in Tabula hides the dead's cards: a seat still learns that the night's
+    victim was no wolf (the pack kills outside itself), and a Seer claimant so killed is
+    borne out; a lynched player's hidden card clears nobody."""
+    rules = rulesets.get("tabula")
+    memory = Memory(5)
+    remember(
+        {5: memory},
+        [
+            engine.Event(
+                "game_set_up", {"players": 8, "wolves": 2, "seers": 1, "specials": []}, engine.Audience.public()
+            ),
+            engine.Event("killed", {"seat": 1, "role": None}, engine.Audience.public()),
+            engine.Event("lynched", {"seat": 2, "role": None}, engine.Audience.public()),
+        ],
+        rules.lessons(),
+    )
+    assert memory.dead == {1, 2} and memory.cleared == {1} and memory.counts == {"wolf": 2, "seer": 1}
+    square = Square()
+    square.say(Remark(1, 1, COMING_OUT, role=SEER))
+    square.say(Remark(1, 1, DIVINED, 4, werewolf=True))
+    claims = read(square, memory, TEMPER.trust)
+    assert claims.proven == {1}
+    assert suspicion(memory, claims, square, [0, 3, 4, 5, 6, 7], TEMPER)[4] >= 1
