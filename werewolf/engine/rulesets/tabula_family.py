@@ -34,7 +34,7 @@ from ..options import gettext_noop as _
 from ..orders import Order
 from ..outcome import Outcome, finish
 from ..pack import succession
-from ..people import LESSONS, Lesson, Memory, died, inquired
+from ..people import AIMS, LESSONS, Aim, Lesson, Memory, died, inquired
 from ..random import setup_rng
 from ..state import PhaseSpec, RulesetState, Stage, State
 from ..table import Role
@@ -285,6 +285,10 @@ class TabulaFamily(BaseRuleset, ABC):
             **{cause: died(wolfish) for cause in ("lynched", "taken")},
         }
 
+    def aims(self) -> Mapping[str, Aim]:
+        """The shared aims, and the Owl's card: the player it names is made a suspect."""
+        return _AIMS
+
     def cast(self, options: Mapping[str, Any]) -> Mapping[str, Role]:
         """The rows of a game's roles: the edition's, and the organiser's characters."""
         return self.game_cast(options).rows
@@ -483,6 +487,9 @@ class TabulaFamily(BaseRuleset, ABC):
         """The seats on the winning side, its dead included."""
         rows = self.game_cast(state.options).rows
         return tuple(seat for seat, role in enumerate(state.rules.roles) if rows[role].side == side)
+
+
+_AIMS: Mapping[str, Aim] = {**AIMS, "owl": "hostile"}
 
 
 def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
