@@ -3,7 +3,7 @@
 same games in the same process, and the ratio between them.
 
 The lab (`engine.lab.study`, no time budget) plays the setup and the counts either side
-of it (11, 12, 13 players) with both bot strategies, `--games` games each; the bare run
+of it (11, 12, 13 players) with the lab's two bot strategies, `--games` games each; the bare run
 is `simulate` called for exactly those games (same counts, strategies, seeds) and
 nothing else. Both run in turns (bare, lab, bare...), best of `--repeat`. The ratio, not
 the absolute times, is the figure to compare between machines: what the lab adds to the
@@ -23,7 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from werewolf.engine import lab  # noqa: E402
-from werewolf.engine.simulate import PEOPLE, STRATEGIES, simulate  # noqa: E402
+from werewolf.engine.lab import STRATEGIES  # noqa: E402
+from werewolf.engine.simulate import simulate  # noqa: E402
 
 WEB_SECONDS, SUGGEST_SECONDS = 1.5, 3.0
 """The budgets the web side gives (werewolf/games/lab.py, which imports Django)."""
@@ -67,7 +68,7 @@ def main() -> None:
     print(f"  within the web's budget ({WEB_SECONDS} s): {within:.3f} s, {played} games")
     side = result.flagged.side if result.flagged else result.sides[0]
     started = time.perf_counter()
-    changes = lab.suggest(args.ruleset, args.players, {}, side, PEOPLE, seconds=SUGGEST_SECONDS)
+    changes = lab.suggest(args.ruleset, args.players, {}, side, lab.JUDGE, seconds=SUGGEST_SECONDS)
     print(
         f"  the best option change for {side} ({len(changes)} tried, budget {SUGGEST_SECONDS} s): "
         f"{time.perf_counter() - started:.3f} s"

@@ -465,7 +465,7 @@ def test_the_balance_lab_shows_a_setups_figures_in_place_and_follows_changes(
     result = page.locator("#lab-result")
     expect(result.locator("h2")).to_have_text("How this setup plays with 7 players")
     expect(result.locator("svg[role=img] rect").first).to_be_visible()
-    expect(result.locator("table")).to_contain_text("bots that play like people")
+    expect(result.locator("table")).to_contain_text("bots that talk as players do")
     expect(result.locator("#lab-flag")).to_contain_text("Lopsided")
     expect(result.locator("[data-lab-change]")).to_be_visible()
     assert page.url == f"{base}/games/new/"

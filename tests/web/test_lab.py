@@ -49,7 +49,7 @@ def test_the_fragment_shows_both_strategies_the_counts_around_and_a_text_equival
     assert "<svg" in page and 'role="img"' in page and "<title" in page and "<table" in page
     for count in (8, 9, 10):
         assert f'<th scope="row">{count}</th>' in page
-    assert "random bots" in page and "bots that play like people" in page
+    assert "bots that never talk" in page and "bots that talk as players do" in page
     assert "the village" in page and "the werewolves" in page
     assert "No finished game of this very setup" in page
     assert "<html" not in page
@@ -106,7 +106,7 @@ def test_the_limit_counts_what_is_simulated_not_what_is_kept(
 
 
 def test_a_lopsided_setup_is_flagged_and_its_suggestion_follows(organiser_client: Client) -> None:
-    query = "ruleset=classic&count=12&wolves=4&reveal_dead=on&day_deadline=plurality&tie=random"
+    query = "ruleset=classic&count=10&wolves=4&reveal_dead=on&day_deadline=plurality&tie=random"
     page = text(organiser_client.get(f"{URL}?{query}"))
     assert 'id="lab-flag"' in page and "Lopsided" in page
     assert f'data-url="{URL}?{query}&part=suggest&side=wolves"' in page

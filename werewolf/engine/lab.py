@@ -1,8 +1,9 @@
 """The balance lab: each side's chance of winning a setup, from simulated games.
 
-`study` plays a setup (ruleset, players, options) with both bot strategies, and the
-counts on either side of it within the ruleset's range, and gives each side's share of
-the wins with its standard error; a side winning more than `LOPSIDED` is flagged.
+`study` plays a setup (ruleset, players, options) with the lab's two bot strategies (bots
+that never talk, bots that talk as players do), and the counts on either side of it within
+the ruleset's range, and gives each side's share of the wins with its standard error; a
+side winning more than `LOPSIDED` with the talking bots is flagged.
 `suggest` then tries every single change of one option and says which moves the
 flagged side's share most towards even. Every run is seeded, so a setup gives the same
 figures each time it is asked (the web side keeps them, too)."""
@@ -18,7 +19,7 @@ from typing import Any
 from . import rulesets
 from .errors import SetupError
 from .options import describe
-from .simulate import STRATEGIES, simulate
+from .simulate import PEOPLE, TALK, simulate
 
 GAMES = 400
 """Games per figure: a share's standard error is at most 2.5 points."""
@@ -34,6 +35,16 @@ SEED = 1
 
 LOPSIDED = 0.7
 """A side winning more than this share of the games is flagged."""
+
+STRATEGIES = (PEOPLE, TALK)
+"""The strategies the lab plays: bots that never talk (each plays from what its seat was
+told, the wolves hunting together while the village votes blind) and bots that talk as
+players do (the Seer comes out, wolves counter-claim, the square follows its leading
+suspect). The uniform random bots stay the simulator's, checked against closed formulas."""
+
+JUDGE = TALK
+"""The strategy whose figures flag a setup: people talk, and a setup is balanced or not
+for a table that does."""
 
 Z95 = 1.96
 """A 95 % confidence interval is the share plus or minus this many standard errors."""
@@ -83,7 +94,8 @@ class Figures:
 class Study:
     """A setup's figures: for each count studied (the asked one and its neighbours
     within the ruleset's range) and each strategy; `flagged` is the side winning more
-    than `LOPSIDED` at the asked count with either strategy (the larger), or None."""
+    than `LOPSIDED` at the asked count with the `JUDGE` strategy (with any of those
+    studied, when it is not among them), or None."""
 
     ruleset: str
     players: int
@@ -193,7 +205,8 @@ def study(
     ]
     found.sort(key=lambda f: (f.players, strategies.index(f.strategy)))
     sides = tuple(sorted({share.side for f in found for share in f.shares}))
-    asked = [share for f in found if f.players == players for share in f.shares if share.share > LOPSIDED]
+    judged = [f for f in found if f.players == players and (f.strategy == JUDGE or JUDGE not in strategies)]
+    asked = [share for f in judged for share in f.shares if share.share > LOPSIDED]
     flagged = max(asked, key=lambda share: share.share, default=None)
     return Study(ruleset, players, checked, sides, tuple(found), flagged)
 

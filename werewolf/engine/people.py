@@ -46,13 +46,25 @@ class Memory:
     """What one seat knows: `pack`, the wolves it hunts with (itself among them) when it
     is one; `wolves`, players it knows are wolves; `cleared`, players it knows are not;
     `trust`, how much of a player it has seen to be innocent (Lupusburg: each of their
-    characters shown or gone), the least trusted being its top suspects."""
+    characters shown or gone), the least trusted being its top suspects.
+
+    What the bots that talk (engine/talkers.py) read besides: `role`, its own role;
+    `roles`, the roles it has seen revealed (a dead player's card); `dead`, the players
+    it knows are dead; `votes`, each day's public ballots in order, as (voter, named);
+    `counts`, how many of each role the table was dealt, as the setup announced it;
+    `results`, its own inquiries in order, as (player, werewolf or not)."""
 
     seat: int
     pack: set[int] = field(default_factory=set)
     wolves: set[int] = field(default_factory=set)
     cleared: set[int] = field(default_factory=set)
     trust: Counter[int] = field(default_factory=Counter)
+    role: str | None = None
+    roles: dict[int, str] = field(default_factory=dict)
+    dead: set[int] = field(default_factory=set)
+    votes: list[tuple[int, int]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    results: list[tuple[int, bool]] = field(default_factory=list)
 
 
 Lesson = Callable[[Memory, Mapping[str, Any]], None]
@@ -68,6 +80,48 @@ def _pack(memory: Memory, data: Mapping[str, Any]) -> None:
 def _seen(key: str) -> Lesson:
     def lesson(memory: Memory, data: Mapping[str, Any]) -> None:
         found(memory, data[key], bool(data["werewolf"]))
+
+    return lesson
+
+
+def inquired(key: str) -> Lesson:
+    """The lesson of an answer to one's own inquiry (the Seer's, the Medium's) naming
+    the player under `key`: also kept in order, for the seat to claim."""
+
+    def lesson(memory: Memory, data: Mapping[str, Any]) -> None:
+        found(memory, data[key], bool(data["werewolf"]))
+        memory.results.append((data[key], bool(data["werewolf"])))
+
+    return lesson
+
+
+def _dealt(memory: Memory, data: Mapping[str, Any]) -> None:
+    if data["seat"] == memory.seat:
+        memory.role = data["role"]
+
+
+def _ballots(memory: Memory, data: Mapping[str, Any]) -> None:
+    memory.votes.extend((voter, named) for voter, named in data.get("ballots", ()) if named is not None)
+
+
+def died(seen_as_wolf: Callable[[str], bool], prey: bool = False) -> Lesson:
+    """The lesson of a public death: the player is dead and, when its card is shown,
+    its role is known, and whether it was a wolf (`seen_as_wolf`, the ruleset's table;
+    a card that shows only that, Dark City's, gives its "werewolf"). A death only the
+    pack deals to players outside it (`prey`: killed at night) clears its player even
+    when the card stays hidden."""
+
+    def lesson(memory: Memory, data: Mapping[str, Any]) -> None:
+        seat = data["seat"]
+        memory.dead.add(seat)
+        role = data.get("role")
+        if role is not None:
+            memory.roles[seat] = role
+            found(memory, seat, seen_as_wolf(role))
+        elif data.get("werewolf") is not None:
+            found(memory, seat, bool(data["werewolf"]))
+        elif prey and seat not in memory.wolves:
+            memory.cleared.add(seat)
 
     return lesson
 
@@ -98,7 +152,9 @@ LESSONS: Mapping[str, Lesson] = {
     "pack_formed": _pack,
     "alpha_passed": _pack,
     "converted": _converted,
-    "seer_saw": _seen("target"),
+    "seer_saw": inquired("target"),
+    "role_dealt": _dealt,
+    "day_ended": _ballots,
     "tested": _seen("seat"),
     "masons_met": _trusted("masons"),
     "seers_met": _trusted("seers"),

@@ -15,12 +15,16 @@ from .orders import Order
 from .people import Memory, people_cards, remember
 from .rulesets import Ruleset
 from .state import State
+from .talkers import TEMPER, Table, Temper, talking_cards
 
 UNIFORM = "uniform"
 PEOPLE = "people"
-STRATEGIES = (UNIFORM, PEOPLE)
+TALK = "talk"
+STRATEGIES = (UNIFORM, PEOPLE, TALK)
 """The bots' strategies: a uniformly random legal card (`bots.py`, checked against the
-closed formulas), or a card from what the seat knows (`people.py`)."""
+closed formulas: random bots); a card from what the seat knows (`people.py`: bots that
+never talk); or bots that talk as players do, claiming, accusing and following the square
+before they vote (`talkers.py`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +111,8 @@ def play_out(
     """One whole game between bots: the final state and the number of phases played."""
     if strategy == PEOPLE:
         return play_like_people(rules, options, players, rng)
+    if strategy == TALK:
+        return play_talking(rules, options, players, rng)
     if strategy != UNIFORM:
         raise ValueError(f"unknown strategy {strategy!r}")
     state, _ = rules.setup(options, players, rng.getrandbits(64))
@@ -133,6 +139,26 @@ def play_like_people(rules: Ruleset, options: Mapping[str, Any], players: int, r
     phases = 0
     while state.winner is None:
         cards = people_cards(phase(state).slots, memories, aims, rng)
+        state, events = resolve(state, cards, rng, checked=True)
+        remember(memories, events, lessons)
+        phases += 1
+    return state, phases
+
+
+def play_talking(
+    rules: Ruleset, options: Mapping[str, Any], players: int, rng: Random, temper: Temper = TEMPER
+) -> tuple[State, int]:
+    """One whole game between bots that talk (`talkers`): each seat learns from the
+    events it may see, the public memory from the public ones, and every day is talked
+    over in the square before the votes."""
+    state, events = rules.setup(options, players, rng.getrandbits(64))
+    table = Table.seated(players, rng, temper)
+    memories = table.memories
+    lessons, aims = rules.lessons(), rules.aims()
+    remember(memories, events, lessons)
+    phases = 0
+    while state.winner is None:
+        cards = talking_cards(table, phase(state), aims, rng)
         state, events = resolve(state, cards, rng, checked=True)
         remember(memories, events, lessons)
         phases += 1

@@ -27,7 +27,6 @@ from django.views.decorators.http import require_http_methods
 
 from werewolf import engine, limits
 from werewolf.engine import lab as engine_lab
-from werewolf.engine.simulate import PEOPLE, STRATEGIES
 
 from . import access, observed
 from .forms import GameForm, family
@@ -143,10 +142,11 @@ def study(setup: Setup, who: str) -> engine_lab.Study:
 
 def suggestions(setup: Setup, side: str, who: str) -> tuple[engine_lab.Change, ...]:
     """The single option changes, the one moving `side`'s share most towards even first
-    (bots that play like people), from the cache when asked before."""
+    (with the bots that judge a setup, those that talk), from the cache when asked before."""
+    judge = engine_lab.JUDGE
     return _kept(  # type: ignore[no-any-return]
         setup.key("suggest", side, engine_lab.SUGGEST_GAMES, SUGGEST_SECONDS),
-        lambda: engine_lab.suggest(setup.ruleset, setup.players, setup.options, side, PEOPLE, seconds=SUGGEST_SECONDS),
+        lambda: engine_lab.suggest(setup.ruleset, setup.players, setup.options, side, judge, seconds=SUGGEST_SECONDS),
         who,
     )
 
@@ -156,7 +156,7 @@ def chart(result: engine_lab.Study) -> dict[str, Any]:
     template draws, and the table's cells, sides in `result.sides` order."""
     rows: list[dict[str, Any]] = []
     for players in result.counts:
-        for strategy in STRATEGIES:
+        for strategy in engine_lab.STRATEGIES:
             figures = result.at(players, strategy)
             if figures is None:
                 continue

@@ -25,6 +25,7 @@ from ..orders import Order
 from ..outcome import Outcome, finish
 from ..pack import succession
 from ..pack import victim as choose_victim
+from ..people import LESSONS, Lesson, Memory, died
 from ..random import setup_rng
 from ..registry import register
 from ..state import PhaseKind, PhaseSpec, Stage, State
@@ -380,6 +381,12 @@ class Classic(BaseRuleset):
     def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:
         raise ValueError("classic has no instant cards")
 
+    def lessons(self) -> Mapping[str, Lesson]:
+        """The shared lessons, and classic's own: a death shows its card (so its role,
+        and whether it was a wolf's; a player killed at night was none, card shown or
+        not), and the setup tells the table how many wolves and Seers it holds."""
+        return _LESSONS
+
     def outcome(self, state: State) -> Outcome | None:
         if state.winner is None:
             return None
@@ -436,6 +443,22 @@ class Classic(BaseRuleset):
 
 
 OVER_STAGE = Stage("over", "over")
+
+
+def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
+    memory.counts.update({WOLF: int(data["wolves"]), SEER: int(data["seers"])})
+
+
+def _seen_as_wolf(role: str) -> bool:
+    return ROLES[role].seen_as_wolf
+
+
+_LESSONS: Mapping[str, Lesson] = {
+    **LESSONS,
+    "game_set_up": _counted,
+    "killed": died(_seen_as_wolf, prey=True),
+    **{cause: died(_seen_as_wolf) for cause in ("lynched", "shot", "heartbroken", "exposed")},
+}
 
 
 def _others(living: list[int], seat: int) -> tuple[int, ...]:

@@ -18,6 +18,7 @@ builds its own copies (`moved`), so this base never drops a field only one editi
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, ClassVar, Protocol
@@ -33,6 +34,7 @@ from ..options import gettext_noop as _
 from ..orders import Order
 from ..outcome import Outcome, finish
 from ..pack import succession
+from ..people import AIMS, LESSONS, Aim, Lesson, Memory, died, inquired
 from ..random import setup_rng
 from ..state import PhaseSpec, RulesetState, Stage, State
 from ..table import Role
@@ -265,6 +267,28 @@ class TabulaFamily(BaseRuleset, ABC):
     def deal_from_hands(self, hands: Sequence[Mapping[str, Any]], mark: int | None) -> dict[str, Any]:
         return one_role_deal(hands, mark)
 
+    def lessons(self) -> Mapping[str, Lesson]:
+        """The shared lessons and the family's own, for the bots (engine/people.py): a
+        death (the card known only where the game shows it; a player killed at night is
+        no wolf, whatever it shows), the Medium's answer kept for it to claim, and the
+        setup's counts of Werewolves, Seers and specials."""
+        rows = self.roles
+
+        def wolfish(role: str) -> bool:
+            return role in rows and rows[role].seen_as_wolf
+
+        return {
+            **LESSONS,
+            "game_set_up": _counted,
+            "medium_saw": inquired("seat"),
+            "killed": died(wolfish, prey=True),
+            **{cause: died(wolfish) for cause in ("lynched", "taken")},
+        }
+
+    def aims(self) -> Mapping[str, Aim]:
+        """The shared aims, and the Owl's card: the player it names is made a suspect."""
+        return _AIMS
+
     def cast(self, options: Mapping[str, Any]) -> Mapping[str, Role]:
         """The rows of a game's roles: the edition's, and the organiser's characters."""
         return self.game_cast(options).rows
@@ -463,6 +487,16 @@ class TabulaFamily(BaseRuleset, ABC):
         """The seats on the winning side, its dead included."""
         rows = self.game_cast(state.options).rows
         return tuple(seat for seat, role in enumerate(state.rules.roles) if rows[role].side == side)
+
+
+_AIMS: Mapping[str, Aim] = {**AIMS, "owl": "hostile"}
+
+
+def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
+    """The setup's counts, by role: the Werewolves and Seers, one of each special."""
+    counts = Counter(str(name) for name in data.get("specials", ()))
+    counts.update({"wolf": int(data["wolves"]), "seer": int(data["seers"])})
+    memory.counts.update(counts)
 
 
 def _dealt(cards: list[str], players: int, deal: Mapping[str, Any], rng: Random) -> tuple[list[str], str | None]:

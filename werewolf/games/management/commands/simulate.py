@@ -70,7 +70,10 @@ class Command(BaseCommand):
             "--strategy",
             default=UNIFORM,
             choices=STRATEGIES,
-            help="the bots': uniform (any legal card) or people (from what their seat knows)",
+            help=(
+                "the bots': uniform (any legal card), people (from what their seat knows, never "
+                "talking) or talk (claiming, accusing and following the square before they vote)"
+            ),
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")

@@ -1,0 +1,219 @@
+"""Bots that talk (engine/talkers.py, engine/speech.py), rule by rule: what each seat
+says in the square, what it believes of the others from it, and how it then votes and
+hunts."""
+
+from __future__ import annotations
+
+from collections import Counter
+from random import Random
+
+from werewolf import engine
+from werewolf.engine import rulesets
+from werewolf.engine.people import Memory, remember
+from werewolf.engine.simulate import TALK, simulate
+from werewolf.engine.speech import COMING_OUT, DIVINED, VOTE, Remark, Square, read
+from werewolf.engine.state import State
+from werewolf.engine.talkers import CERTAIN, PUBLIC_SEAT, TEMPER, Table, Temper, suspicion, talking_cards
+
+CLASSIC = rulesets.get("classic")
+SEER, WOLF, VILLAGER = "seer", "wolf", "villager"
+ROLES = [SEER, WOLF, WOLF, *[VILLAGER] * 6]
+"""Nine seats: the Seer at 0, the wolves at 1 and 2 (1 the alpha), villagers 3 to 8."""
+
+
+def vote(*targets: int) -> engine.Order:
+    return engine.Order("vote", targets)
+
+
+def started(temper: Temper, roles: list[str] = ROLES) -> tuple[State, Table]:
+    """A classic game of `roles` (a night first, no lynch without a majority) and its
+    table of talking bots, each seat taught what the setup told it."""
+    state, events = engine.setup("classic", {}, len(roles), 7, {"roles": roles, "alpha": 1})
+    table = Table({seat: Memory(seat) for seat in (PUBLIC_SEAT, *range(len(roles)))}, temper=temper)
+    remember(table.memories, events, CLASSIC.lessons())
+    return state, table
+
+
+def resolved(state: State, table: Table, cards: dict[int, engine.Order]) -> State:
+    state, events = engine.resolve(state, cards, Random(0))
+    remember(table.memories, events, CLASSIC.lessons())
+    return state
+
+
+def night_one(state: State, table: Table) -> State:
+    """The Seer looks at wolf 1; the pack kills villager 3."""
+    return resolved(state, table, {0: engine.Order("inquire", (1,)), 1: engine.Order("kill", (3,))})
+
+
+def test_a_seer_who_found_a_wolf_comes_out_and_the_village_lynches_that_wolf() -> None:
+    """A Seer who will reveal (`reveal` 1) claims its role and its result in the square;
+    every villager then votes for the wolf named, and the day lynches it."""
+    for seed in range(10):
+        state, table = started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+        state = night_one(state, table)
+        cards = talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(seed))
+        said = table.square.remarks
+        assert Remark(1, 0, COMING_OUT, role=SEER) in said
+        assert Remark(1, 0, DIVINED, 1, werewolf=True) in said
+        assert {seat: cards[seat] for seat in (0, 4, 5, 6, 7, 8)} == dict.fromkeys((0, 4, 5, 6, 7, 8), vote(1))
+        assert not {cards[1].targets[0], cards[2].targets[0]} & {1, 2}
+        day = resolved(state, table, cards)
+        assert not day.alive[1] and day.alive[0]
+
+
+def test_a_seer_who_will_not_reveal_keeps_quiet_until_it_leads_the_square() -> None:
+    """A Seer who does not come out (`reveal` 0) says nothing of its role unless the
+    square's first votes turn on it: then it claims its role and results in its
+    defence, and no villager votes for it at the end."""
+    outcomes = set()
+    for seed in range(30):
+        state, table = started(Temper(reveal=0.0, bluff=0.0, hide=0.0))
+        state = resolved(state, table, {0: engine.Order("inquire", (4,)), 1: engine.Order("kill", (3,))})
+        cards = talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(seed))
+        remarks = table.square.remarks
+        votes = [number for number, remark in enumerate(remarks) if remark.kind == VOTE]
+        first = Counter(remarks[number].target for number in votes[:8])
+        came_out = Remark(1, 0, COMING_OUT, role=SEER) in remarks
+        if came_out:
+            assert first[0] == max(first.values())
+            assert remarks.index(Remark(1, 0, COMING_OUT, role=SEER)) > votes[7]
+            assert all(cards[seat].targets != (0,) for seat in (4, 5, 6, 7, 8))
+        else:
+            assert first[0] < max(first.values())
+        outcomes.add(came_out)
+    assert outcomes == {True, False}
+
+
+def test_a_wolf_claiming_seer_falsely_is_caught_by_the_seers_card_and_lynched() -> None:
+    """The pack counter-claims (`bluff` 1): wolf 2 claims to be the Seer and names the
+    real one. Once the real Seer's card is shown (the village lynched it), everyone
+    knows wolf 2 lied: it is all but certain to be a wolf, and the next day lynches it."""
+    state, table = started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
+    state = night_one(state, table)
+    talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(1))
+    said = table.square.remarks
+    assert Remark(1, 2, COMING_OUT, role=SEER) in said and Remark(1, 2, DIVINED, 0, werewolf=True) in said
+    villager = table.memories[5]
+    assert read(table.square, villager, TEMPER.trust).contested == {0: 0.5, 2: 0.5}
+    state = resolved(state, table, {seat: vote(0) for seat in (1, 2, 4, 5, 6, 7, 8)})
+    assert not state.alive[0] and table.memories[PUBLIC_SEAT].roles[0] == SEER
+    state = resolved(state, table, {1: engine.Order("kill", (4,))})
+    for seat in (PUBLIC_SEAT, 5, 6, 7, 8):
+        claims = read(table.square, table.memories[seat], TEMPER.trust)
+        assert 2 in claims.liars and 0 in claims.proven
+        assert suspicion(table.memories[seat], claims, table.square, state.living(), TEMPER)[2] >= CERTAIN
+    cards = talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(2))
+    assert all(cards[seat] == vote(2) for seat in (5, 6, 7, 8))
+    state = resolved(state, table, cards)
+    assert not state.alive[2]
+
+
+def test_a_result_contradicted_by_a_card_shown_makes_its_claimant_a_liar() -> None:
+    """A claimant who called a player innocent is caught when that player's card shows
+    a wolf; two claimants of the one Seer each get half the trust and each is suspect by
+    half; a claimant whose card shows the role claimed is borne out."""
+    square = Square()
+    for remark in (
+        Remark(1, 3, COMING_OUT, role=SEER),
+        Remark(1, 3, DIVINED, 1, werewolf=False),
+        Remark(1, 4, COMING_OUT, role=SEER),
+        Remark(1, 4, DIVINED, 3, werewolf=True),
+    ):
+        square.say(remark)
+    memory = Memory(6, counts={SEER: 1, WOLF: 2})
+    claims = read(square, memory, 0.7)
+    assert claims.weight == {3: 0.35, 4: 0.35} and claims.contested == {3: 0.5, 4: 0.5} and not claims.liars
+    memory.roles[1] = WOLF
+    memory.wolves.add(1)
+    claims = read(square, memory, 0.7)
+    assert claims.liars == {3} and claims.weight == {4: 0.7} and claims.contested == {4: 0.0}
+    memory = Memory(6, counts={SEER: 1, WOLF: 2}, roles={4: SEER})
+    assert read(square, memory, 0.7).proven == {4} and read(square, memory, 0.7).liars == {3}
+
+
+def test_the_pack_hunts_the_player_who_claimed_the_seer() -> None:
+    """Once a Seer has come out, the pack's lists name it first."""
+    state, table = started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+    state = night_one(state, table)
+    talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(3))
+    state = resolved(state, table, {})
+    assert state.phase == "night" and state.alive[0]
+    for seed in range(10):
+        cards = talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(seed))
+        assert cards[1].targets == (0,) and cards[2].targets == (0,)
+
+
+def test_a_seat_believes_only_what_it_may_see() -> None:
+    """The public memory the wolves speak from is the memory of a seat told only the
+    public events; a villager's memory holds nothing of the pack's or the Seer's."""
+    for seed in range(3):
+        rng = Random(seed)
+        state, log = CLASSIC.setup(CLASSIC.options({}, 10), 10, rng.getrandbits(64))
+        table = Table({seat: Memory(seat) for seat in (PUBLIC_SEAT, *range(10))})
+        remember(table.memories, log, CLASSIC.lessons())
+        while state.winner is None:
+            cards = talking_cards(table, engine.phase(state), CLASSIC.aims(), rng)
+            state, events = engine.resolve(state, cards, rng, checked=True)
+            remember(table.memories, events, CLASSIC.lessons())
+            log += events
+        public = {PUBLIC_SEAT: Memory(PUBLIC_SEAT)}
+        remember(public, [event for event in log if event.audience.scope == "public"], CLASSIC.lessons())
+        assert table.memories[PUBLIC_SEAT] == public[PUBLIC_SEAT]
+        for seat in range(10):
+            alone = {seat: Memory(seat)}
+            remember(alone, [event for event in log if event.visible_to(seat)], CLASSIC.lessons())
+            assert table.memories[seat] == alone[seat]
+
+
+def test_talking_games_replay_identically_from_their_seed() -> None:
+    """The same seed gives the same games and the same talk; another seed, others."""
+
+    def talk(seed: int) -> list[dict[str, object]]:
+        rng = Random(seed)
+        state, events = CLASSIC.setup(CLASSIC.options({}, 12), 12, rng.getrandbits(64))
+        table = Table({seat: Memory(seat) for seat in (PUBLIC_SEAT, *range(12))})
+        remember(table.memories, events, CLASSIC.lessons())
+        while state.winner is None:
+            state, events = engine.resolve(state, talking_cards(table, engine.phase(state), CLASSIC.aims(), rng), rng)
+            remember(table.memories, events, CLASSIC.lessons())
+        return [remark.to_json() for remark in table.square.remarks]
+
+    assert talk(5) == talk(5)
+    assert talk(5) != talk(6)
+    first = simulate("classic", 10, {}, 60, 3, strategy=TALK)
+    assert first.wins == simulate("classic", 10, {}, 60, 3, strategy=TALK).wins
+
+
+def test_every_ruleset_plays_whole_games_with_talking_bots() -> None:
+    """Every ruleset's games end with the talking bots, the same from the same seed."""
+    for ruleset in engine.listed():
+        rules = rulesets.get(ruleset)
+        run = simulate(ruleset, rules.min_players + 1, {}, 20, 2, strategy=TALK)
+        assert sum(run.wins.values()) == 20
+        assert run.wins == simulate(ruleset, rules.min_players + 1, {}, 20, 2, strategy=TALK).wins
+
+
+def test_a_player_the_pack_killed_is_no_wolf_even_with_its_card_hidden() -> None:
+    """Lupus in Tabula hides the dead's cards: a seat still learns that the night's
+    victim was no wolf (the pack kills outside itself), and a Seer claimant so killed is
+    borne out; a lynched player's hidden card clears nobody."""
+    rules = rulesets.get("tabula")
+    memory = Memory(5)
+    remember(
+        {5: memory},
+        [
+            engine.Event(
+                "game_set_up", {"players": 8, "wolves": 2, "seers": 1, "specials": []}, engine.Audience.public()
+            ),
+            engine.Event("killed", {"seat": 1, "role": None}, engine.Audience.public()),
+            engine.Event("lynched", {"seat": 2, "role": None}, engine.Audience.public()),
+        ],
+        rules.lessons(),
+    )
+    assert memory.dead == {1, 2} and memory.cleared == {1} and memory.counts == {"wolf": 2, "seer": 1}
+    square = Square()
+    square.say(Remark(1, 1, COMING_OUT, role=SEER))
+    square.say(Remark(1, 1, DIVINED, 4, werewolf=True))
+    claims = read(square, memory, TEMPER.trust)
+    assert claims.proven == {1}
+    assert suspicion(memory, claims, square, [0, 3, 4, 5, 6, 7], TEMPER)[4] >= 1

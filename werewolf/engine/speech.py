@@ -1,0 +1,155 @@
+"""The bots' public language: what a seat may say in the square, as data.
+
+A small protocol in the spirit of the AIWolf contest's (its COMINGOUT, DIVINED, ESTIMATE
+and VOTE): a seat claims a role (`COMING_OUT`), claims a result of its role's ("I inquired
+Ada: werewolf", `DIVINED`), accuses a player (`ESTIMATE`) or says whom it will vote for
+(`VOTE`); a suspect's defence is a claim of its role. A `Remark` carries no words: a page
+or a mail words it, as it words an event. The `Square` is the whole public record of a
+game's remarks, which every seat reads alike; `Claims` is what one seat makes of the
+claims in it, given what it knows itself (its `Memory`): who claimed what, which claims
+it has seen proven false, and which borne out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .people import Memory
+
+Kind = Literal["comingout", "divined", "estimate", "vote"]
+COMING_OUT: Kind = "comingout"
+DIVINED: Kind = "divined"
+ESTIMATE: Kind = "estimate"
+VOTE: Kind = "vote"
+
+
+@dataclass(frozen=True, slots=True)
+class Remark:
+    """One thing a seat said in the square on day `day`: `speaker` claims `role`
+    (COMING_OUT), says that `target` is a werewolf or not (DIVINED, `werewolf`), suspects
+    `target` (ESTIMATE), or will vote for `target` (VOTE)."""
+
+    day: int
+    speaker: int
+    kind: Kind
+    target: int | None = None
+    role: str | None = None
+    werewolf: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"day": self.day, "speaker": self.speaker, "kind": self.kind}
+        if self.target is not None:
+            found["target"] = self.target
+        if self.role is not None:
+            found["role"] = self.role
+        if self.werewolf is not None:
+            found["werewolf"] = self.werewolf
+        return found
+
+
+@dataclass(slots=True)
+class Square:
+    """Every remark of a game, in the order said. `claimed` maps a seat to the role it
+    claimed first (an empty role: it claimed two); `results` a claimant to its claimed
+    results, in order; `said`, the results already claimed, so that nobody says one
+    twice."""
+
+    remarks: list[Remark] = field(default_factory=list)
+    claimed: dict[int, str] = field(default_factory=dict)
+    results: dict[int, list[tuple[int, bool]]] = field(default_factory=dict)
+    said: set[tuple[int, int]] = field(default_factory=set)
+    claims: int = 0
+    """How many claims (of a role or a result) were made: what a seat reads of the
+    square changes only when this does."""
+
+    def say(self, remark: Remark) -> None:
+        """Post `remark`; a claim of a role or a result is kept for everyone to read."""
+        self.remarks.append(remark)
+        if remark.kind in (COMING_OUT, DIVINED):
+            self.claims += 1
+        if remark.kind == COMING_OUT and remark.role is not None:
+            self.claimed.setdefault(remark.speaker, remark.role)
+            if self.claimed[remark.speaker] != remark.role:
+                # A second, different role: the seat contradicted itself.
+                self.claimed[remark.speaker] = ""
+        elif remark.kind == DIVINED and remark.target is not None and remark.werewolf is not None:
+            if (remark.speaker, remark.target) not in self.said:
+                self.said.add((remark.speaker, remark.target))
+                self.results.setdefault(remark.speaker, []).append((remark.target, remark.werewolf))
+
+    def today(self, day: int, kind: Kind) -> Iterator[Remark]:
+        """The remarks of `kind` said on `day`."""
+        return (remark for remark in self.remarks if remark.day == day and remark.kind == kind)
+
+    def claimants(self, role: str) -> list[int]:
+        """The seats that claimed `role`, in seat order."""
+        return sorted(seat for seat, claimed in self.claimed.items() if claimed == role)
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """What one seat makes of the square's claims: `liars`, claimants it has seen
+    proven false (a result contradicted by what it knows, a role it knows they do not
+    hold, two roles claimed); `proven`, claimants it has seen borne out (their card
+    showed the role claimed, they are known to be no wolf, say killed by the pack, or a
+    werewolf they named was one); `weight`, how far it
+    trusts each claimant still open (a share of `trust` when more claim a role than the
+    table holds); `contested`, each open claimant's chance, from the count alone, of
+    being a false one."""
+
+    liars: frozenset[int]
+    proven: frozenset[int]
+    weight: dict[int, float]
+    contested: dict[int, float]
+
+
+def read(square: Square, memory: Memory, trust: float) -> Claims:
+    """The claims of `square` as the seat that remembers `memory` sees them, each open
+    claim trusted up to `trust`."""
+    liars: set[int] = set()
+    proven: set[int] = set()
+    by_role: dict[str, list[int]] = {}
+    for seat, role in square.claimed.items():
+        if not role:
+            liars.add(seat)
+            continue
+        if seat == memory.seat:
+            continue
+        known = memory.roles.get(seat)
+        holders = {other for other, held in memory.roles.items() if held == role}
+        if memory.role == role:
+            holders.add(memory.seat)
+        if known == role or (known is None and seat in memory.cleared and seat not in memory.wolves):
+            proven.add(seat)
+        elif (
+            known is not None
+            or (seat in memory.wolves and seat not in memory.pack)
+            or len(holders) >= memory.counts.get(role, len(holders) + 1)
+        ):
+            liars.add(seat)
+        else:
+            for target, werewolf in square.results.get(seat, ()):
+                if (werewolf and target in memory.cleared) or (not werewolf and target in memory.wolves):
+                    liars.add(seat)
+                    break
+                if werewolf and target in memory.wolves and target not in memory.pack:
+                    proven.add(seat)
+            else:
+                by_role.setdefault(role, []).append(seat)
+    weight: dict[int, float] = {}
+    contested: dict[int, float] = {}
+    for role, seats in by_role.items():
+        open_ = [seat for seat in seats if seat not in proven]
+        holders = {other for other, held in memory.roles.items() if held == role}
+        if memory.role == role:
+            holders.add(memory.seat)
+        places = max(memory.counts.get(role, len(open_)) - len(holders) - sum(1 for s in seats if s in proven), 0)
+        for seat in open_:
+            if places >= len(open_):
+                weight[seat], contested[seat] = trust, 0.0
+            else:
+                weight[seat] = trust * places / len(open_)
+                contested[seat] = 1 - places / len(open_)
+    return Claims(frozenset(liars), frozenset(proven - liars), weight, contested)

@@ -1,0 +1,420 @@
+"""Bots that talk as players do: they claim, accuse and follow the square before voting.
+
+Each seat keeps its `Memory` (engine/people.py: what the events it may see taught it,
+through its ruleset's `lessons`) and reads the public `Square` of remarks
+(engine/speech.py). From both it keeps a suspicion of every other living seat
+(`suspicion`): a wolf it knows of, or a claimant it has seen lie, is all but certain; a
+player cleared or a claimant borne out, all but trusted; a result claimed by a claimant
+still open counts as far as the seat trusts the claim, and so does the claim itself
+for its claimant's innocence; a counter-claim makes each claimant suspect by the chance,
+from the count alone, that it is the false one; a vote
+once cast for a player later shown to be a wolf speaks for its voter.
+
+A day is talked before anyone votes (`day_talk`): an inquirer who found a wolf (or saw
+its role claimed by another) reveals itself, with its results, at a chance; a pack whose
+member was named by a claimant counter-claims the role at a chance, naming the claimant
+instead; then every seat says whom it will vote for, three times, each time following the
+square's leaders a little (`Temper.follow`) unless its own evidence weighs more, and the
+leading suspect, if it is the hidden inquirer, defends itself by revealing. Its last word
+is its vote. A wolf speaks as an uninformed villager would (the square's public view) and
+never names its pack. At night the pack hunts the open claimant of an inquiring role first,
+then the player the square trusts most; an inquirer looks at the most suspect player it
+knows nothing of; a protector guards the player it trusts most.
+
+Every choice draws from the game's seeded `Random`, in seat order, so a game replays
+identically from its seed. The handful of numbers that shape the play are `Temper`'s,
+documented in docs/lab.md with the figures they were calibrated on.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from random import Random
+
+from .bots import bot_card
+from .cards import SLEEP, Slot
+from .orders import Order
+from .people import Aim, Memory, people_card
+from .speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Claims, Remark, Square, read
+from .state import PhaseSpec
+
+PUBLIC_SEAT = -1
+"""The memory of nobody in particular: what every seat knows (public events only), the
+view a wolf speaks from."""
+
+CERTAIN = 10.0
+"""The suspicion of a wolf known for one (minus: a player known to be innocent)."""
+
+ROUNDS = 3
+"""How many times each seat says whom it will vote for before it votes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Temper:
+    """The few numbers that shape how the bots talk (docs/lab.md gives each value and
+    why): `reveal`, the chance, each day, that an inquirer with a reason to come out
+    (a wolf found alive, its role claimed by another) does so; `trust`, how far a seat
+    trusts a claim nobody contests, as the suspicion one claimed result moves; `bluff`,
+    the chance that a pack named by a claimant counter-claims the claimant's role;
+    `hide`, the chance, each day, that a wolf votes with the square even when its
+    leading suspect is a packmate (a wolf who never votes for a packmate gives itself
+    away once that packmate's card is shown); `follow`, how far a seat without stronger
+    evidence follows the square's leading suspect (the weight of a whole square's
+    votes); `votes`, how far a vote once cast for a player later shown to be a wolf
+    clears its voter."""
+
+    reveal: float = 0.7
+    trust: float = 0.7
+    bluff: float = 0.5
+    hide: float = 0.5
+    follow: float = 0.8
+    votes: float = 0.1
+    hunch: float = 0.2
+
+
+TEMPER = Temper()
+"""The bots' temper, calibrated on classic's suggested tables (docs/lab.md)."""
+
+
+@dataclass(slots=True)
+class Table:
+    """What the talking bots of one game share: the square, each seat's memory (and
+    the public one, `PUBLIC_SEAT`), the seats that came out, the packs' false claims,
+    and the last intentions said (for the day's rounds)."""
+
+    memories: dict[int, Memory]
+    square: Square = field(default_factory=Square)
+    out: set[int] = field(default_factory=set)
+    intentions: dict[int, int] = field(default_factory=dict)
+    talked: int = 0
+    """The last day talked over (its second step talks without claiming anew)."""
+    weighed: set[tuple[int, int]] = field(default_factory=set)
+    """The (claimant, wolf named) pairs a pack has weighed a bluff against, once each."""
+    temper: Temper = TEMPER
+    hunches: dict[int, dict[int, float]] = field(default_factory=dict)
+    """Each seat's own hunch about each other seat, drawn once a game (`seated`)."""
+    step: int = 0
+    """How many steps the bots have written cards for: memories change only between
+    steps, so a seat's beliefs are kept (`believed`) until the step or the square's
+    claims change."""
+    believed: dict[int, tuple[tuple[int, int], Claims, dict[int, float]]] = field(default_factory=dict)
+
+    @classmethod
+    def seated(cls, players: int, rng: Random, temper: Temper = TEMPER) -> Table:
+        """The table of a game of `players` seats, with the public memory, and each
+        seat's hunches drawn up to `temper.hunch`, seat by seat."""
+        memories = {seat: Memory(seat) for seat in (PUBLIC_SEAT, *range(players))}
+        hunches = {
+            seat: {other: rng.random() * temper.hunch for other in range(players) if other != seat}
+            for seat in range(players)
+        }
+        return cls(memories, temper=temper, hunches=hunches)
+
+    def believes(self, seat: int, living: Sequence[int]) -> tuple[Claims, dict[int, float]]:
+        """How `seat` reads the square's claims, and its suspicion of each living seat,
+        its hunches included (kept until the step or the square's claims change; not
+        to be changed by the caller)."""
+        key = (self.step, self.square.claims)
+        kept = self.believed.get(seat)
+        if kept is not None and kept[0] == key:
+            return kept[1], kept[2]
+        memory = self.memories[seat]
+        claims = read(self.square, memory, self.temper.trust)
+        score = suspicion(memory, claims, self.square, living, self.temper)
+        hunches = self.hunches.get(seat)
+        if hunches:
+            for other in score:
+                score[other] += hunches[other]
+        self.believed[seat] = (key, claims, score)
+        return claims, score
+
+
+def suspicion(
+    memory: Memory, claims: Claims, square: Square, living: Sequence[int], temper: Temper
+) -> dict[int, float]:
+    """How far the seat that remembers `memory` suspects each other living seat (more
+    is more), from what it knows and from the square's claims as it reads them."""
+    seat = memory.seat
+    score = {other: 0.0 for other in living if other != seat}
+    for claimant, results in square.results.items():
+        if claimant in claims.liars or claimant == seat:
+            continue
+        weight = 1.0 if claimant in claims.proven else claims.weight.get(claimant, 0.0)
+        for target, werewolf in results:
+            if target in score:
+                score[target] += weight if werewolf else -weight
+    for claimant, chance in claims.contested.items():
+        if claimant in score:
+            score[claimant] += chance - claims.weight[claimant]
+    if memory.votes:
+        wolves = memory.wolves - memory.pack
+        for voter, named in memory.votes:
+            if named in wolves and voter in score:
+                score[voter] -= temper.votes
+    for other in score:
+        if other in claims.liars or (other in memory.wolves and other not in memory.pack):
+            score[other] += CERTAIN
+        elif other in memory.cleared or other in claims.proven:
+            score[other] -= CERTAIN
+    return score
+
+
+def _best(values: Mapping[int, float], order: Sequence[int]) -> int:
+    """The seat of the highest value, ties going to the first in `order`."""
+    top = max(values.values())
+    return next(seat for seat in order if values.get(seat) == top)
+
+
+def _inquirer(memory: Memory) -> bool:
+    return bool(memory.results)
+
+
+def _claim(table: Table, day: int, seat: int, memory: Memory) -> None:
+    """The inquirer `seat` comes out: its role, then every result it has not said."""
+    square = table.square
+    if seat not in table.out:
+        table.out.add(seat)
+        square.say(Remark(day, seat, COMING_OUT, role=memory.role))
+    for target, werewolf in memory.results:
+        if (seat, target) not in square.said:
+            square.say(Remark(day, seat, DIVINED, target, werewolf=werewolf))
+
+
+def _reason_to_reveal(memory: Memory, square: Square, living: Sequence[int]) -> bool:
+    """An inquirer comes out when it found a living wolf, or another claims its role."""
+    alive = set(living)
+    if any(werewolf and target in alive for target, werewolf in memory.results):
+        return True
+    return any(role == memory.role and seat != memory.seat for seat, role in square.claimed.items())
+
+
+def _bluff(table: Table, day: int, living: Sequence[int], rng: Random) -> None:
+    """A pack whose member a claimant named counter-claims that claimant's role, at the
+    temper's chance, once a game: its least suspect member (not the named one, if it
+    can) claims the role and names the claimant as a wolf."""
+    square = table.square
+    alive = set(living)
+    for claimant, results in sorted(square.results.items()):
+        role = square.claimed.get(claimant)
+        if not role or claimant not in alive:
+            continue
+        named = [target for target, werewolf in results if werewolf and target in alive]
+        for target in named:
+            pack = table.memories[target].pack
+            if not pack or claimant in pack or any(wolf in square.claimed for wolf in pack):
+                continue
+            if (claimant, target) in table.weighed:
+                continue
+            table.weighed.add((claimant, target))
+            if rng.random() >= table.temper.bluff:
+                continue
+            others = [wolf for wolf in sorted(pack) if wolf in alive and wolf not in named]
+            bluffer = others[0] if others else target
+            square.say(Remark(day, bluffer, COMING_OUT, role=role))
+            square.say(Remark(day, bluffer, DIVINED, claimant, werewolf=True))
+            table.out.add(bluffer)
+
+
+def _defend(table: Table, day: int, wolf: int, intentions: Mapping[int, int], rng: Random) -> None:
+    """A wolf leading the square defends itself, at the temper's `bluff` chance and once
+    a game: it claims the inquiring role (the one claimed already, else the first the
+    setup announced besides its own) and names as a wolf the first who said they would
+    vote for it."""
+    table.weighed.add((wolf, wolf))
+    memory = table.memories[wolf]
+    square = table.square
+    role = next((role for role in square.claimed.values() if role), None)
+    if role is None:
+        role = next((role for role in sorted(memory.counts) if role != memory.role), None)
+    accusers = [seat for seat, target in intentions.items() if target == wolf and seat not in memory.pack]
+    if role is None or not accusers or rng.random() >= table.temper.bluff:
+        return
+    square.say(Remark(day, wolf, COMING_OUT, role=role))
+    square.say(Remark(day, wolf, DIVINED, accusers[0], werewolf=True))
+    table.out.add(wolf)
+
+
+def day_talk(
+    table: Table, day: int, living: Sequence[int], rng: Random, among: Collection[int] | None = None
+) -> dict[int, int]:
+    """The day's talk, and whom each living seat then votes for (`among` those, when
+    the step names its candidates: a ballot between suspects): the inquirers who have
+    a reason come out (at the temper's chance), the packs named may counter-claim, and
+    three rounds of intentions, each said in the square, follow it; after the first,
+    the leading suspect, when it is a hidden inquirer, comes out in its defence (a wolf
+    may bluff instead, `_defend`). A second step of the same day (the ballot) talks
+    again without claiming or accusing anew."""
+    temper, memories, square = table.temper, table.memories, table.square
+    again = table.talked == day
+    table.talked = day
+    if not again:
+        for seat in living:
+            memory = memories[seat]
+            if not _inquirer(memory):
+                continue
+            if seat in table.out or (_reason_to_reveal(memory, square, living) and rng.random() < temper.reveal):
+                _claim(table, day, seat, memory)
+        _bluff(table, day, living, rng)
+    order = list(living)
+    rng.shuffle(order)
+    hiding = {seat for seat in living if memories[seat].pack and rng.random() < temper.hide}
+    if not again:
+        _estimates(table, day, living, hiding, rng)
+    named = set(living) if among is None else set(among)
+    intentions: dict[int, int] = {}
+    accused = Counter(remark.target for remark in square.today(day, ESTIMATE))
+    for round_ in range(ROUNDS):
+        tally = Counter(intentions.values()) if intentions else accused
+        public_score = table.believes(PUBLIC_SEAT, living)[1]
+        said: dict[int, int] = {}
+        for seat in living:
+            memory = memories[seat]
+            if memory.pack:
+                shunned = memory.pack if seat not in hiding else {seat}
+                values = {other: public_score[other] for other in living if other not in shunned}
+            else:
+                values = table.believes(seat, living)[1]
+            values = {other: value for other, value in values.items() if other in named}
+            if not values:
+                continue
+            share = temper.follow / max(tally.values(), default=1)
+            for other in values:
+                values[other] += share * tally[other]
+            said[seat] = _best(values, order)
+        intentions = said
+        for seat, target in said.items():
+            square.say(Remark(day, seat, VOTE, target))
+        if round_ == 0:
+            tally = Counter(intentions.values())
+            leader = _best({seat: float(tally[seat]) for seat in living}, order)
+            memory = memories[leader]
+            if _inquirer(memory) and leader not in table.out:
+                _claim(table, day, leader, memory)
+            elif memory.pack and leader not in square.claimed and (leader, leader) not in table.weighed:
+                _defend(table, day, leader, intentions, rng)
+    table.intentions = intentions
+    return intentions
+
+
+def _estimates(table: Table, day: int, living: Sequence[int], hiding: set[int], rng: Random) -> None:
+    """Each seat that knows a wolf alive accuses it in the square; a hiding wolf accuses
+    too, as a villager would: the player who accused its pack most, else anyone outside
+    its pack."""
+    square = table.square
+    for seat in living:
+        memory = table.memories[seat]
+        if memory.pack:
+            if seat not in hiding:
+                continue
+            prey = [other for other in living if other not in memory.pack]
+            targets = _accusers(square, memory.pack, prey) or prey
+            if targets:
+                square.say(Remark(day, seat, ESTIMATE, targets[int(rng.random() * len(targets))]))
+            continue
+        known = [target for target in sorted(memory.wolves) if target in living and target != seat]
+        for target in known:
+            square.say(Remark(day, seat, ESTIMATE, target))
+        if not known:
+            score = table.believes(seat, living)[1]
+            if score:
+                top = max(score.values())
+                likely = [other for other in living if score.get(other) == top]
+                square.say(Remark(day, seat, ESTIMATE, likely[int(rng.random() * len(likely))]))
+
+
+def _night_choice(
+    table: Table, seat: int, slot: Slot, aim: Aim | None, living: Sequence[int], rng: Random
+) -> int | None:
+    """The one player a seat names on a night card of `aim`, or None to leave the card
+    to the bots that play like people."""
+    memory = table.memories[seat]
+    choices = slot.options[0]
+    square = table.square
+    if aim == "hostile" and memory.pack:
+        prey = [choice for choice in choices if choice not in memory.pack]
+        if not prey:
+            return None
+        claimants = [choice for choice in prey if square.claimed.get(choice)]
+        if claimants:
+            return claimants[int(rng.random() * len(claimants))]
+        accusers = _accusers(square, memory.pack, prey)
+        if accusers:
+            return accusers[int(rng.random() * len(accusers))]
+        score = table.believes(PUBLIC_SEAT, living)[1]
+        least = min(score.get(choice, 0.0) for choice in prey)
+        trusted = [choice for choice in prey if score.get(choice, 0.0) == least]
+        return trusted[int(rng.random() * len(trusted))]
+    if aim is None or memory.pack:
+        return None
+    claims, score = table.believes(seat, living)
+    if aim == "probe":
+        known = memory.wolves | memory.cleared | claims.liars | claims.proven
+        unknown = [choice for choice in choices if choice not in known and choice != seat]
+        if not unknown:
+            return None
+        top = max(score.get(choice, 0.0) for choice in unknown)
+        likely = [choice for choice in unknown if score.get(choice, 0.0) == top]
+        return likely[int(rng.random() * len(likely))]
+    if aim == "friendly":
+        least = min(score.get(choice, 0.0) for choice in choices)
+        trusted = [choice for choice in choices if score.get(choice, 0.0) == least]
+        return trusted[int(rng.random() * len(trusted))]
+    if aim == "hostile":
+        top = max(score.get(choice, 0.0) for choice in choices)
+        if top <= 0:
+            return None
+        likely = [choice for choice in choices if score.get(choice, 0.0) == top]
+        return likely[int(rng.random() * len(likely))]
+    return None
+
+
+def _accusers(square: Square, pack: set[int], prey: Sequence[int]) -> list[int]:
+    """The players of `prey` who accused a member of `pack` in the square, most often
+    first (ties in seat order)."""
+    count = Counter(remark.speaker for remark in square.remarks if remark.kind == ESTIMATE and remark.target in pack)
+    most = max((count[seat] for seat in prey), default=0)
+    return [seat for seat in prey if most and count[seat] == most]
+
+
+def _named(slot: Slot, choice: int) -> Slot:
+    return Slot(slot.card, ((choice,), *slot.options[1:]))
+
+
+def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: Random) -> dict[int, Order]:
+    """Every card `spec` asks, written by bots that talk: a day's talk first, whose last
+    intentions are the day's votes; at night, the choices `_night_choice` makes; any
+    other card as the bots that play like people write it."""
+    table.step += 1
+    dead = table.memories[PUBLIC_SEAT].dead
+    living = sorted(seat for seat in table.memories if seat >= 0 and seat not in dead)
+    cards: dict[int, Order] = {}
+    intentions: dict[int, int] = {}
+    if spec.kind == "day":
+        talkers = [seat for seat in living if seat in spec.slots]
+        among = {
+            choice
+            for seat in talkers
+            if aims.get(spec.slots[seat].card.kind) == "hostile" and spec.slots[seat].card.fields
+            for choice in spec.slots[seat].options[0]
+        }
+        intentions = day_talk(table, spec.number, talkers, rng, among)
+    for seat, slot in spec.slots.items():
+        card = slot.card
+        memory = table.memories[seat]
+        if card is SLEEP or not card.fields or card.fields[0].refers != "seat":
+            cards[seat] = people_card(slot, memory, aims, rng)
+            continue
+        aim = aims.get(card.kind)
+        choices = slot.options[0]
+        choice: int | None
+        if spec.kind == "day" and aim == "hostile":
+            choice = intentions.get(seat)
+        else:
+            choice = _night_choice(table, seat, slot, aim, living, rng)
+        if choice is not None and choice in choices:
+            cards[seat] = bot_card(_named(slot, choice), seat, rng)
+        else:
+            cards[seat] = people_card(slot, memory, aims, rng)
+    return cards
