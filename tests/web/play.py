@@ -148,6 +148,18 @@ def mails_for(player: Player) -> str:
     return "\n".join(texts)
 
 
+def mails_to_no_seat() -> list[str]:
+    """Every mail written to someone who held no seat when it was written: the person who
+    left a seat (replaced, or away while a standby plays it), a standby, the organiser.
+    None of them may tell what the public may not know. (As sent: headers, text, HTML.)"""
+    from werewolf.games.models import Dispatch
+
+    seatless = set(Dispatch.objects.filter(player=None).values_list("message_id", flat=True))
+    return [
+        message.message().as_string() for message in mail.outbox if message.extra_headers.get("Message-ID") in seatless
+    ]
+
+
 def _to(message: Any, player: Player) -> bool:
     return any(player.email in to for to in message.to)
 

@@ -27,6 +27,7 @@ from .play import (
     foreign_roles,
     mail_card,
     mails_for,
+    mails_to_no_seat,
     open_phase,
     seat_paths,
     seat_roles,
@@ -45,8 +46,9 @@ def sweep(
     size: int = 0,
     organiser: Client | None = None,
 ) -> None:
-    """Render every seat's page and mails, and the public page: no foreign secret. The
-    non-interference check (the page unchanged were every secret different) rewrites
+    """Render every seat's page and mails, the mails of those who hold no seat (a person
+    replaced or away, a standby, the organiser), and the public page: no foreign secret.
+    The non-interference check (the page unchanged were every secret different) rewrites
     the game's rows per seat: given a `sample` source, a large table's game runs it for
     `size` seats drawn from it, different ones after each phase."""
     game.refresh_from_db()
@@ -85,11 +87,17 @@ def sweep(
     public_text, projector_text = text_of(public), text_of(projector)
     for words in (public_text, projector_text):
         assert not foreign.search(words), f"the public pages speak of {foreign.search(words)}, not of this game"
-    for secret in secrets_hidden_from(game, engine.PUBLIC):
+    public_secrets = secrets_hidden_from(game, engine.PUBLIC)
+    for secret in public_secrets:
         assert secret not in public and secret not in public_text, f"public page shows {secret!r}"
         assert secret not in projector and secret not in projector_text, f"the projector shows {secret!r}"
     actual, imagined = counterfactual_page(client, game, engine.PUBLIC, f"/g/{game.public_key}/")
     assert actual == imagined, "the public page depends on secrets"
+    # The mails of those who hold no seat: the person replaced, the player away while a
+    # standby plays their seat, a standby waiting, the organiser.
+    for whole in mails_to_no_seat():
+        for secret in public_secrets:
+            assert secret not in whole, f"a mail to someone without a seat tells {secret!r}"
     sweep_replay(game, client, organiser)
 
 

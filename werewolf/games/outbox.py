@@ -15,12 +15,13 @@ caller hands the ids to the mail task once that transaction commits (`services._
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
-from .models import Dispatch, Game, Phase, Player, Post, Standby
+from .models import Absence, Dispatch, Game, Phase, Player, Post, Standby
 
 if TYPE_CHECKING:
     from .attendance import Policy
@@ -35,11 +36,45 @@ class Default(enum.Enum):
 READ: Final = Default.READ
 
 
+class Handed(enum.StrEnum):
+    """Why a seat changed hands, which says what each person it concerns is told."""
+
+    ABSENCE = "absence"
+    """A standby plays the seat while its player is away (the `standby` absence policy)."""
+    BACK = "back"
+    """The player is back from that absence: the standby gives the seat back."""
+    SUBSTITUTE = "substitute"
+    """The organiser put someone else in the seat (or seated a standby), for good."""
+    MISSED_CARDS = "missed_cards"
+    """The missed-cards policy seated the next standby, for good."""
+    ADDRESS = "address"
+    """The same person, at another address: only a new link."""
+
+
+@dataclass(frozen=True)
+class HandOver:
+    """A seat that has just changed hands, as the mails tell it: why, and the person who
+    left it (their name and address as they were, whether mail to them had stopped, the
+    missed cards in a row they left at), and the absence a stand-in or a return is for.
+    The one who took it is the seat's `Player` now."""
+
+    why: Handed
+    name: str
+    email: str
+    mail_stopped: bool = False
+    missed: int = 0
+    absence: Absence | None = None
+
+
 class Outbox(Protocol):
     """The mails the games side queues, each once per key whatever is called again."""
 
     def queue_welcome(self, player: Player, request: str = "") -> list[int]:
         """The player's seat and link; `request` names a repeat the organiser asked for."""
+
+    def queue_hand_over(self, player: Player, handed: HandOver) -> list[int]:
+        """Tell the person now in `player`'s seat, and the one who left it (`handed`),
+        what the hand-over means for each, each mail standing alone."""
 
     def queue_signup(self, player: Player) -> list[int]:
         """The link that confirms a sign-up by the join link."""

@@ -30,7 +30,7 @@ from werewolf.engine.random import seating_rng
 
 from . import acceptance, attendance, calendar, deadlines, links, validators
 from .models import Absence, AbsencePolicy, Event, Game, Order, Phase, Player
-from .outbox import outbox
+from .outbox import Handed, HandOver, outbox
 from .queue import after_commit
 
 logger = logging.getLogger(__name__)
@@ -826,7 +826,7 @@ def stand_in(game: Game, state: engine.State, phase: Phase) -> bool:
         absence.away_name, absence.away_email = player.name, player.email
         absence.standby, absence.stood_in_at = chosen, now
         absence.save(update_fields=["away_name", "away_email", "standby", "stood_in_at"])
-        substitute_player(player, name=chosen.name, email=chosen.email)
+        substitute_player(player, name=chosen.name, email=chosen.email, why=Handed.ABSENCE, absence=absence)
         chosen.seated_at, chosen.player = now, player
         chosen.save(update_fields=["seated_at", "player"])
         changed = True
@@ -847,7 +847,9 @@ def _hand_back(absence: Absence) -> bool:
         player=absence.player_id, withdrawn_at=None, created_at__gt=absence.stood_in_at
     )
     standbys_own.exclude(pk=absence.pk).update(withdrawn_at=now)
-    substitute_player(absence.player, name=absence.away_name, email=absence.away_email)
+    substitute_player(
+        absence.player, name=absence.away_name, email=absence.away_email, why=Handed.BACK, absence=absence
+    )
     if absence.standby is not None:
         _mail([outbox().queue_stand_in_over(absence.standby, f"stand-in-over:{absence.pk}")])
     return True
@@ -942,17 +944,31 @@ def resolve_now(game: Game, phase_index: int | None = None) -> bool:
     return False
 
 
-def substitute_player(player: Player, *, name: str, email: str, new_person: bool = False) -> Player:
+def substitute_player(
+    player: Player,
+    *,
+    name: str,
+    email: str,
+    new_person: bool = False,
+    why: Handed | None = None,
+    absence: Absence | None = None,
+) -> Player:
     """Put a new person in the seat: same seat and role, the old link revoked. For good
     (`new_person`: the organiser's substitution of someone else, a standby seated), the
     absences the one leaving declared go with them: they must move no deadline nor call
     a standby for the newcomer. (A standby standing in for an absence, and the seat's
-    hand-back, keep them: the player's days away are still the player's.)"""
+    hand-back, keep them: the player's days away are still the player's.)
+
+    The person who takes the seat and the one who leaves it are each mailed what it means
+    for them (`why`: by default someone else for good if `new_person`, else the same
+    person at a new address; `absence`, the one a stand-in or a return is for)."""
     with transaction.atomic():
         _locked(player.game)
         player = Player.objects.select_for_update().get(pk=player.pk)
         if new_person:
             player.absences.filter(withdrawn_at=None, stood_in_at=None).update(withdrawn_at=timezone.now())
+        why = why or (Handed.SUBSTITUTE if new_person else Handed.ADDRESS)
+        handed = HandOver(why, player.name, player.email, player.mail_stopped, player.missed_cards, absence)
         old_name = player.name
         player.name, player.email = name, email
         # A new person, or the same one at a fixed address: past bounces are forgotten.
@@ -973,8 +989,8 @@ def substitute_player(player: Player, *, name: str, email: str, new_person: bool
                 )
             ],
         )
-        if email and player.game.is_running:
-            _mail([outbox().queue_welcome(player)])
+        if player.game.is_running:
+            _mail([outbox().queue_hand_over(player, handed)])
     return player
 
 

@@ -46,7 +46,7 @@ from werewolf import engine
 from werewolf.engine import grammar
 from werewolf.games import attendance, links, queue, scores, selectors, standbys
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post, Standby
-from werewolf.games.outbox import READ, Default
+from werewolf.games.outbox import READ, Default, Handed, HandOver
 
 from . import kept, mime
 
@@ -89,8 +89,83 @@ def queue_welcome(player: Player, request: str = "") -> list[int]:
 
 def _render_welcome(player: Player) -> dict[str, Any]:
     # The game's missed-cards policy, told to every player at the start.
-    context = {**_context(player), "policy": attendance.policy_of(player.game)}
+    game, seat = player.game, player.occupied_seat
+    seen = selectors.visible_events(game, seat)
+    context = {**_context(player, seen=seen), "policy": attendance.policy_of(game)}
+    context["circle"] = selectors.circle(game, seat, seen)  # the seats, the dead marked
     return _render(player, "welcome", context)
+
+
+HAND_OVER_MAILS: dict[Handed, tuple[str, str]] = {
+    Handed.ABSENCE: ("stand_in", "seat_held"),
+    Handed.BACK: ("seat_back", ""),
+    Handed.SUBSTITUTE: ("take_over", "seat_lost"),
+    Handed.MISSED_CARDS: ("take_over", "seat_lost"),
+}
+"""Why a seat changed hands: the mail to the person who took it, and to the one who left
+it. (The standby who gives a seat back is thanked by `queue_stand_in_over`; the same
+person at a new address gets the welcome again.)"""
+
+
+def queue_hand_over(player: Player, handed: HandOver) -> list[int]:
+    """Each person a hand-over concerns, told what it means for them in a mail that
+    stands alone, once per hand-over (the keys name the seat's new link): the one who
+    took the seat, their link and the seat's story as the seat saw it (all of it, or
+    what happened while its player was away); the one who left it, that the seat is
+    held for them or no longer theirs, and no secret."""
+    if handed.why == Handed.ADDRESS:
+        return queue_welcome(player)
+    link = links.current(player)
+    if link is None:
+        return []
+    taking, leaving = HAND_OVER_MAILS[handed.why]
+    queued = []
+    if player.email and not player.is_bot:
+        build = partial(_render_hand_over, player, taking, handed)
+        queued += _queue([(player, f"{taking}:{link.pk}", Dispatch.Kind.WELCOME, None, build)])
+    if leaving and handed.email and not handed.mail_stopped:
+        game = player.game
+        context = {
+            "game": game,
+            "handed": handed,
+            "seat": player.occupied_seat,
+            "holder": player.name,
+            "absence": handed.absence,
+            "public": settings.SITE_URL + reverse("games:public", args=[game.public_key]),
+        }
+        row = (f"{leaving}:{link.pk}", Dispatch.Kind.WELCOME, None, handed.name, handed.email, leaving, context)
+        queued += _queue_rows(game, [row])
+    return queued
+
+
+def _render_hand_over(player: Player, template: str, handed: HandOver) -> dict[str, Any]:
+    """The mail to the person who took the seat: the welcome's words (role, link, the
+    open phase, the seats), why they have the seat, and the seat's story as the seat
+    saw it, read by the seat page's own selectors (`selectors.log`): nothing else."""
+    game = player.game
+    seat = player.occupied_seat
+    seen = selectors.visible_events(game, seat)
+    story = selectors.log(game, seat, seen)
+    if handed.why == Handed.BACK and handed.absence is not None:
+        story = _while_away(game, story, handed.absence)
+    context = {
+        **_context(player, seen=seen),
+        "policy": attendance.policy_of(game),
+        "handed": handed,
+        "absence": handed.absence,
+        "circle": selectors.circle(game, seat, seen),
+        "story": story,
+    }
+    return _render(player, template, context)
+
+
+def _while_away(game: Game, story: list[selectors.PhaseLog], absence: Any) -> list[selectors.PhaseLog]:
+    """The part of a seat's story its player missed while a standby held it: from the
+    phase whose results went to the standby (a stand-in begins as a phase opens, after
+    the one before it resolved) on."""
+    opened = game.phases.filter(opened_at__lte=absence.stood_in_at).order_by("-index").first()
+    first = opened.index - 1 if opened is not None else 0
+    return [group for group in story if group.phase is not None and group.phase.index >= first]
 
 
 def queue_phase_mails(
@@ -897,7 +972,7 @@ def _plain(template: str, context: dict[str, Any]) -> str:
     return str(Engine.get_default().get_template(template).render(Context(context, autoescape=False)))
 
 
-CALENDAR_MAILS = ("welcome", "phase", "deadline_moved")
+CALENDAR_MAILS = ("welcome", "stand_in", "seat_back", "take_over", "phase", "deadline_moved")
 """Mails that carry the open phase's deadline as an iCalendar event."""
 
 
@@ -997,9 +1072,14 @@ def _shared(game: Game) -> Shared:
 
 
 def _context(
-    player: Player, phase: Phase | None = None, events: list[Any] | None = None, shared: Shared | None = None
+    player: Player,
+    phase: Phase | None = None,
+    events: list[Any] | None = None,
+    shared: Shared | None = None,
+    seen: list[Any] | None = None,
 ) -> dict[str, Any]:
-    """What one player's mail may show: events visible to the seat, nothing else."""
+    """What one player's mail may show: events visible to the seat (`seen`, if the
+    caller read them already), nothing else."""
     game: Game = player.game
     seat = player.occupied_seat
     shared = shared or _shared(game)
@@ -1020,7 +1100,9 @@ def _context(
         "names": shared.names,
         "role": selectors.role_shown(state, seat),
         "alive": state.alive[seat],
-        "private": selectors.private_events(selectors.visible_events(game, seat)) if phase is None else [],
+        "private": selectors.private_events(selectors.visible_events(game, seat) if seen is None else seen)
+        if phase is None
+        else [],
         "phase": phase,
         "events": events or [],
         "next_phase": following,
