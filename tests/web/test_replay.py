@@ -249,3 +249,46 @@ def test_a_game_that_no_longer_replays_is_told_without_a_table(organiser: Any, c
     text = text_of(mine.get(url(game, step=1)).content.decode())
     assert "The table cannot be drawn for this game" in text and "What happened" in text
     assert "does not replay" in caplog.text
+
+
+ITEM = re.compile(r'<li class="event event-([\w-]+)">(.*?)</li>', re.S)
+
+
+def log_items(html: str) -> list[tuple[str, str]]:
+    """Each event of a page's log (or a replay step's): its kind and its words."""
+    return [(kind, text_of(words)) for kind, words in ITEM.findall(html)]
+
+
+def test_the_replay_tells_every_event_the_public_log_tells(organiser: Any) -> None:
+    """A whole game with an absence that moves a deadline, a pause and a resume, and a
+    substitution: every event of the public log is told by some step of the replay (the
+    deadline the absence moved among them, or Night 3's deadline jumps a day unexplained)."""
+    from datetime import timedelta
+
+    from werewolf.games import absences, calendar, dates, deadlines, pauses
+    from werewolf.games.models import AbsencePolicy
+
+    game = started_game(organiser, "Everything told")
+    Game.objects.filter(pk=game.pk).update(absence_policy=AbsencePolicy.MOVE)
+    game = play(Game.objects.get(pk=game.pk), phases=2)
+    phase = game.current_phase()
+    assert phase is not None
+    state = game.engine_state
+    seat = next(seat for seat in range(state.seats) if state.alive[seat])
+    day = calendar.local(phase.deadline, deadlines.zone_of(game)).date()
+    absences.declare(game.players.get(seat=seat), dates.Span(day, day + timedelta(days=1)))
+    pauses.pause(Game.objects.get(pk=game.pk))
+    pauses.resume(Game.objects.get(pk=game.pk))
+    other = next(other for other in range(state.seats) if other != seat)
+    services.substitute_player(game.players.get(seat=other), name="Zora", email="zora@example.org", new_person=True)
+    game = play(Game.objects.get(pk=game.pk))
+    assert game.status == Game.Status.FINISHED
+    public = log_items(Client().get(f"/g/{game.public_key}/").content.decode())
+    kinds = {kind for kind, _ in public}
+    assert {"deadline_moved_away", "game_paused", "game_resumed", "player_substituted"} <= kinds, kinds
+    steps = len(replay.story(game))
+    told = [
+        item for number in range(steps) for item in log_items(Client().get(url(game, step=number)).content.decode())
+    ]
+    missing = [(kind, words) for kind, words in public if not any(kind == k and words in w for k, w in told)]
+    assert not missing, f"the replay leaves out {missing}"

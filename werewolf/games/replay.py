@@ -108,7 +108,10 @@ class Step:
 def replay_context(game: Game, number: int | None) -> dict[str, Any]:
     """What the replay page shows of step `number` (the last step if None or out of
     range): the step, the list of every step's name to go to, and the outcome."""
-    seen = [event for event in selectors.visible_events(game, engine.MODERATOR) if event.kind not in SERVER_EVENTS]
+    # The server's notes for the organiser (a bounced mail) are left out, not what it told
+    # the table (a deadline an absence moved): the replay tells all the public log tells.
+    every = selectors.visible_events(game, engine.MODERATOR)
+    seen = [event for event in every if event.kind not in SERVER_EVENTS or event.visible_to(engine.PUBLIC)]
     chapters = story(game, seen)
     seated = selectors.names(game)
     states = _states(game, chapters)
