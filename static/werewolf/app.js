@@ -41,13 +41,16 @@
   });
 
   // A page of steps (a game's replay): the arrow keys follow its links marked data-key
-  // (the step before and after), unless the reader is typing or holds a modifier. The
-  // links work without this.
+  // (the step before and after), unless the reader is typing, holds a modifier, or is in
+  // a region that scrolls sideways (a wide table: the arrows scroll it). The links work
+  // without this.
   document.addEventListener("keydown", function (event) {
     if (!/^Arrow(Left|Right)$/.test(event.key) || event.defaultPrevented) { return; }
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
     var target = event.target;
     if (target && target.closest && target.closest("input, textarea, select, [contenteditable]")) { return; }
+    var region = target && target.closest && target.closest("[role=region]");
+    if (region && region.scrollWidth > region.clientWidth) { return; }
     var link = document.querySelector('a[data-key="' + event.key + '"]');
     if (link) {
       event.preventDefault();

@@ -590,3 +590,57 @@ def test_the_replay_passes_axe(tour: Tour, django_user_model) -> None:
     tour.check("lupusburg replay, the ring", "anonymous", f"/g/{lupusburg.public_key}/replay/?step=3")
     tour.check("lupusburg replay on a projector", "anonymous", f"/g/{lupusburg.public_key}/replay/?projector=1")
     assert not tour.found, "axe found:\n" + json.dumps(tour.found, indent=1)
+
+
+def test_the_replay_on_a_projector_reads_at_phone_width_as_well_as_the_page(tour: Tour, django_user_model) -> None:
+    """The replay's projector mode at phone width, every step of a game whose names make
+    the cards table scroll sideways: axe finds nothing (its heading order included), and
+    the table is reached by the keyboard and scrolled by it."""
+    from tests.web.test_replay import play
+    from werewolf.games import replay
+
+    organiser = django_user_model.objects.create_user("organiser", password=PASSWORD)
+    long_names = [
+        *("Massimiliano", "Bartolomeo", "Gianfranco", "Annunziata", "Ermenegildo"),
+        *("Filiberto", "Genoveffa", "Leopoldina", "Cristoforo"),
+    ]
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in long_names]
+    game = services.start_game(
+        services.create_game(organiser, name="Projected", seats=seats, options={"wolves": 2, "seers": 1}, seed=5)
+    )
+    game = play(game)
+    steps = len(replay.story(Game.objects.get(pk=game.pk)))
+    connections.close_all()
+    scrolled = 0
+    for step in range(steps):
+        where = f"replay on a projector, step {step} (phone)"
+        page = tour.context("anonymous", "phone").new_page()
+        page.goto(f"{tour.base}/g/{game.public_key}/replay/?step={step}&projector=1")
+        problems = violations(page, tour.source)
+        problems += page.evaluate(
+            "rules => axe.run(document, {runOnly: {type: 'rule', values: rules}})"
+            ".then(r => r.violations.map(v => v.id))",
+            ["heading-order"],
+        )
+        table = page.locator(".table-responsive")
+        if table.count() and table.evaluate("e => e.scrollWidth > e.clientWidth"):
+            for _ in range(40):
+                page.keyboard.press("Tab")
+                if page.evaluate("document.activeElement.classList.contains('table-responsive')"):
+                    break
+            else:
+                problems.append("the cards table is out of the keyboard's reach")
+            before = page.url
+            page.keyboard.press("ArrowRight")  # scrolls the table, not on to the next step
+            page.wait_for_timeout(500)  # (a smooth scroll, or a navigation)
+            if page.url != before:
+                problems.append("the arrow key in the cards table goes on to the next step")
+            elif not table.evaluate("e => e.scrollLeft > 0"):
+                problems.append("the arrow keys do not scroll the cards table")
+            else:
+                scrolled += 1
+        if problems:
+            tour.found[where] = problems
+        page.close()
+    assert scrolled, "no step's cards table scrolled sideways: this game tests nothing"
+    assert not tour.found, "axe found:\n" + json.dumps(tour.found, indent=1)
