@@ -341,6 +341,8 @@ def test_mail_html_passes_axe(tour: Tour, django_user_model, settings) -> None:
     from django.core import mail
 
     from tests.web.play import reply_address
+    from werewolf.games import absences, dates
+    from werewolf.games.models import Absence, AbsencePolicy, Standby
     from werewolf.mail import inbound
 
     settings.WEREWOLF_MAIL_ORDERS = True
@@ -363,6 +365,15 @@ def test_mail_html_passes_axe(tour: Tour, django_user_model, settings) -> None:
         services.create_game(organiser, name="Signing", seats=[], options={}, expected_players=9)
     )
     services.sign_up(draft.signup_key, "Zoë", "zoe@example.org")  # the sign-up to confirm
+    # Hand-overs: a substitute for good and the person replaced; a standby standing in for
+    # an absent player, the player away, and the player back.
+    services.substitute_player(game.players.get(seat=1), name="Ivo", email="ivo@example.org", new_person=True)
+    Game.objects.filter(pk=game.pk).update(absence_policy=AbsencePolicy.STANDBY)
+    Standby.objects.create(game=game, name="Zelda", email="zelda@example.org", pending=False)
+    today = absences.today(game)
+    absence = absences.declare(game.players.get(seat=2), dates.Span(today, today + timedelta(days=1)))
+    services.resolve_now(Game.objects.get(pk=game.pk))
+    Absence.objects.filter(pk=absence.pk).update(start=today - timedelta(days=3), end=today - timedelta(days=1))
     services.resolve_now(Game.objects.get(pk=game.pk))
     connections.close_all()
     kinds: dict[str, str] = {}
@@ -371,7 +382,9 @@ def test_mail_html_passes_axe(tour: Tour, django_user_model, settings) -> None:
             if mimetype == "text/html":
                 kind = re.sub(r"\W+", "-", message.subject.split("]")[-1].split(":")[-1].strip().lower())[:40]
                 kinds.setdefault(kind, content)
-    assert len(kinds) >= 6, f"expected the welcome, a refusal, a reminder, talk, a sign-up and results: {sorted(kinds)}"
+    assert len(kinds) >= 11, (
+        f"expected the welcome, a refusal, a reminder, talk, a sign-up, results and five hand-overs: {sorted(kinds)}"
+    )
     phase_mail = next(html for kind, html in kinds.items() if "is-over" in kind)
     following = phase_mail[phase_mail.index("Day 1:") :]
     assert re.search(r'<a href="http[^"]+/p/[a-z2-7]{32}/"', following), "the next phase's link is not a link"
