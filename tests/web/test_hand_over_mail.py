@@ -190,7 +190,7 @@ def test_each_hand_over_is_told_once(boss) -> None:
     next_phase(game)
     zelda = Game.objects.get(pk=game.pk).players.get(seat=seat)
     before = Dispatch.objects.count()
-    handed = HandOver(Handed.ABSENCE, player.name, player.email)
+    handed = HandOver(Handed.STOOD_IN, player.name, player.email)
     assert outbox().queue_hand_over(zelda, handed) == []
     assert Dispatch.objects.count() == before
     assert len(to("zelda@example.org")) == 2  # the stand-in's mail and the night's news

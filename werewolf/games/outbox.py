@@ -37,28 +37,29 @@ READ: Final = Default.READ
 
 
 class Handed(enum.StrEnum):
-    """Why a seat changed hands, which says what each person it concerns is told."""
+    """Why a seat changed hands, which says what each person it concerns is told (the
+    same words as the seat holders' record gives its reasons)."""
 
-    ABSENCE = "absence"
+    STOOD_IN = "stood_in"
     """A standby plays the seat while its player is away (the `standby` absence policy)."""
     BACK = "back"
     """The player is back from that absence: the standby gives the seat back."""
-    SUBSTITUTE = "substitute"
+    SUBSTITUTED = "substituted"
     """The organiser put someone else in the seat (or seated a standby), for good."""
-    MISSED_CARDS = "missed_cards"
+    TOOK_OVER = "took_over"
     """The missed-cards policy seated the next standby, for good."""
-    ADDRESS = "address"
-    """The same person, at another address: only a new link."""
+    CORRECTED = "corrected"
+    """The same person (the same name), at another address: only a new link."""
 
 
 @dataclass(frozen=True)
 class HandOver:
-    """A seat that has just changed hands, as the mails tell it: why, and the person who
-    left it (their name and address as they were, whether mail to them had stopped, the
-    missed cards in a row they left at), and the absence a stand-in or a return is for.
-    The one who took it is the seat's `Player` now."""
+    """A seat that has just changed hands, as the mails tell it: why (`reason`), and the
+    person who left it (their name and address as they were, whether mail to them had
+    stopped, the missed cards in a row they left at), and the absence a stand-in or a
+    return is for. The one who took it is the seat's `Player` now."""
 
-    why: Handed
+    reason: Handed
     name: str
     email: str
     mail_stopped: bool = False

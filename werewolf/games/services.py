@@ -826,7 +826,7 @@ def stand_in(game: Game, state: engine.State, phase: Phase) -> bool:
         absence.away_name, absence.away_email = player.name, player.email
         absence.standby, absence.stood_in_at = chosen, now
         absence.save(update_fields=["away_name", "away_email", "standby", "stood_in_at"])
-        substitute_player(player, name=chosen.name, email=chosen.email, why=Handed.ABSENCE, absence=absence)
+        substitute_player(player, name=chosen.name, email=chosen.email, reason=Handed.STOOD_IN, absence=absence)
         chosen.seated_at, chosen.player = now, player
         chosen.save(update_fields=["seated_at", "player"])
         changed = True
@@ -848,7 +848,7 @@ def _hand_back(absence: Absence) -> bool:
     )
     standbys_own.exclude(pk=absence.pk).update(withdrawn_at=now)
     substitute_player(
-        absence.player, name=absence.away_name, email=absence.away_email, why=Handed.BACK, absence=absence
+        absence.player, name=absence.away_name, email=absence.away_email, reason=Handed.BACK, absence=absence
     )
     if absence.standby is not None:
         _mail([outbox().queue_stand_in_over(absence.standby, f"stand-in-over:{absence.pk}")])
@@ -949,8 +949,8 @@ def substitute_player(
     *,
     name: str,
     email: str,
+    reason: Handed | None = None,
     new_person: bool = False,
-    why: Handed | None = None,
     absence: Absence | None = None,
 ) -> Player:
     """Put a new person in the seat: same seat and role, the old link revoked. For good
@@ -960,15 +960,18 @@ def substitute_player(
     hand-back, keep them: the player's days away are still the player's.)
 
     The person who takes the seat and the one who leaves it are each mailed what it means
-    for them (`why`: by default someone else for good if `new_person`, else the same
-    person at a new address; `absence`, the one a stand-in or a return is for)."""
+    for them (`reason`: by default the same person at a new address if the name is the
+    same one's, else someone else for good; `absence`, the one a stand-in or a return is
+    for)."""
     with transaction.atomic():
         _locked(player.game)
         player = Player.objects.select_for_update().get(pk=player.pk)
         if new_person:
             player.absences.filter(withdrawn_at=None, stood_in_at=None).update(withdrawn_at=timezone.now())
-        why = why or (Handed.SUBSTITUTE if new_person else Handed.ADDRESS)
-        handed = HandOver(why, player.name, player.email, player.mail_stopped, player.missed_cards, absence)
+        if reason is None:
+            same = validators.notecard_key(name) == validators.notecard_key(player.name)
+            reason = Handed.CORRECTED if same else Handed.SUBSTITUTED
+        handed = HandOver(reason, player.name, player.email, player.mail_stopped, player.missed_cards, absence)
         old_name = player.name
         player.name, player.email = name, email
         # A new person, or the same one at a fixed address: past bounces are forgotten.

@@ -110,9 +110,9 @@ def close_list(game: Game) -> Game:
     return game
 
 
-def seat(player: Player, standby: Standby | None = None, why: Handed = Handed.SUBSTITUTE) -> Standby:
+def seat(player: Player, standby: Standby | None = None, reason: Handed = Handed.SUBSTITUTED) -> Standby:
     """Seat a standby in `player`'s seat (the next one in the line unless named): the
-    organiser's substitution, with the standby as the new person (`why`: the organiser's
+    organiser's substitution, with the standby as the new person (`reason`: the organiser's
     choice, or the missed-cards policy's). `no_standby` if the line is empty;
     `signup_name_taken` if a player took the standby's name meanwhile."""
     with transaction.atomic():
@@ -126,7 +126,7 @@ def seat(player: Player, standby: Standby | None = None, why: Handed = Handed.SU
         others = game.players.exclude(pk=player.pk).values_list("name", flat=True)
         if any(validators.notecard_key(name) == validators.notecard_key(chosen.name) for name in others):
             raise services.ServiceError("signup_name_taken", name=chosen.name)
-        services.substitute_player(player, name=chosen.name, email=chosen.email, new_person=True, why=why)
+        services.substitute_player(player, name=chosen.name, email=chosen.email, reason=reason, new_person=True)
         chosen.seated_at, chosen.player = timezone.now(), player
         chosen.save(update_fields=["seated_at", "player"])
     return chosen
@@ -144,7 +144,7 @@ def take_over(player_id: int, missed: int) -> Standby | None:
         if not Player.objects.filter(pk=player_id, missed_cards=missed).exists():
             return None
         try:
-            return seat(player, why=Handed.MISSED_CARDS)
+            return seat(player, reason=Handed.TOOK_OVER)
         except services.ServiceError as refused:
             logger.warning("seat %s kept its player: %s", player.seat, refused.code, extra={"game": player.game_id})
             return None

@@ -97,10 +97,10 @@ def _render_welcome(player: Player) -> dict[str, Any]:
 
 
 HAND_OVER_MAILS: dict[Handed, tuple[str, str]] = {
-    Handed.ABSENCE: ("stand_in", "seat_held"),
+    Handed.STOOD_IN: ("stand_in", "seat_held"),
     Handed.BACK: ("seat_back", ""),
-    Handed.SUBSTITUTE: ("take_over", "seat_lost"),
-    Handed.MISSED_CARDS: ("take_over", "seat_lost"),
+    Handed.SUBSTITUTED: ("take_over", "seat_lost"),
+    Handed.TOOK_OVER: ("take_over", "seat_lost"),
 }
 """Why a seat changed hands: the mail to the person who took it, and to the one who left
 it. (The standby who gives a seat back is thanked by `queue_stand_in_over`; the same
@@ -113,12 +113,12 @@ def queue_hand_over(player: Player, handed: HandOver) -> list[int]:
     took the seat, their link and the seat's story as the seat saw it (all of it, or
     what happened while its player was away); the one who left it, that the seat is
     held for them or no longer theirs, and no secret."""
-    if handed.why == Handed.ADDRESS:
+    if handed.reason == Handed.CORRECTED:
         return queue_welcome(player)
     link = links.current(player)
     if link is None:
         return []
-    taking, leaving = HAND_OVER_MAILS[handed.why]
+    taking, leaving = HAND_OVER_MAILS[handed.reason]
     queued = []
     if player.email and not player.is_bot:
         build = partial(_render_hand_over, player, taking, handed)
@@ -146,7 +146,7 @@ def _render_hand_over(player: Player, template: str, handed: HandOver) -> dict[s
     seat = player.occupied_seat
     seen = selectors.visible_events(game, seat)
     story = selectors.log(game, seat, seen)
-    if handed.why == Handed.BACK and handed.absence is not None:
+    if handed.reason == Handed.BACK and handed.absence is not None:
         story = _while_away(game, story, handed.absence)
     context = {
         **_context(player, seen=seen),
