@@ -146,7 +146,9 @@ def test_a_substitute_for_good_gets_the_story_so_far_and_the_person_replaced_no_
     game = away_game(boss, standbys_waiting=())
     seat = 2
     replaced = game.players.get(seat=seat)
-    next_phase(game)
+    day = next_phase(game)
+    target = game.players.get(seat=5).name
+    services.submit_order(Game.objects.get(pk=game.pk), seat, engine.Order("vote", (5,)), phase_id=day.pk)
     mail.outbox.clear()
     response = organiser_client.post(
         f"/games/{game.pk}/seats/{seat}/substitute/", {"name": "Ivan", "email": "ivan@example.org"}
@@ -156,6 +158,7 @@ def test_a_substitute_for_good_gets_the_story_so_far_and_the_person_replaced_no_
     said = body("ivan@example.org", "You take over seat")
     assert f"you take over seat {seat + 1} from {replaced.name}" in said and "for the rest of the game" in said
     assert "The seat keeps its role and everything it has learned" in said
+    assert f"Day 1: your card as it stands: VOTE {target}. You can change it until the deadline." in said
     story = said.split(f"The story so far, as seat {seat + 1} saw it:", 1)[1]
     assert all(event in story for event in seat_log(ivan))
     no_secret_of(game, newest("ivan@example.org", "You take over seat"), seat)

@@ -156,6 +156,8 @@ def _render_hand_over(player: Player, template: str, handed: HandOver) -> dict[s
         "circle": selectors.circle(game, seat, seen),
         "story": story,
     }
+    # The seat's card in the open phase, if whoever held it handed one in: the seat's own.
+    context["standing"] = selectors.card_of(context["next_phase"], seat) if context["slot"] else None
     return _render(player, template, context)
 
 
