@@ -116,8 +116,11 @@ def test_a_substituted_players_old_link_is_revoked(game: Game, organiser_client:
     assert "This link has been replaced" in revoked.content.decode()
     new_path = path_of(game, 3)
     assert new_path != old_path and Client().get(new_path).status_code == 200
-    assert [message.to for message in mail.outbox] == [["Zora <zora@example.org>"]]
-    assert new_path in mail.outbox[0].body
+    # The new person gets the new link; the one replaced is told, with no link to a seat.
+    (new,) = [message for message in mail.outbox if message.to == ["Zora <zora@example.org>"]]
+    assert new_path in new.body
+    (replaced,) = [message for message in mail.outbox if message is not new]
+    assert "You no longer hold seat 4" in replaced.subject and "/p/" not in replaced.body
 
 
 def test_opening_a_link_changes_nothing(game: Game) -> None:
