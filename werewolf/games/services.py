@@ -29,7 +29,7 @@ from werewolf.engine.bots import bot_card
 from werewolf.engine.random import seating_rng
 
 from . import acceptance, attendance, calendar, deadlines, links, validators
-from .models import Absence, AbsencePolicy, Event, Game, Order, Phase, Player
+from .models import Absence, AbsencePolicy, Event, Game, Order, Phase, Player, SeatHolding
 from .outbox import outbox
 from .queue import after_commit
 
@@ -152,6 +152,18 @@ def start_game(game: Game) -> Game:
             links.issue(player)
         state, events = engine.setup(game.ruleset, game.options, len(players), game.seed, deal)
         now = timezone.now()
+        SeatHolding.objects.bulk_create(
+            SeatHolding(
+                game=game,
+                player=player,
+                seat=player.occupied_seat,
+                name=player.name,
+                email=player.email,
+                reason=SeatHolding.Reason.DEALT,
+                since=now,
+            )
+            for player in players
+        )
         _record(game, None, events)
         game.state = state.to_json()
         game.deal = engine.deal(state)
@@ -826,7 +838,7 @@ def stand_in(game: Game, state: engine.State, phase: Phase) -> bool:
         absence.away_name, absence.away_email = player.name, player.email
         absence.standby, absence.stood_in_at = chosen, now
         absence.save(update_fields=["away_name", "away_email", "standby", "stood_in_at"])
-        substitute_player(player, name=chosen.name, email=chosen.email)
+        substitute_player(player, name=chosen.name, email=chosen.email, reason=SeatHolding.Reason.STOOD_IN)
         chosen.seated_at, chosen.player = now, player
         chosen.save(update_fields=["seated_at", "player"])
         changed = True
@@ -847,7 +859,7 @@ def _hand_back(absence: Absence) -> bool:
         player=absence.player_id, withdrawn_at=None, created_at__gt=absence.stood_in_at
     )
     standbys_own.exclude(pk=absence.pk).update(withdrawn_at=now)
-    substitute_player(absence.player, name=absence.away_name, email=absence.away_email)
+    substitute_player(absence.player, name=absence.away_name, email=absence.away_email, reason=SeatHolding.Reason.BACK)
     if absence.standby is not None:
         _mail([outbox().queue_stand_in_over(absence.standby, f"stand-in-over:{absence.pk}")])
     return True
@@ -942,14 +954,19 @@ def resolve_now(game: Game, phase_index: int | None = None) -> bool:
     return False
 
 
-def substitute_player(player: Player, *, name: str, email: str, new_person: bool = False) -> Player:
+def substitute_player(
+    player: Player, *, name: str, email: str, reason: str | None = None, new_person: bool = False
+) -> Player:
     """Put a new person in the seat: same seat and role, the old link revoked. For good
     (`new_person`: the organiser's substitution of someone else, a standby seated), the
     absences the one leaving declared go with them: they must move no deadline nor call
     a standby for the newcomer. (A standby standing in for an absence, and the seat's
-    hand-back, keep them: the player's days away are still the player's.)"""
+    hand-back, keep them: the player's days away are still the player's.) In a game
+    that has started, the seat's holders record (`SeatHolding`) gains the new person
+    and `reason`, in the same transaction as the change (by default the organiser's
+    substitution, or a correction where the name is the same one's)."""
     with transaction.atomic():
-        _locked(player.game)
+        game = _locked(player.game)
         player = Player.objects.select_for_update().get(pk=player.pk)
         if new_person:
             player.absences.filter(withdrawn_at=None, stood_in_at=None).update(withdrawn_at=timezone.now())
@@ -962,9 +979,24 @@ def substitute_player(player: Player, *, name: str, email: str, new_person: bool
             update_fields=["name", "email", "bounced_at", "bounce_reason", "bounces", "mail_stopped", "missed_cards"]
         )
         links.issue(player)
+        phase = game.current_phase()
+        if reason is None:
+            same = validators.notecard_key(name) == validators.notecard_key(old_name)
+            reason = SeatHolding.Reason.CORRECTED if same else SeatHolding.Reason.SUBSTITUTED
+        if game.state is not None and player.seat is not None:
+            SeatHolding.objects.create(
+                game=game,
+                player=player,
+                seat=player.seat,
+                name=name,
+                email=email,
+                reason=reason,
+                phase=phase,
+                since=timezone.now(),
+            )
         _record(
             player.game,
-            player.game.current_phase(),
+            phase,
             [
                 engine.Event(
                     "player_substituted",
