@@ -15,12 +15,15 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from .models import Event, Game, Phase, SeatHolding
 
 Reason = SeatHolding.Reason
+
+EARLIEST = datetime.min.replace(tzinfo=UTC)
+"""Before any moment: where a holding's start is not known (see `of`)."""
 
 
 @dataclass(frozen=True)
@@ -54,9 +57,9 @@ class Holders:
     def __init__(self, seats: Sequence[Sequence[Holding]]) -> None:
         self._seats = [list(held) for held in seats]
         # Each seat's hand-over moments after its first holder, for `at` (bisect).
-        self._starts = [[holding.since for holding in held[1:]] for held in self._seats]
+        self._starts = [[holding.since or EARLIEST for holding in held[1:]] for held in self._seats]
         # Every hand-over's moment, whichever seat: the names change only at these.
-        self._changes = sorted(moment for starts in self._starts for moment in starts if moment is not None)
+        self._changes = sorted(moment for starts in self._starts for moment in starts)
         self._names: dict[int, list[str]] = {}
 
     @property
@@ -70,7 +73,7 @@ class Holders:
     def handovers(self) -> list[Holding]:
         """Every hand-over of the game (each holder but the dealt ones), in order."""
         found = [holding for held in self._seats for holding in held[1:]]
-        return sorted(found, key=lambda holding: (holding.since or datetime.min, holding.seat))
+        return sorted(found, key=lambda holding: (holding.since or EARLIEST, holding.seat))
 
     def dealt(self, seat: int) -> Holding:
         """The player dealt `seat` at the start."""
@@ -86,7 +89,7 @@ class Holders:
         held = self._seats[seat]
         if when is None:
             return held[-1]
-        return held[bisect_right(self._starts[seat], when)]  # type: ignore[arg-type]
+        return held[bisect_right(self._starts[seat], when)]
 
     def during(self, seat: int, phase: Phase) -> Holding:
         """Who held `seat` during `phase`: who answered for it when the phase closed (the
@@ -97,7 +100,7 @@ class Holders:
 
     def names_at(self, when: datetime | None) -> list[str]:
         """Every seat's name at the moment `when` (None: now), by seat."""
-        epoch = len(self._changes) if when is None else bisect_right(self._changes, when)  # type: ignore[arg-type]
+        epoch = len(self._changes) if when is None else bisect_right(self._changes, when)
         if epoch not in self._names:
             self._names[epoch] = [self.at(seat, when).name for seat in range(self.seats)]
         return self._names[epoch]
@@ -149,7 +152,7 @@ class Holders:
         if not wanted:
             return []
         found = [holding for held in self._seats for holding in held if holding.email.casefold() == wanted]
-        return sorted(found, key=lambda holding: (holding.since or datetime.min, holding.seat))
+        return sorted(found, key=lambda holding: (holding.since or EARLIEST, holding.seat))
 
 
 def closed_at(phase: Phase) -> datetime | None:

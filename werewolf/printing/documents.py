@@ -341,7 +341,9 @@ def record_context(game: Any, *, paper: str = "a4") -> dict[str, Any] | None:
     # something: what it told and the card each seat had in at its end, each named by
     # the seats' holders record as the story tells it, never by today's names.
     chapters = replay.story(game)
-    phases = [RecordPhase(chapter.phase, chapter.events, chapter.counted_by()) for chapter in chapters if chapter.events]
+    phases = [
+        RecordPhase(chapter.phase, chapter.events, chapter.counted_by()) for chapter in chapters if chapter.events
+    ]
     state = game.engine_state
     dealt = chapters[0].names
     roles = [(dealt[seat], engine.roles_of(state, seat)) for seat in range(min(state.seats, len(dealt)))]
