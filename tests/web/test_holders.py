@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import re
 from datetime import timedelta
+from random import Random
 from typing import Any
 from unittest import mock
 
@@ -22,10 +23,10 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from werewolf import engine
-from werewolf.games import absences, attendance, dates, holders, services, standbys
+from werewolf.games import absences, attendance, dates, holders, links, services, standbys
 from werewolf.games.models import Absence, AbsencePolicy, Game, Phase, SeatHolding, SeatPolicy, Standby
 
-from .play import open_phase, text_of
+from .play import card_form, mail_card, open_phase, story_sweep, text_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -293,3 +294,90 @@ def test_the_migration_fills_the_record_of_a_game_stored_before(organiser: Any, 
     assert filled == kept
     chiara = SeatHolding.objects.filter(game=game, seat=CHIARA).order_by("since")
     assert [row.email for row in chiara] == ["chiara@example.org", "sam@example.org", "chiara@example.org"]
+
+
+def test_the_story_sweep_over_the_issues_game(organiser: Any, organiser_client: Client) -> None:
+    game = play_the_issue(organiser, organiser_client)
+    story_sweep(game, organiser_client, steps=None)
+
+
+STANDBYS = ("Olga", "Piero", "Quinto", "Rita", "Sergio", "Tina")
+SUBSTITUTES = ("Ivan", "Jonas", "Katia", "Luca", "Mirta")
+
+
+@pytest.mark.parametrize("seed", [9, 10])
+def test_a_whole_game_of_hand_overs_tells_one_story(
+    organiser: Any, organiser_client: Client, settings: Any, seed: int
+) -> None:
+    """The story sweep over a whole game played by the web and by mail, with random
+    absences (a standby stands in, the player comes back), the organiser's substitutions
+    in the middle of a step (before or after the seat's card), and a standby's take-over
+    after missed cards: after every phase, the export and the replay name each card's
+    writer as the holders record does; at the end the record PDF too."""
+    settings.WEREWOLF_MAIL_ORDERS = True
+    rng = Random(seed)
+    game = new_game(organiser)
+    SeatPolicy.objects.create(game=game, at_limit=attendance.AtLimit.STANDBY, prod_after=0, act_after=2)
+    for name in STANDBYS:
+        Standby.objects.create(game=game, name=name, email=f"{name.lower()}@example.org", pending=False)
+    substitutes = list(SUBSTITUTES)
+    anonymous = Client()
+    rounds = 0
+    while open_phase(game) is not None:
+        rounds += 1
+        assert rounds < 40, "the game does not end"
+        phase = open_phase(game)
+        assert phase is not None
+        game = Game.objects.get(pk=game.pk)
+        state = game.engine_state
+        living = [seat for seat in range(state.seats) if state.alive[seat]]
+        if rng.random() < 0.4:  # someone will be away from today: a standby for the next steps
+            start = absences.today(game)
+            seat = rng.choice(living)
+            try:
+                absences.declare(game.players.get(seat=seat), dates.Span(start, start + timedelta(days=1)))
+            except services.ServiceError:
+                pass
+        for absence in Absence.objects.filter(game=game, stood_in_at__isnull=False, handed_back_at=None):
+            if rng.random() < 0.5:  # ... and back by the next step
+                start = absences.today(game)
+                Absence.objects.filter(pk=absence.pk).update(
+                    start=start - timedelta(days=5), end=start - timedelta(days=1)
+                )
+        # The silent villager writes nothing while still the dealt player: a standby
+        # takes the seat over after two missed cards.
+        silent = FABIO if game.players.get(seat=FABIO).name == "Fabio" else None
+        replaced = rng.choice(living) if substitutes and rng.random() < 0.3 else None
+        seats = sorted(engine.phase(state).slots)
+        for handed, seat in enumerate(seats):
+            current = open_phase(game)
+            if current is None or current.pk != phase.pk:
+                break
+            if replaced is not None and handed == len(seats) // 2:
+                name = substitutes.pop(0)
+                response = organiser_client.post(
+                    f"/games/{game.pk}/seats/{replaced}/substitute/",
+                    {"name": name, "email": f"{name.lower()}@example.org"},
+                )
+                assert response.status_code == 302
+            if seat == silent:
+                continue
+            game = Game.objects.get(pk=game.pk)
+            form = card_form(game, seat, rng)
+            assert form is not None
+            if rng.random() < 0.3:
+                kept = mail_card(game, seat, form, rng)
+                assert kept.status == "applied", (kept.code, kept.card)
+            else:
+                path = links.url_for(game.players.get(seat=seat), absolute=False)
+                assert anonymous.post(path, form).status_code == 302
+        if Phase.objects.get(pk=phase.pk).status == Phase.Status.OPEN:
+            Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+            assert services.sweep_due_phases() == 1
+        standbys.sweep_take_overs()
+        story_sweep(game, organiser_client)
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.FINISHED
+    reasons = {holding.reason for holding in holders.of(game).handovers()}
+    assert {Reason.STOOD_IN, Reason.SUBSTITUTED, Reason.TOOK_OVER} <= reasons, reasons
+    story_sweep(game, organiser_client, steps=None)

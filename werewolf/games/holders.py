@@ -170,6 +170,12 @@ def of(game: Game) -> Holders:
     return reads["holders"]  # type: ignore[no-any-return]
 
 
+def read_already(game: Game) -> Holders | None:
+    """The game's holders if this game instance has read them (`of`), else None."""
+    found = game.__dict__.get("_selector_reads", {}).get("holders")
+    return found if isinstance(found, Holders) else None
+
+
 def _read(game: Game) -> Holders:
     rows = list(
         SeatHolding.objects.filter(game=game)

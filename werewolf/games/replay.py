@@ -85,8 +85,8 @@ def story(game: Game, seen: Sequence[Event] | None = None) -> list[Chapter]:
     if seen is None:
         seen = selectors.visible_events(game, engine.MODERATOR)
     events = list(seen)
+    held = holders.of(game)  # (read first: the log names the events from it)
     selectors.log(game, engine.MODERATOR, events)  # names_then, holding and phase on each event
-    held = holders.of(game)
     phases = list(game.phases.order_by("index"))
     chapters: dict[int | None, Chapter] = {None: Chapter(None, names=held.names_dealt())}
     for phase in phases:
@@ -184,7 +184,7 @@ def _states(game: Game, chapters: Sequence[Chapter]) -> list[tuple[engine.State,
     export = {
         "ruleset": game.ruleset,
         "options": game.options,
-        "players": selectors.seated(game),
+        "players": holders.of(game).names_dealt(),  # (the replay counts them)
         "seed": game.seed,
         "deal": game.deal,
         "phases": [

@@ -100,13 +100,15 @@ def _names_then(game: Game, seen: list[Event]) -> None:
     it began): a hand-over renames its seat from then on, never what came before.
     Hand-overs are public (`player_substituted`), so every viewer's events tell them
     all: where they tell none, the names were today's all along, and the record is not
-    read. Events of one span between hand-overs share one list."""
-    if not any(event.kind == "player_substituted" for event in seen):
+    read (unless the caller read it already). Events of one span between hand-overs
+    share one list."""
+    held = holders.read_already(game)
+    if held is None and not any(event.kind == "player_substituted" for event in seen):
         current = names(game)
         for event in seen:
             event.names_then, event.holding = current, None
         return
-    holders.of(game).tell(seen)
+    (held or holders.of(game)).tell(seen)
 
 
 def private_events(seen: list[Event]) -> list[Event]:
