@@ -102,6 +102,9 @@ def play_the_issue(organiser: Any, organiser_client: Client) -> Game:
         f"/games/{game.pk}/seats/{HUGO}/substitute/", {"name": "Ivan", "email": "ivan@example.org"}
     )
     assert response.status_code == 302 and name_at(game, HUGO) == "Ivan"
+    # The organiser opens the seat's card: the one in is Hugo's, whoever holds the seat now.
+    opened = text_of(organiser_client.get(f"/games/{game.pk}/seats/{HUGO}/card/").content.decode())
+    assert "VOTE Dario (Hugo, web form," in opened
     card(game, CHIARA, "vote", BRUNO)
     assert services.resolve_now(Game.objects.get(pk=game.pk))
     # Night 2: Sam's and Ivan's cards; the absence is over by the time Day 2 opens.

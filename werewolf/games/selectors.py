@@ -196,8 +196,13 @@ def card_of(phase: Phase | None, seat: int) -> engine.Order | None:
     return row.order if row else None
 
 
-def card_history(phase: Phase, seat: int) -> list[Order]:
-    return list(phase.orders.filter(seat=seat).order_by("pk"))
+def card_history(phase: Phase, seat: int) -> list[tuple[Order, str]]:
+    """The seat's cards of `phase`, oldest first, each with who held the seat when it
+    was written (the seats' holders record: a substitution in the middle of the phase
+    leaves the cards before it to the one who left)."""
+    rows = list(phase.orders.filter(seat=seat).order_by("pk"))
+    held = holders.of(phase.game) if rows else None
+    return [(row, held.at(seat, row.submitted_at).name if held and seat < held.seats else "") for row in rows]
 
 
 @dataclass
