@@ -4,7 +4,9 @@
     python3 dev.py run [HOST:PORT]   set everything up and serve the app with a Celery worker
                                      and beat, at HOST:PORT (default 127.0.0.1:8000, or the
                                      WEREWOLF_ADDRESS environment variable); 0.0.0.0:8000
-                                     serves every network interface
+                                     serves every network interface. The links in mail
+                                     use it (written to var/site-url for every process)
+                                     unless WEREWOLF_SITE_URL is set. Ctrl-C stops it all
     python3 dev.py test [ARGS]       set everything up and run the whole test suite (ARGS go
                                      to pytest)
     python3 dev.py install           set up what `test` needs, and run nothing (CI does this
@@ -121,7 +123,9 @@ def _where_mail_goes() -> str:
         "print(json.dumps([s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, str(s.EMAIL_FILE_PATH)]))"
     )
     try:
-        out = subprocess.check_output([str(PYTHON), "manage.py", "shell", "-v", "0", "-c", code], cwd=ROOT, text=True)
+        out = subprocess.check_output(
+            [str(PYTHON), "manage.py", "shell", "-v", "0", "-c", code], cwd=ROOT, text=True, process_group=0
+        )
         backend, host, port, folder = json.loads(out.strip().splitlines()[-1])
     except (subprocess.CalledProcessError, ValueError, IndexError):
         return "Mail goes where WEREWOLF_EMAIL says."
@@ -192,7 +196,9 @@ def ensure_axe() -> None:
 
 
 def manage(*args: str) -> None:
-    subprocess.check_call([str(PYTHON), "manage.py", *args], cwd=ROOT)
+    """A management command `run` needs, in a process group of its own: a Ctrl-C
+    meanwhile reaches `run`, which stops it without a traceback of the command's."""
+    subprocess.check_call([str(PYTHON), "manage.py", *args], cwd=ROOT, process_group=0)
 
 
 def parse_address(address: str) -> str | None:
@@ -208,21 +214,33 @@ def parse_address(address: str) -> str | None:
 
 
 def run(address: str) -> int:
-    os.environ.setdefault("WEREWOLF_SITE_URL", f"http://{address}")
-    manage("migrate", "--no-input", "-v", "0")
-    login = subprocess.check_output(
-        [str(PYTHON), "manage.py", "ensure_organiser", "--staff"], cwd=ROOT, text=True
-    ).strip()
-    worker = Watched(
-        "the Celery worker (and its beat)",
-        [str(PYTHON), "-m", "celery", "-A", "werewolf", "worker", "-B", "--pool=solo", "--loglevel=warning"],
-    )
-    server = Watched("the web server", [str(PYTHON), "manage.py", "runserver", "--noreload", address])
-    signal.signal(signal.SIGTERM, _interrupt)
+    """Serve the app at `address` with a worker and its beat until interrupted (Ctrl-C,
+    SIGTERM, the terminal closing: each stops everything and returns 0), or until one of
+    them dies (said, and 1). The address is written where every process of this machine
+    reads it (var/site-url), and `migrate` records it as the site's."""
+    # Its own handlers, whatever it inherited: started in the background of a shell
+    # without job control, a process begins with Ctrl-C ignored, and only its children
+    # would have stopped.
+    for signum in STOPPING:
+        signal.signal(signum, _interrupt)
+    started: list[Watched] = []
     dead: Watched | None = None
     try:
+        manage("site_url", f"http://{address}")
+        manage("migrate", "--no-input", "-v", "0")
+        login = subprocess.check_output(
+            [str(PYTHON), "manage.py", "ensure_organiser", "--staff"], cwd=ROOT, text=True, process_group=0
+        ).strip()
+        started.append(
+            Watched(
+                "the Celery worker (and its beat)",
+                [str(PYTHON), "-m", "celery", "-A", "werewolf", "worker", "-B", "--pool=solo", "--loglevel=warning"],
+            )
+        )
+        server = Watched("the web server", [str(PYTHON), "manage.py", "runserver", "--noreload", address])
+        started.append(server)
         _wait_for(address, server.process)
-        dead = _dead(worker, server)
+        dead = _dead(*started)
         if dead is None:
             print()
             print(f"Werewolf is running at http://{address}/")
@@ -232,11 +250,11 @@ def run(address: str) -> int:
             sys.stdout.flush()
         while dead is None:
             time.sleep(0.5)
-            dead = _dead(worker, server)
+            dead = _dead(*started)
     except KeyboardInterrupt:
-        pass
+        pass  # stopping: whatever stops now stops because of it, and is not said
     finally:
-        _stop(server.process, worker.process)
+        _stop(*started)
     if dead is None:
         return 0
     # A process that died is said, with how and its last lines, and the run fails: a
@@ -252,14 +270,27 @@ def run(address: str) -> int:
     return 1
 
 
+STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""What stops `run`: Ctrl-C, a service manager's or kill's SIGTERM, the terminal closing."""
+
+
 class Watched:
-    """A process `run` starts: its output goes on to this terminal, and its last lines
-    are kept, to be said if it dies."""
+    """A process `run` starts, in a process group of its own (the worker's beat joins
+    the worker's): a Ctrl-C at the terminal reaches `run` alone, which stops each group
+    whole. Its output goes on to this terminal, and its last lines are kept, to be said
+    if it dies."""
 
     def __init__(self, name: str, command: list[str]) -> None:
         self.name = name
         self.tail: collections.deque[str] = collections.deque(maxlen=15)
-        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            process_group=0,
+        )
         self.copier = threading.Thread(target=self._copy, daemon=True)
         self.copier.start()
 
@@ -276,28 +307,46 @@ class Watched:
         self.copier.join(timeout=5)  # its last lines, read to the end
         return True
 
+    def signal(self, signum: int) -> None:
+        """Send `signum` to every process of the group still there."""
+        try:
+            os.killpg(self.process.pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def running(self) -> bool:
+        """Whether any process of its group is left (its own, reaped first)."""
+        self.process.poll()
+        try:
+            os.killpg(self.process.pid, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+
 
 def _dead(*watched: Watched) -> Watched | None:
     """The first of the processes that has stopped, if any."""
     return next((one for one in watched if one.dead()), None)
 
 
-def _stop(*processes: subprocess.Popen[bytes]) -> None:
-    """Stop the server and the worker, each given 15 s to finish what it is doing. A
-    second Ctrl-C (or SIGTERM) meanwhile is not this process's to act on: it is ignored
-    here, without a traceback. At a terminal a second Ctrl-C reaches the server and the
-    worker too, and they stop at once by themselves, the worker with its beat; killing
-    the worker from here would leave its beat running."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    for process in processes:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-    for process in processes:
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+def _stop(*watched: Watched, patience: float = 15) -> None:
+    """Stop the server and the worker with its beat: SIGTERM to each group, `patience`
+    seconds to finish what they are doing, then SIGKILL to what is left. A second Ctrl-C
+    (or SIGTERM) meanwhile kills them at once, and raises nothing here."""
+    for signum in STOPPING:
+        signal.signal(signum, _hurry)
+    for one in watched:
+        one.signal(signal.SIGTERM)
+    deadline = time.monotonic() + patience
+    # (A process left as a zombie that nobody reaps, under a container's init, counts as
+    # running: a few seconds after the kill, run stops waiting for it.)
+    while any(one.running() for one in watched) and time.monotonic() < deadline + 5:
+        if HURRY.is_set() or time.monotonic() > deadline:
+            for one in watched:
+                one.signal(signal.SIGKILL)
+        time.sleep(0.1)
+    for one in watched:
+        one.dead()  # reaped, its last lines copied
 
 
 def _wait_for(address: str, server: subprocess.Popen[bytes], seconds: float = 60) -> None:
@@ -315,8 +364,20 @@ def _wait_for(address: str, server: subprocess.Popen[bytes], seconds: float = 60
             time.sleep(0.3)
 
 
+HURRY = threading.Event()
+"""Set by a second Ctrl-C (SIGTERM, SIGHUP) while `run` stops: stop at once."""
+
+
 def _interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C, SIGTERM and SIGHUP alike: `run` stops what it started and returns. The
+    next one only hurries the stop along, with no traceback."""
+    for each in STOPPING:
+        signal.signal(each, _hurry)
     raise KeyboardInterrupt
+
+
+def _hurry(signum: int, frame: object) -> None:
+    HURRY.set()
 
 
 if __name__ == "__main__":

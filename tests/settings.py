@@ -18,6 +18,7 @@ if not (os.environ.get("WEREWOLF_REAL_TASKS") and os.environ.get("WEREWOLF_EMAIL
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 WEREWOLF_INLINE_TASKS = not os.environ.get("WEREWOLF_REAL_TASKS")
 SITE_URL = "http://testserver"
+SITE_URL_SOURCE = "settings"  # (a settings module set it: not the built-in default)
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", f"sqla+sqlite:///{VAR_DIR / 'test-broker.sqlite3'}")
 
 # Mailed orders on, so that every test mail carries its signed Reply-To and the secrecy

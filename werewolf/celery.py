@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import Celery
@@ -12,6 +13,8 @@ from werewolf import broker
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "werewolf.settings")
 
 broker.install()
+
+EX_CONFIG = 78  # sysexits: a configuration error (a service manager need not retry at once)
 
 app = Celery("werewolf")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -47,6 +50,19 @@ def _schedule_sweeper(sender: Celery, **kwargs: object) -> None:
         sender.add_periodic_task(
             settings.WEREWOLF_IMAP_POLL_SECONDS, sender.signature("tasks.mail.fetch_mail"), name="fetch mail"
         )
+
+
+@worker_init.connect
+def _refuse_without_the_sites_address(**kwargs: object) -> None:
+    """A worker whose settings give only the built-in site address, on a site that set
+    another, would mail links that lead nowhere: it says why and does not start
+    (werewolf/site/address.py)."""
+    from werewolf.site import address
+
+    refused = address.refusal()
+    if refused:
+        logging.getLogger("werewolf.site").critical("The worker does not start. %s", refused)
+        raise SystemExit(EX_CONFIG)
 
 
 @worker_init.connect

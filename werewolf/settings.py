@@ -39,6 +39,7 @@ def _read_env_file() -> Path | None:
     return path
 
 
+_SITE_URL_IN_ENVIRONMENT = "WEREWOLF_SITE_URL" in os.environ
 ENV_FILE = _read_env_file()
 VAR_DIR = Path(os.environ.get("WEREWOLF_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -70,7 +71,34 @@ SECRET_KEY = _secret_key()
 DEBUG = _env_bool("WEREWOLF_DEBUG", False)
 ALLOWED_HOSTS = _env_list("WEREWOLF_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = _env_list("WEREWOLF_CSRF_TRUSTED_ORIGINS", "")
-SITE_URL = os.environ.get("WEREWOLF_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+SITE_URL_FILE = VAR_DIR / "site-url"
+"""Where `dev.py run` writes the address it serves on (`manage.py site_url ADDRESS`), for
+every process of this machine that has no WEREWOLF_SITE_URL: the web server, the worker,
+and a `receive_mail` the mail system starts."""
+
+
+def _site_url() -> tuple[str, str]:
+    """The public address the links in mail carry, and where it comes from: the
+    environment, the env file, the file `dev.py run` wrote (SITE_URL_FILE), or the
+    built-in default, which the doors and the workers refuse to use on a site that set
+    another (werewolf/site)."""
+    if "WEREWOLF_SITE_URL" in os.environ:
+        return os.environ["WEREWOLF_SITE_URL"], "environment" if _SITE_URL_IN_ENVIRONMENT else "env file"
+    try:
+        written = SITE_URL_FILE.read_text(encoding="utf-8").strip()
+    except OSError:
+        written = ""
+    if written:
+        return written, "dev.py run"
+    return "http://127.0.0.1:8000", "default"
+
+
+SITE_URL, SITE_URL_SOURCE = _site_url()
+SITE_URL = SITE_URL.rstrip("/")
+# The sites framework's one site (django.contrib.sites): `migrate` records its domain from
+# an address set as above, and its name, which allauth's account mails say.
+SITE_ID = 1
+SITE_NAME = os.environ.get("WEREWOLF_SITE_NAME", "Werewolf")
 
 # Served over HTTPS (the site's URL says so): cookies only over HTTPS, plain HTTP sent to
 # HTTPS, and, when the environment asks, HSTS. Behind a proxy that ends TLS, say so with
@@ -97,6 +125,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "django.contrib.sites",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "crispy_forms",
@@ -108,6 +137,7 @@ INSTALLED_APPS = [
     "werewolf.mail",  # above the games: registers the outbox the games queue their mail in
     "werewolf.printing",
     "werewolf.accounts",
+    "werewolf.site",  # below django.contrib.sites: records the site's address after its migrations
 ]
 
 MIDDLEWARE = [
@@ -208,6 +238,10 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password": f"{_allauth_rate('reset_address', 'ip')},{_allauth_rate('reset_mail', 'key')}",
     "signup": _allauth_rate("signup_address", "ip"),
     "confirm_email": _allauth_rate("signup_mail", "key"),
+    # Passwords are limited at one gate for every door (werewolf/accounts/passwords.py):
+    # not by django-allauth's own counts as well, whose refusal would say other words.
+    "change_password": None,
+    "reauthenticate": None,
 }
 ALLAUTH_TRUSTED_PROXY_COUNT = 1 if WEREWOLF_BEHIND_PROXY else 0
 WEREWOLF_SIGNUP_HOURS = float(os.environ.get("WEREWOLF_SIGNUP_HOURS", "48"))
@@ -312,13 +346,28 @@ WEREWOLF_INVITATION_DAYS = float(os.environ.get("WEREWOLF_INVITATION_DAYS", "14"
 """How long an invitation to become an organiser may be taken up."""
 ACCOUNT_ADAPTER = "werewolf.accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
-ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+# The sign-up asks for no user name: a name that is taken would tell a stranger that an
+# account has it, and the same sign-up answers alike for every address (a taken one gets a
+# mail saying so). django-allauth makes a user name from the address.
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+# One confirmed address an account; a new one replaces it only once confirmed.
+ACCOUNT_CHANGE_EMAIL = True
+# Every password django-allauth checks goes through werewolf/accounts/passwords.py; an
+# address blocks a sign-up only once an account confirmed it (werewolf/accounts/addresses.py).
+ACCOUNT_FORMS = {
+    "signup": "werewolf.accounts.forms.SignupForm",
+    "change_password": "werewolf.accounts.forms.ChangePasswordForm",
+    "reauthenticate": "werewolf.accounts.forms.ReauthenticateForm",
+}
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = ""
-ACCOUNT_PREVENT_ENUMERATION = True
+# "strict": an address another account only typed (never confirmed) blocks no sign-up;
+# one an account confirmed is answered as allauth answers every taken address (the same
+# page, and a mail to it), werewolf/accounts/forms.py's SignupForm.
+ACCOUNT_PREVENT_ENUMERATION = "strict"
 ACCOUNT_SESSION_REMEMBER = True
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"

@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.urls import include, path
+from django.urls import include, path, reverse
 
 from werewolf import health
 from werewolf.accounts import views as account_views
@@ -14,6 +14,12 @@ from werewolf.printing import urls as printing_urls
 def admin_login(request: HttpRequest) -> HttpResponseRedirect:
     """The admin logs in through the site's one log in, and its limits on wrong passwords."""
     return auth_views.redirect_to_login(request.GET.get("next", "/admin/"))
+
+
+def admin_password_change(request: HttpRequest) -> HttpResponseRedirect:
+    """The admin's password change is the site's one (django-allauth's, with the limits on
+    wrong passwords of werewolf/accounts/passwords.py)."""
+    return HttpResponseRedirect(reverse("account_change_password"))
 
 
 ACCOUNT_LIMITS = {"account_reset_password": "reset_mail", "account_signup": "signup_address"}
@@ -43,6 +49,7 @@ urlpatterns = [
     # addresses (django-allauth); the log in above is the site's own, with its limits.
     path("accounts/", include("allauth.urls")),
     path("admin/login/", admin_login),
+    path("admin/password_change/", admin_password_change),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     # The games' pages, then their paper's (werewolf/printing/urls.py), in one namespace:

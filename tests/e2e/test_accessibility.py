@@ -20,6 +20,7 @@ from django.db import connections
 from tests.conftest import require
 from tests.web.play import seat_roles
 from werewolf import engine
+from werewolf.accounts.models import Invitation, key_digest
 from werewolf.games import links, services
 from werewolf.games.models import Character, Game
 
@@ -169,6 +170,11 @@ def test_every_page_in_every_state_passes_axe(tour: Tour, django_user_model) -> 
     tour.check("invitation gone", "anonymous", "/accounts/invitation/no-such-key/")
 
     draft = services.create_game(organiser, name="Draft", seats=seats, options={}, deal_roles=False)
+    # An invitation waiting to be taken up: its page, as the invited and as an account that
+    # has not confirmed its address; and the dashboard's list of invitations waiting.
+    Invitation.objects.create(email="co@example.org", key_hash=key_digest("k" * 32), invited_by=organiser, game=draft)
+    tour.check("an invitation", "anonymous", "/accounts/invitation/" + "k" * 32 + "/")
+    tour.check("an invitation, to another address", "organiser", "/accounts/invitation/" + "k" * 32 + "/")
     tour.check("home", "organiser", "/")
     tour.check("your account", "organiser", "/accounts/profile/")
     tour.check("invitations", "organiser", "/accounts/invitations/")

@@ -119,3 +119,55 @@ def test_a_worker_that_dies_at_start_is_reported_and_the_run_fails(tmp_path) -> 
     while started_in(tmp_path) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not started_in(tmp_path), "a process the run started outlived it"
+
+
+@pytest.mark.parametrize("to", ["group", "dev.py"])
+def test_ctrl_c_stops_the_run_quietly(tmp_path, to: str) -> None:
+    """Issue 38: Ctrl-C on `dev.py run` (SIGINT to the process group, as a terminal sends
+    it) exited 1 saying the worker had stopped. Started as a shell without job control
+    starts a job in the background, dev.py began with SIGINT ignored (Python keeps it
+    so), and only its children reacted. Now dev.py handles Ctrl-C itself, whatever it
+    inherited, and its children, each in a process group of its own, hear of it from
+    dev.py alone: it stops everything and exits 0 with nothing to say, whether SIGINT
+    reaches the group or dev.py alone."""
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "CELERY_BROKER_URL")}
+    env.update({"WEREWOLF_VAR_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "werewolf.settings"})
+    log = tmp_path / "run.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(  # (the shell's `trap "" INT`, then dev.py in its place)
+            ["sh", "-c", f'trap "" INT; exec "$0" dev.py run 127.0.0.1:{port}', sys.executable],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 180
+            while " log in: " not in log.read_text() or not (tmp_path / "broker.sqlite3").exists():
+                assert process.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.5)
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/") as response:
+                assert response.status == 200
+            time.sleep(1)  # the worker past its start, its own Ctrl-C handler in place
+            serving = len(log.read_text())
+            if to == "group":
+                os.killpg(process.pid, signal.SIGINT)
+            else:
+                process.send_signal(signal.SIGINT)
+            process.wait(timeout=40)
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+            deadline = time.monotonic() + 15
+            while started_in(tmp_path) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            left = started_in(tmp_path)
+            for pid in left:
+                os.kill(pid, signal.SIGKILL)
+    said = log.read_text()[serving:]
+    assert process.returncode == 0, said
+    assert "stopped" not in said and "Traceback" not in said, said
+    assert not left, "a process the run command started outlived it"

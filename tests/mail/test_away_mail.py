@@ -18,7 +18,7 @@ from werewolf.games.models import Absence, AbsencePolicy, Event, Game, InboundMe
 from werewolf.games.validators import clean_player_name
 from werewolf.mail import inbound
 
-from ..web.play import NAMES, started_game
+from ..web.play import NAMES, seat_roles, started_game
 from .test_inbound import letter
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -128,3 +128,53 @@ def test_help_by_mail_says_how_to_declare_an_absence(game: Game) -> None:
     with at_now():
         kept = inbound.receive(letter(game, 2, "HELP"))
     assert kept.code == "help" and "AWAY 24 December to 27 December" in answer_to(game, 2)
+
+
+def sleeper(game: Game) -> int:
+    """A seat the first night asks for SLEEP (a villager's)."""
+    return seat_roles(game).index("villager")
+
+
+def test_a_card_and_an_absence_in_one_mail_both_count_each_confirmed(game: Game) -> None:
+    seat = sleeper(game)
+    with at_now():
+        kept = inbound.receive(letter(game, seat, "SLEEP\nAWAY 24 December\n\nThanks!"))
+    assert kept.status == InboundMessage.Status.APPLIED and kept.card == "SLEEP" and kept.away == "away_declared"
+    (absence,) = Absence.objects.all()
+    assert (absence.start, absence.end, absence.player.seat) == (date(2026, 12, 24), date(2026, 12, 24), seat)
+    body = answer_to(game, seat)
+    assert "your card is in: SLEEP" in body and "Your absence is noted:" in body and "24 Dec 2026" in body
+
+
+def test_a_greeting_above_an_away_line_is_fine(game: Game) -> None:
+    with at_now():
+        kept = inbound.receive(letter(game, 2, "Hi, I will be away today.\n\nAWAY 24 December\n\nCheers,\nme"))
+    assert kept.status == InboundMessage.Status.COMMAND and kept.code == "away_declared"
+    assert Absence.objects.get().start == date(2026, 12, 24)
+    body = answer_to(game, 2)
+    assert "Your absence is noted:" in body and "notecard word" not in body
+
+
+def test_an_away_line_that_cannot_be_read_is_said_so_wherever_it_stands(game: Game) -> None:
+    with at_now():
+        alone = inbound.receive(letter(game, 2, "Hello!\n\nAWAY next week, probably\n"))
+    assert (alone.status, alone.code) == (InboundMessage.Status.REFUSED, "away_unreadable")
+    body = answer_to(game, 2)
+    assert "Your absence was not recorded, and nothing in the game was changed." in body
+    assert "The dates could not be read." in body and "notecard word" not in body
+    seat = sleeper(game)
+    with at_now():
+        both = inbound.receive(letter(game, seat, "SLEEP\nAWAY someday"))
+    assert both.status == InboundMessage.Status.APPLIED and both.away == "away_unreadable"
+    body = answer_to(game, seat)
+    assert "your card is in: SLEEP" in body and "Your absence was not recorded." in body
+    assert not Absence.objects.exists()
+
+
+def test_an_away_line_in_the_quoted_mail_is_not_read(game: Game) -> None:
+    seat = sleeper(game)
+    quoted = "SLEEP\n\nOn Monday 30 November 2026, moderator <m@example.org> wrote:\n> AWAY 24 December\n"
+    with at_now():
+        kept = inbound.receive(letter(game, seat, quoted))
+    assert kept.status == InboundMessage.Status.APPLIED and kept.away == ""
+    assert not Absence.objects.exists()

@@ -196,7 +196,8 @@ def test_a_substitutes_old_reference_is_void(game: Game) -> None:
     services.substitute_player(player, name=player.name, email=player.email)
     before = snapshot(game)
     kept = inbound.receive(letter(game, wolf, "KILL Alba", to=old_address))
-    assert kept.status == "unmatched" and kept.code == "revoked_reference"
+    assert kept.status == "refused" and kept.code == "revoked_reference"
+    assert kept.game_id == game.pk and kept.player_id == player.pk  # kept with its game and seat
     assert snapshot(game) == before
     assert "before your seat's link was replaced" in last_reply_to(game, wolf)
 

@@ -78,4 +78,18 @@ def test_a_substitute_voids_the_old_talk_address(game: Game) -> None:
     player = game.players.get(seat=5)
     services.substitute_player(player, name="Newcomer", email=player.email)
     kept = inbound.receive(letter(game, 5, "Still me", to=address))
-    assert kept.status == "unmatched" and kept.code == "revoked_reference"
+    assert kept.status == "refused" and kept.code == "revoked_reference" and kept.game_id == game.pk
+
+
+def test_a_player_replaced_for_good_replying_to_an_old_digest_posts_nothing_and_is_told(game: Game) -> None:
+    from werewolf.games import services
+
+    player = game.players.get(seat=5)
+    name, email, address = player.name, player.email, digest_to(game, 5).reply_to[0]
+    services.substitute_player(player, name="Newcomer", email="newcomer@example.org", new_person=True)
+    posts = Post.objects.count()
+    kept = inbound.receive(letter(game, 5, "I am still here!", to=address, sender=email))
+    assert (kept.code, kept.author, kept.game_id) == ("seat_replaced", name, game.pk)
+    assert Post.objects.count() == posts
+    answer = mail.outbox[-1]
+    assert email in answer.to[0] and "given to someone else for good" in " ".join(answer.body.split())

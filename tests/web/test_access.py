@@ -14,6 +14,8 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from werewolf.accounts import addresses
+from werewolf.accounts.models import Invitation
 from werewolf.games import links
 from werewolf.games.access import Action
 from werewolf.games.models import Game
@@ -176,19 +178,131 @@ def test_only_the_organiser_chooses_who_co_organises(
     visitors: tuple[Game, dict[str, Client]], django_user_model: Any
 ) -> None:
     game, clients = visitors
-    url = _url("dashboard", game)
-    django_user_model.objects.create_user("third", email="third@example.org", password="long enough pw")
-    # The co-organiser may run the game, but not add or remove anyone.
-    assert clients["co-organiser"].post(url, {"action": "add_co_organiser", "who": "third"}).status_code == 404
+    url = reverse("accounts:co_organisers", args=[game.pk])
+    third = django_user_model.objects.create_user("third", password="long enough pw")
+    addresses.confirm_for(third, "third@example.org")
     co = game.co_organisers.get()
-    assert clients["co-organiser"].post(url, {"action": "remove_co_organiser", "user": co.pk}).status_code == 404
+    # Only the organiser (and staff) may invite, withdraw or remove; anyone else is answered
+    # as if the game did not exist, and nothing changes.
+    for who in ("anonymous", "player", "other organiser", "co-organiser"):
+        for data in (
+            {"action": "invite", "who": "third@example.org"},
+            {"action": "remove", "user": co.pk},
+        ):
+            problem = _answered(clients[who].post(url, data), False, who)
+            assert problem is None, f"{who}: {problem}"
+        assert clients[who].get(url).status_code in (302, 404, 405)
     assert list(game.co_organisers.values_list("username", flat=True)) == ["co"]
-    # The organiser adds by address or user name, and is told plainly when nobody answers.
-    assert clients["organiser"].post(url, {"action": "add_co_organiser", "who": "THIRD@example.org"}).status_code == 302
-    assert set(game.co_organisers.values_list("username", flat=True)) == {"co", "third"}
-    refused = clients["organiser"].post(url, {"action": "add_co_organiser", "who": "nobody-here"})
-    assert refused.status_code == 400 and "No organiser account is called" in refused.content.decode()
-    refused = clients["organiser"].post(url, {"action": "add_co_organiser", "who": "organiser"})
-    assert refused.status_code == 400 and "own organiser" in refused.content.decode()
-    clients["organiser"].post(url, {"action": "remove_co_organiser", "user": co.pk})
-    assert clients["co-organiser"].get(url).status_code == 404
+    assert not Invitation.objects.exists()
+    # The organiser invites by address: nobody runs the game until they take it up.
+    done = clients["organiser"].post(url, {"action": "invite", "who": "THIRD@example.org"})
+    assert done.status_code == 302 and done["Location"] == f"/games/{game.pk}/#co-organisers"
+    assert list(game.co_organisers.values_list("username", flat=True)) == ["co"]
+    invitation = Invitation.objects.get()
+    assert invitation.game == game and invitation.email == "THIRD@example.org"
+    # Not an address: said plainly, on the dashboard.
+    refused = clients["organiser"].post(url, {"action": "invite", "who": "third"}, follow=True)
+    assert "is not an e-mail address" in refused.content.decode()
+    assert Invitation.objects.count() == 1
+    # Withdrawn, the invitation opens nothing.
+    clients["organiser"].post(url, {"action": "withdraw", "invitation": invitation.pk})
+    assert not Invitation.objects.exists()
+    clients["organiser"].post(url, {"action": "remove", "user": co.pk})
+    assert clients["co-organiser"].get(_url("dashboard", game)).status_code == 404
+
+
+# Every page under /accounts/: "anyone" may open it logged out, "account" needs a log in.
+# A sample path for those that take a key (a forged one: it must open nothing).
+ACCOUNT_URLS: dict[str, tuple[str, str]] = {
+    "login": ("anyone", "/accounts/login/"),
+    "logout": ("anyone", "/accounts/logout/"),
+    "profile": ("account", "/accounts/profile/"),
+    "invitations": ("account", "/accounts/invitations/"),
+    "invitation": ("anyone", "/accounts/invitation/forged-key/"),
+    "delete": ("account", "/accounts/delete/"),
+    "co_organisers": ("account", "/accounts/games/1/co-organisers/"),
+    "account_login": ("anyone", "/accounts/login/"),
+    "account_logout": ("anyone", "/accounts/logout/"),
+    "account_inactive": ("anyone", "/accounts/inactive/"),
+    "account_signup": ("anyone", "/accounts/signup/"),
+    "account_reauthenticate": ("account", "/accounts/reauthenticate/"),
+    "account_request_reauthentication_code": ("account", "/accounts/reauthenticate/code/"),
+    "account_confirm_reauthentication_code": ("account", "/accounts/reauthenticate/code/confirm/"),
+    "account_email": ("account", "/accounts/email/"),
+    "account_email_verification_sent": ("anyone", "/accounts/confirm-email/"),
+    "account_change_password": ("account", "/accounts/password/change/"),
+    "account_set_password": ("account", "/accounts/password/set/"),
+    "account_reset_password": ("anyone", "/accounts/password/reset/"),
+    "account_confirm_login_code": ("anyone", "/accounts/login/code/confirm/"),
+    "account_confirm_email": ("anyone", "/accounts/confirm-email/forged-key/"),
+    "account_reset_password_from_key_done": ("anyone", "/accounts/password/reset/key/done/"),
+    "account_reset_password_from_key": ("anyone", "/accounts/password/reset/key/1-forged-key/"),
+    "account_reset_password_done": ("anyone", "/accounts/password/reset/done/"),
+}
+
+
+def _account_routes(resolver: URLResolver, prefix: str = "") -> set[str]:
+    found: set[str] = set()
+    for entry in resolver.url_patterns:
+        if isinstance(entry, URLResolver):
+            found |= _account_routes(entry, prefix + str(entry.pattern))
+        elif (prefix + str(entry.pattern)).startswith("accounts/"):
+            found.add(entry.name or "")
+    return found
+
+
+def test_the_account_table_names_every_account_page() -> None:
+    assert _account_routes(get_resolver()) == set(ACCOUNT_URLS)
+
+
+def test_every_account_page_answers_each_visitor_and_shows_no_one_else(django_user_model: Any) -> None:
+    """Walked as someone logged out, and as an account the operator made (`ensure_organiser
+    --email`, its address confirmed by the command): no page opens to a visitor it should
+    not, none fails, none shows another organiser's name, address, game or invitation, and
+    nothing a visitor posts changes anyone's account."""
+    from allauth.account.models import EmailAddress
+    from django.core.management import call_command
+
+    from werewolf.accounts import invitations
+    from werewolf.games.management.commands.ensure_organiser import password_file
+
+    with open("/dev/null", "w") as quiet:
+        call_command("ensure_organiser", "--username", "made", "--email", "made@school.example", stdout=quiet)
+        call_command("ensure_organiser", "--username", "elsewhere", "--email", "hidden@other.example", stdout=quiet)
+    other = django_user_model.objects.get(username="elsewhere")
+    secret_game = started_game(other, "Their secret game")
+    invitations.invite(other, "their-colleague@other.example", secret_game)
+    made = django_user_model.objects.get(username="made")
+    clients = {"anonymous": Client()}
+    clients["operator-made"] = Client()
+    login = {"username": "made", "password": password_file("made").read_text().strip()}
+    assert clients["operator-made"].post("/accounts/login/", login).status_code == 302
+    before = (
+        list(django_user_model.objects.values_list("pk", "password", "email", "is_active").order_by("pk")),
+        list(EmailAddress.objects.values_list("user_id", "email", "verified", "primary").order_by("pk")),
+    )
+    wrong = []
+    for name, (who_may, path) in ACCOUNT_URLS.items():
+        for who, client in clients.items():
+            if name in ("logout", "account_logout"):
+                continue  # would end the walk's session; logging out is tested elsewhere
+            for method in ("get", "post"):
+                response = getattr(client, method)(path)
+                status = response.status_code
+                if status >= 500:
+                    wrong.append(f"{method.upper()} {name} as {who}: {status}")
+                if who == "anonymous" and who_may == "account":
+                    location = response.get("Location", "")
+                    if not (status == 302 and location.startswith("/accounts/login/")):
+                        wrong.append(f"{method.upper()} {name} as {who}: {status} {location}")
+                page = response.content.decode(errors="replace")
+                for secret in ("elsewhere", "hidden@other.example", "Their secret game", "their-colleague"):
+                    if secret in page:
+                        wrong.append(f"{method.upper()} {name} as {who} shows {secret!r}")
+    after = (
+        list(django_user_model.objects.values_list("pk", "password", "email", "is_active").order_by("pk")),
+        list(EmailAddress.objects.values_list("user_id", "email", "verified", "primary").order_by("pk")),
+    )
+    assert not wrong, "\n".join(wrong)
+    assert after == before, "an empty post changed an account"
+    assert made.is_active and not made.is_staff

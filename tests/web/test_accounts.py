@@ -95,7 +95,11 @@ def test_by_default_only_an_invitation_opens_the_sign_up(organiser: Any, organis
     assert Dispatch.objects.filter(kind=Dispatch.Kind.ACCOUNT, recipient="assistant@school.example").exists()
     path = link_in(invitation_mail)
     invited = Client()
-    answer = invited.get(path)
+    # Opening the link (as a mail scanner would) shows what it invites to, and changes nothing.
+    shown = invited.get(path)
+    assert shown.status_code == 200 and "Class 3B" in text(shown) and "assistant@school.example" in text(shown)
+    assert not invited.session.get(invitations.SESSION_KEY)
+    answer = invited.post(path, {"next": "signup"})
     assert answer.status_code == 302 and answer["Location"].startswith("/accounts/signup/?email=assistant")
     # The address came by the invitation: the account needs no confirming mail.
     assert sign_up(invited, "assistant@school.example", "assistant").status_code == 302
@@ -128,12 +132,17 @@ def test_a_closed_site_takes_no_sign_up_even_invited_but_an_account_takes_up_a_g
     invitations.invite(organiser, "second@example.org", game)
     path = link_in(mail.outbox[-1])
     visitor = Client()
-    answer = visitor.get(path)
+    shown = visitor.get(path)
+    assert shown.status_code == 200 and "Make my organiser's account" not in text(shown)
+    answer = visitor.post(path, {"next": "signup"})
     assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/?next=")
     assert "closed" in text(visitor.get("/accounts/signup/")).lower()
-    second = User.objects.create_user("second", "second@example.org", "another pass phrase")
+    call_command("ensure_organiser", "--username", "second", "--email", "second@example.org", stdout=None)
+    second = User.objects.get(username="second")
     visitor.force_login(second)
-    taken = visitor.get(path)
+    # Opening the link logged in changes nothing; its button takes the game up.
+    assert visitor.get(path).status_code == 200 and not game.co_organisers.exists()
+    taken = visitor.post(path)
     assert taken.status_code == 302 and taken["Location"] == f"/games/{game.pk}/"
     assert list(game.co_organisers.all()) == [second]
 

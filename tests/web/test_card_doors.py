@@ -83,7 +83,7 @@ CHANGES = {
     "the seat's link is replaced": Change(
         lambda game, seat: links.issue(game.players.get(seat=seat)),
         None,
-        (InboundMessage.Status.UNMATCHED, "revoked_reference"),
+        (Refused, "revoked_reference"),  # kept with its seat, and answered
         status=410,
     ),
 }

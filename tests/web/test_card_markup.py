@@ -24,13 +24,17 @@ CRISPY = engines["django"].from_string("{% load crispy_forms_tags %}{% crispy fo
 
 
 def rendered(form: NotecardForm, *, stock: bool) -> str:
-    """The form as its page shows it; `stock`: by Django's select and crispy's field."""
+    """The form as its page shows it; `stock`: by Django's select and crispy's field, the
+    prompt of a required select (forms.NotecardForm) disabled as ours writes it, which
+    Django's select cannot say of one option."""
     if stock:
         form.helper.field_template = None
         for field in form.fields.values():
             if isinstance(field, SeatField):
-                field.widget = forms.Select(choices=field.choices)
+                field.widget = forms.Select(attrs=field.widget.attrs, choices=field.choices)
     html = CRISPY.render({"form": form})
+    if stock:
+        html = re.sub(r'(<select [^>]*\brequired\b[^>]*>\s*<option value=""(?: selected)?)', r"\1 disabled", html)
     html = html.replace("cardselect form-select", "select form-select")  # crispy names the widget's class
     return re.sub(r"\s+", " ", re.sub(r">\s+<", "><", html)).replace("> ", ">").replace(" <", "<").strip()
 

@@ -288,7 +288,7 @@ def test_the_migration_fills_the_record_of_a_game_stored_before(organiser: Any, 
         for row in SeatHolding.objects.filter(game=game).order_by("seat", "since")
     ]
     SeatHolding.objects.filter(game=game).delete()
-    fill = __import__("werewolf.games.migrations.0014_seat_holders", fromlist=["fill"]).fill
+    fill = __import__("werewolf.games.migrations.0015_seat_holders", fromlist=["fill"]).fill
     fill(apps, None)
     filled = [
         (row.seat, row.name, row.reason, row.phase_id)

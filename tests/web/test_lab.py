@@ -4,16 +4,19 @@ games of the same setup."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from random import Random
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from werewolf import engine
 from werewolf.engine import lab as engine_lab
-from werewolf.games import lab
+from werewolf.games import lab, observed
 from werewolf.games.models import Game
 
 from .play import started_game
@@ -155,34 +158,158 @@ def test_without_scripts_the_button_posts_the_form_to_the_labs_page(organiser_cl
     assert "Ada" not in page
 
 
-def test_another_organisers_finished_games_count_only_among_enough_of_them(
-    organiser: Any, organiser_client: Client, django_user_model: Any
+# The site's finished games: one's own as they are, the site's telling no single game -----
+
+
+SEVEN = engine.options("classic", {"wolves": 2, "seers": 1}, 7)
+SEVEN_QUERY = "ruleset=classic&count=7&" + "&".join(
+    f"{name}={'on' if value is True else value}" for name, value in SEVEN.items() if value is not False
+)
+
+
+@pytest.fixture
+def finish(organiser: Any) -> Callable[..., Game]:
+    """`finish(owner, winner)`: a finished game of the seven-player setup `SEVEN_QUERY` asks
+    about, organised by `owner` and won by `winner` (its row copied from a game started
+    through the services, which stays running and counts for nobody)."""
+    model = started_game(organiser, "Model", players=7)
+    made = [0]
+
+    def make(owner: Any, winner: str) -> Game:
+        made[0] += 1
+        game = Game.objects.get(pk=model.pk)
+        game.pk = None
+        game.name = f"Elsewhere {made[0]}"
+        game.public_key = f"key{made[0]}"
+        game.organiser = owner
+        game.status = Game.Status.FINISHED
+        game.state = {**model.state, "winner": winner}
+        game.finished_at = timezone.now()
+        game.save()
+        return game
+
+    return make
+
+
+def site_games(client: Client) -> str:
+    """The lab's "Games played on this site", as the organiser reads it."""
+    page = text(client.get(f"{URL}?{SEVEN_QUERY}"))
+    return page[page.index("Games played on this site") :]
+
+
+def accounts(django_user_model: Any, *names: str) -> list[Any]:
+    return [django_user_model.objects.create_user(name, password="another horse battery") for name in names]
+
+
+def test_a_second_account_learns_nothing_of_a_strangers_game_from_the_lab(
+    organiser: Any, organiser_client: Client, django_user_model: Any, finish: Callable[..., Game]
 ) -> None:
-    """One other organiser's game of the same setup would tell how it ended: other
-    organisers' games count once at least `OTHERS_FEWEST` are finished; one's own always."""
-    stranger = django_user_model.objects.create_user("stranger", password="another horse battery")
+    """Issue 38: an organiser's second account finished four games of a setup, a stranger
+    one, and the lab showed "the village 1 (20 %), the werewolves 4 (80 %)": five games, so
+    they counted, and the stranger's game had been won by the village. Two organisers are
+    not five: nothing of theirs shows, whichever way the stranger's game ended."""
+    second, stranger = accounts(django_user_model, "second", "stranger")
+    for _ in range(4):
+        finish(second, "wolves")
+    theirs = finish(stranger, "village")
+    shown = site_games(organiser_client)
+    assert "1 (20 %)" not in shown and "4 (80 %)" not in shown and "the village" not in shown
+    assert "shown once at least 5 other organisers have finished one" in shown
+    Game.objects.filter(pk=theirs.pk).update(state={**theirs.state, "winner": "wolves"})
+    assert site_games(organiser_client) == shown
+    second_client = Client()
+    second_client.force_login(second)
+    assert "Yours (organised or co-organised): 4 finished games" in site_games(second_client)
+    assert "the village" not in site_games(second_client)
 
-    def finish(owner: Any, winner: str) -> None:
-        game = started_game(owner, "Elsewhere", players=7)
-        state = dict(game.state)
-        state["winner"] = winner
-        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, state=state)
 
-    checked = engine.options("classic", {"wolves": 2, "seers": 1}, 7)
-    query = "&".join(
-        f"{name}={'on' if value is True else value}" for name, value in checked.items() if value is not False
-    )
+def test_the_site_figure_needs_five_organisers_besides_the_viewer_not_five_games(
+    organiser: Any, organiser_client: Client, django_user_model: Any, finish: Callable[..., Game]
+) -> None:
+    """k-anonymity by organiser: many games of few organisers, co-organisers, or one's own
+    games make no one more; a fifth organiser does, and then everyone's figure is the same,
+    drawn from the same games."""
+    first, second, third, fourth, fifth = accounts(django_user_model, "first", "second", "third", "fourth", "fifth")
+    helpers = accounts(django_user_model, "help1", "help2", "help3", "help4")
+    for owner in (first, second, third, fourth):
+        finish(owner, "wolves")
+        finish(owner, "village")
+    crowded = finish(first, "village")
+    crowded.co_organisers.add(*helpers)  # four co-organisers are not four organisers
+    for _ in range(3):
+        finish(organiser, "village")  # one's own games always show, and count nobody else
+    shown = site_games(organiser_client)
+    assert "Yours (organised or co-organised): 3 finished games" in shown and "the village 3 (100 %)" in shown
+    assert "The site's" not in shown and "shown once at least 5 other organisers" in shown
 
-    def page() -> str:
-        return text(organiser_client.get(f"{URL}?ruleset=classic&count=7&{query}"))
+    finish(fifth, "wolves")  # the thirteenth: the figure counts the first ten until twenty are in
+    assert "The site's" not in site_games(organiser_client)
+    for _ in range(7):
+        finish(second, "wolves")
+    shown = site_games(organiser_client)
+    assert "The site's, each organiser counted once: the first 20 finished games of this very setup" in shown
+    assert "by 6 organisers" in shown  # the viewer's own games are in it, but made nobody more
+    assert "give or take" in shown and "deliberate noise" in shown
+    assert "shown once at least" not in shown
+    figure = shown[shown.index("The site's") :]
+    others = Client()
+    others.force_login(fifth)
+    seen_by_fifth = site_games(others)
+    assert figure.split("give or take")[0] in seen_by_fifth  # the same figure for every viewer
 
-    finish(stranger, "wolves")
-    assert "No finished game of this very setup" in page()
-    assert "counted once at least 5 of them are finished" in page()
-    finish(organiser, "village")
-    assert "1 finished game of this very setup" in page()  # one's own, not the stranger's
-    for _ in range(lab.OTHERS_FEWEST - 1):
-        finish(stranger, "wolves")
-    shown = page()
-    assert f"{lab.OTHERS_FEWEST + 1} finished games of this very setup" in shown
-    assert "counted once at least" not in shown
+    finish(second, "wolves")  # a game finishing after the milestone draws no new figure
+    assert site_games(organiser_client)[shown.index("The site's") :].startswith(figure.split("give or take")[0])
+
+
+def test_a_co_organised_game_is_ones_own_and_its_organiser_no_stranger_for_it(
+    organiser: Any, organiser_client: Client, django_user_model: Any, finish: Callable[..., Game]
+) -> None:
+    (colleague,) = accounts(django_user_model, "colleague")
+    shared = finish(colleague, "wolves")
+    shared.co_organisers.add(organiser)
+    shown = site_games(organiser_client)
+    assert "Yours (organised or co-organised): 1 finished game of this very setup" in shown
+    assert "the werewolves 1 (100 %)" in shown and "shown once at least" not in shown
+
+
+def test_each_organiser_is_one_vote_however_many_games() -> None:
+    """One organiser (or one person's several accounts, each one vote) weighs no more than
+    another however many games they finish."""
+    games = [observed.Finished(pk, 1, "wolves", own=False) for pk in range(20)]
+    games += [observed.Finished(100 + pk, 2 + pk, "village", own=False) for pk in range(4)]
+    games += [observed.Finished(200, 9, "village", own=False), observed.Finished(201, 9, "wolves", own=False)]
+    assert observed.votes(games) == {"wolves": 1.5, "village": 4.5}
+
+
+def test_one_games_end_moves_the_votes_by_two_at_most() -> None:
+    """The noise's scale is `SENSITIVITY / EPSILON`: whichever game ends the other way, the
+    votes move (summed over the sides) by no more than `SENSITIVITY`."""
+    rng = Random(5)
+    for _ in range(300):
+        games = [
+            observed.Finished(pk, rng.randrange(6), rng.choice(("village", "wolves", "lovers")), own=False)
+            for pk in range(rng.randrange(1, 25))
+        ]
+        changed = rng.randrange(len(games))
+        other = games[changed].winner
+        flipped = [*games]
+        flipped[changed] = observed.Finished(games[changed].pk, games[changed].organiser, "x" + other, own=False)
+        before, after = observed.votes(games), observed.votes(flipped)
+        moved = sum(abs(before.get(side, 0) - after.get(side, 0)) for side in {*before, *after})
+        assert moved <= observed.SENSITIVITY + 1e-9
+
+
+def test_the_noise_is_laplaces_of_the_stated_scale_and_the_figure_is_drawn_at_milestones() -> None:
+    rng = Random(3)
+    draws = [observed.laplace(rng, 2.0) for _ in range(20000)]
+    assert abs(sum(draws) / len(draws)) < 0.1
+    assert 1.9 < sum(abs(draw) for draw in draws) / len(draws) < 2.1  # E|X| is the scale
+    counts = (0, 4, 5, 9, 10, 19, 20, 39, 40, 1000)
+    assert [observed.counted(n) for n in counts] == [0, 0, 5, 5, 10, 10, 20, 20, 40, 640]
+    games = [observed.Finished(pk, pk, "village", own=False) for pk in range(7)]
+    figure = observed.site_figure(games, ("village", "wolves"), "setup")
+    assert figure is not None and figure.games == 5 and figure.organisers == 5
+    assert observed.site_figure(games, ("village", "wolves"), "setup") == figure  # deterministic
+    assert observed.site_figure(games[:5], ("village", "wolves"), "setup") == figure  # the same five games
+    mine = [observed.Finished(game.pk, game.organiser, game.winner, own=game.pk < 1) for game in games]
+    assert observed.site_figure(mine, ("village", "wolves"), "setup") is None  # four besides the viewer

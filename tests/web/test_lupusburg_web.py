@@ -5,6 +5,7 @@ handed in, in the order the game's lock lets them in, and once."""
 
 from __future__ import annotations
 
+import re
 import threading
 from random import Random
 
@@ -297,6 +298,19 @@ def test_the_werewolfs_empty_claw_is_refused_on_his_page(organiser_client: Clien
     assert response.status_code == 400
     assert "The Werewolf kills every night: name a house to claw" in text_of(response.content.decode())
     assert not Order.objects.filter(phase=phase, seat=wolf).exists()
+
+
+def test_the_werewolfs_claw_offers_no_empty_choice(organiser_client: Client) -> None:
+    """The claw's select offered an empty choice the server then refused: it is required
+    and opens on a disabled "Choose a house…", and every house it offers is one to name."""
+    game = _lupusburg_game(organiser_client)
+    wolf = next(seat for seat, slot in engine.phase(game.engine_state).slots.items() if slot.kind == "claw")
+    page = Client().get(seat_paths(game)[wolf]).content.decode()
+    select = re.search(r'<select name="target"([^>]*)>(.*?)</select>', page, re.S)
+    assert select is not None and " required" in select[1]
+    options = re.findall(r'<option value="([^"]*)"([^>]*)>([^<]*)</option>', select[2])
+    assert options[0] == ("", " selected disabled", "Choose a house…")
+    assert len(options) > 1 and all(value and "disabled" not in attrs for value, attrs, _ in options[1:])
 
 
 def test_after_a_bet_the_page_says_it_counted_at_once_and_the_coins_carry_no_numbers(

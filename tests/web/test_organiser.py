@@ -406,6 +406,25 @@ def test_a_draft_can_be_deleted_after_a_question(organiser_client: Client) -> No
     assert not Game.objects.filter(pk=game.pk).exists() and not Player.objects.exists()
 
 
+def test_a_co_organisers_list_offers_delete_only_for_the_drafts_it_may_delete(
+    organiser, organiser_client: Client, django_user_model
+) -> None:
+    """A co-organiser may change a draft but not delete it: its list of games offered
+    Delete all the same, and the button answered "Not found"."""
+    theirs = draft(organiser_client)
+    co = django_user_model.objects.create_user("co", password="another long password")
+    theirs.co_organisers.add(co)
+    colleague = Client()
+    colleague.force_login(co)
+    own = draft(colleague)
+    page = page_of(colleague.get("/"))
+    assert f'href="/games/{theirs.pk}/edit/"' in page and f'href="/games/{theirs.pk}/delete/"' not in page
+    assert f'href="/games/{own.pk}/edit/"' in page and f'href="/games/{own.pk}/delete/"' in page
+    assert colleague.get(f"/games/{theirs.pk}/delete/").status_code == 404
+    page = page_of(organiser_client.get("/"))
+    assert f'href="/games/{theirs.pk}/delete/"' in page
+
+
 def test_a_started_game_can_be_neither_changed_nor_deleted(
     organiser, organiser_client: Client, django_user_model
 ) -> None:

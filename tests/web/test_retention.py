@@ -16,7 +16,7 @@ from django.utils import timezone
 from tasks import housekeeping
 from werewolf import engine
 from werewolf.games import retention, services
-from werewolf.games.models import Dispatch, Event, Game, InboundMessage, Player
+from werewolf.games.models import Absence, Dispatch, Event, Game, InboundMessage, Player, SeatLink
 
 from .play import started_game
 from .test_accounts import text
@@ -32,6 +32,11 @@ def _mailed_game(organiser: Any, name: str = "Over") -> Game:
         raw=f"From: {player.email}\r\n\r\nKILL Bruno".encode(), size=30, sender=player.email, game=game, player=player
     )
     InboundMessage.objects.create(raw=b"From: lost@example.org", size=22, sender="lost@example.org")
+    # A standby stood in for seat 2 while its player was away (the player's address is kept).
+    seat = game.players.get(seat=2)
+    Absence.objects.create(
+        game=game, player=seat, start=timezone.now().date(), end=timezone.now().date(), away_email=seat.email
+    )
     Event.objects.create(
         game=game,
         kind="mail_bounced",
@@ -50,6 +55,8 @@ def _addresses(game: Game) -> list[str]:
         bytes(row.raw).decode() for row in InboundMessage.objects.filter(game=game) if "@" in bytes(row.raw).decode()
     ]
     found += [str(event.data) for event in Event.objects.filter(game=game) if "@" in str(event.data)]
+    found += [link.email for link in SeatLink.objects.filter(player__game=game) if link.email]
+    found += [absence.away_email for absence in Absence.objects.filter(game=game) if absence.away_email]
     return found
 
 

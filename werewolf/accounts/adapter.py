@@ -7,6 +7,7 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
+from django.contrib.sites.shortcuts import get_current_site
 from django.http import HttpRequest
 
 from . import invitations
@@ -30,5 +31,13 @@ class AccountAdapter(DefaultAccountAdapter):
         from werewolf.mail import outbound
 
         request = allauth_context.request
-        ctx = {"request": request, "email": email, "site_url": settings.SITE_URL, **context}
+        ctx = {
+            "request": request,
+            "email": email,
+            "site_url": settings.SITE_URL,
+            # The site's name (django.contrib.sites, recorded by migrate from WEREWOLF_SITE_NAME)
+            # that allauth's mails say: "to register an account on Werewolf".
+            "current_site": get_current_site(request),
+            **context,
+        }
         outbound.queue_account_mail(self.render_mail(template_prefix, email, ctx))

@@ -20,6 +20,10 @@ class Profile(models.Model):
     name = models.CharField(_("your name"), max_length=120, blank=True)
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, default="en")
     timezone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    signed_up = models.BooleanField(
+        default=False,
+        help_text="Made by the site's sign-up, not by the operator: logs in once an address is confirmed.",
+    )
 
     def __str__(self) -> str:
         return self.name or self.user.get_username()

@@ -160,7 +160,7 @@ def resolve(
     if checked:
         for seat in slots:
             if seat not in orders:
-                events.append(Event("card_missing", {"seat": seat}, Audience.moderator()))
+                events.append(_missing(seat, slots[seat]))
         return rules.resolve(state, orders, rng, events), events
     cards: dict[int, Order] = {}
     for seat in sorted(orders):
@@ -181,8 +181,14 @@ def resolve(
             cards[seat] = taken
     for seat in spec.slots:
         if seat not in cards:
-            events.append(Event("card_missing", {"seat": seat}, Audience.moderator()))
+            events.append(_missing(seat, spec.slots[seat]))
     return rules.resolve(state, cards, rng, events), events
+
+
+def _missing(seat: int, slot: Slot) -> Event:
+    """A seat asked and silent, for the moderator: `sleeps` says its missing card counts
+    as SLEEP (a card that may be left blank), else as no vote (a vote, a ballot)."""
+    return Event("card_missing", {"seat": seat, "sleeps": slot.card.blank}, Audience.moderator())
 
 
 def act(state: State, seat: int, order: Order, number: int) -> tuple[State, list[Event]]:

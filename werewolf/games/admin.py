@@ -34,7 +34,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 class InboundMessageAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Every mail that reached the orders address, kept as it came."""
 
-    list_display = ("received_at", "sender", "subject", "status", "code", "game", "player")
+    list_display = ("received_at", "sender", "author", "subject", "status", "code", "away", "game", "player")
     list_filter = ("status", "code")
     search_fields = ("sender", "subject", "message_id", "card")
     exclude = ("raw",)

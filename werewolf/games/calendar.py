@@ -15,6 +15,7 @@ reads the database.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -139,5 +140,12 @@ def place(
 
 
 def resumed(deadline: datetime, paused_at: datetime, now: datetime) -> datetime:
-    """A paused phase's deadline after the pause: as far on as the game was paused."""
-    return deadline + max(now - paused_at, timedelta(0))
+    """A paused phase's deadline after the pause: as far on as the game was paused, in
+    whole minutes (`pause_minutes`), so that what the log says moved is what moved."""
+    return deadline + timedelta(minutes=pause_minutes(paused_at, now))
+
+
+def pause_minutes(paused_at: datetime, now: datetime) -> int:
+    """How long a pause lasted, in whole minutes, a part of one counting as one: a pause
+    of 35 seconds is a minute, as the deadline it moves (which is read to the minute)."""
+    return math.ceil(max((now - paused_at).total_seconds(), 0) / 60)

@@ -12,7 +12,6 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -21,7 +20,7 @@ from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from werewolf import engine, limits
+from werewolf import engine
 from werewolf.engine import grammar, rulesets
 
 from . import validators
@@ -675,7 +674,12 @@ class NotecardForm(PhaseCarrier):
     numbered (`target_1`, `target_2`..., best first when ranked; `swap_1`, `swap_2`); a
     ranked list as long as the choices has a select for each choice. Labels come from
     includes/notecard_words.html by card kind and field name. `submit` names the
-    button's word there."""
+    button's word there.
+
+    A select every card taken fills (`needed`: the Werewolf's claw) is marked required
+    and opens on a disabled "choose ..." instead of an empty choice the engine would
+    refuse; the form itself still takes it empty, so that a card sent without the
+    browser's check gets the engine's own refusal, as every other door does."""
 
     def __init__(
         self,
@@ -698,7 +702,12 @@ class NotecardForm(PhaseCarrier):
         self.selects = card_selects(slot)
         for (field, selects), choices in zip(self.selects, _usable_choices(slot), strict=True):
             labels = choice_labels(field.refers, names)
-            options = Options([("", empty)] + [(str(choice), labels[choice]) for choice in choices])
+            named = [(str(choice), labels[choice]) for choice in choices]
+            options = Options([("", empty)] + named)
+            required = needed(card, field) if choices else 0
+            if required:
+                choose = card_word("choose", ruleset, kind=card.kind, field=field.name, refers=field.refers)
+                prompted = Options([("", choose)] + named)
             for number, name in enumerate(selects, start=1):
                 label = card_word(
                     "field",
@@ -708,7 +717,11 @@ class NotecardForm(PhaseCarrier):
                     number=number if field.most != 1 else None,
                     ranked=field.ranked,
                 )
-                self.fields[name] = SeatField(label=label, required=False, choices=options)
+                if number <= required:
+                    self.fields[name] = SeatField(label=label, required=False, choices=prompted)
+                    self.fields[name].widget.attrs["required"] = True
+                else:
+                    self.fields[name] = SeatField(label=label, required=False, choices=options)
         self.helper = _helper(card_word(submit, ruleset))
         self.helper.field_template = "games/widgets/card_field.html"
 
@@ -733,6 +746,18 @@ class NotecardForm(PhaseCarrier):
     def order(self) -> engine.Order:
         """The card the form's selects write (`written_card`)."""
         return written_card(self.slot.card, self.selects, self.cleaned_data)
+
+
+def needed(card: engine.Card, field: engine.Field) -> int:
+    """How many of `field`'s values every card `card` takes holds, so how many of its
+    selects (the first ones) may not be left empty: none where an empty card is taken (as
+    SLEEP, or as itself: a vote for nobody) or the field is optional; else the field's
+    fewest, and at least one when it is the card's only field that is not optional (the
+    Werewolf's claw: neither SLEEP nor an empty card is taken)."""
+    if card.blank or card.may_be_empty or field.optional:
+        return 0
+    kept = [other for other in card.fields if not other.optional]
+    return max(field.least, 1 if len(kept) == 1 and kept[0] is field else 0)
 
 
 def _usable_choices(slot: engine.Slot) -> list[tuple[int, ...]]:
@@ -963,58 +988,6 @@ def role_name(role: str, ruleset: str) -> str:
 def deck_counts(deck: tuple[str, ...]) -> list[tuple[str, int]]:
     """Each card of a deck once, in the deck's order, with how many there are."""
     return [(role, deck.count(role)) for role in dict.fromkeys(deck)]
-
-
-class OrganiserLoginForm(AuthenticationForm):
-    """The organiser's log in (the admin's too: it sends its log in here); a refusal (a
-    wrong password) is tied to both fields, so a screen reader says why with each
-    (templates/registration/login.html shows it). Wrong passwords are limited per account
-    and per network address (`limits`); once either is spent, no password is tried, the
-    right one included, until the time the refusal gives."""
-
-    def clean(self) -> dict[str, Any]:
-        account = (self.data.get("username") or "").strip().casefold()
-        address = limits.client_address(self.request) if self.request is not None else ""
-        try:
-            limits.check("login_account", account)
-            limits.check("login_address", address)
-        except limits.Limited as limited:
-            message = words("includes/limited.html", {"limited": limited})
-            raise forms.ValidationError(message, code="limited") from None
-        try:
-            return super().clean()
-        except forms.ValidationError:
-            limits.count("login_account", account)
-            limits.count("login_address", address)
-            raise
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["username"].label = _("User name or e-mail address")
-
-    def confirm_login_allowed(self, user: Any) -> None:
-        """An account signed up on the site logs in once its address is confirmed (the
-        right password then sends the link again, within the mail limit); an account the
-        operator made has no address to confirm."""
-        super().confirm_login_allowed(user)
-        from allauth.account.models import EmailAddress
-        from allauth.core import ratelimit
-
-        addresses = list(EmailAddress.objects.filter(user=user))
-        if addresses and not any(address.verified for address in addresses):
-            address = next((address for address in addresses if address.primary), addresses[0])
-            # One count per address with the sign-up's own mails (django-allauth's).
-            resent = ratelimit.consume(self.request, action="confirm_email", key=address.email.lower())
-            if resent:
-                address.send_confirmation(self.request, signup=False)
-            message = words("includes/unconfirmed.html", {"email": address.email, "resent": resent})
-            raise forms.ValidationError(message, code="unconfirmed")
-
-    def full_clean(self) -> None:
-        super().full_clean()
-        if self.non_field_errors():
-            for field in self.fields.values():
-                field.widget.attrs.update({"aria-invalid": "true", "aria-describedby": "login-error"})
 
 
 class JoinForm(forms.Form):

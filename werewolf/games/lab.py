@@ -1,5 +1,6 @@
 """The balance lab on the web: the New game form's setup, studied by the engine's lab
-(engine/lab.py), kept in the shared cache, beside the finished games of the same setup.
+(engine/lab.py), kept in the shared cache, beside the finished games of the same setup
+(`observed`: one's own as they are, the site's as a figure that tells no single game).
 
 `GET /games/lab/?<the New game form's fields>&count=N` answers a fragment the New game page
 shows in place (its script asks again as the setup changes); `&part=suggest` the option
@@ -19,7 +20,6 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache as shared_cache
-from django.db.models import Exists, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import select_template
@@ -29,9 +29,8 @@ from werewolf import engine, limits
 from werewolf.engine import lab as engine_lab
 from werewolf.engine.simulate import PEOPLE, STRATEGIES
 
-from . import access
+from . import access, observed
 from .forms import GameForm, family
-from .models import Game
 
 CACHE_SECONDS = 30 * 86400
 """How long a setup's figures are kept (the engine's fingerprint is in the key: a new
@@ -152,44 +151,6 @@ def suggestions(setup: Setup, side: str, who: str) -> tuple[engine_lab.Change, .
     )
 
 
-OTHERS_FEWEST = 5
-"""Other organisers' finished games of a setup count only when there are at least this
-many: one or two would tell an organiser how someone else's game ended."""
-
-
-def observed(setup: Setup, viewer: Any) -> dict[str, Any]:
-    """The finished games of this very setup on the site (demonstrations left out), as
-    counts by winning side only: no names, no game. The viewer's own games (organised or
-    co-organised) always count; other organisers' only when at least `OTHERS_FEWEST` of
-    them are finished, so that no count gives away how one of their games ended."""
-    checked = _plain(engine.options(setup.ruleset, setup.options, setup.players))
-    mine = Game.objects.filter(Q(organiser=viewer) | Q(co_organisers=viewer)).values("pk")
-    own: dict[str, int] = {}
-    others: dict[str, int] = {}
-    games = Game.objects.filter(ruleset=setup.ruleset, status=Game.Status.FINISHED, is_demo=False)
-    rows = games.annotate(own=Exists(mine.filter(pk=OuterRef("pk")))).values_list("options", "state", "own")
-    for options, state, is_own in rows.iterator():
-        if not state or len(state.get("alive", ())) != setup.players or _plain(options) != checked:
-            continue
-        tally = own if is_own else others
-        winner = str(state.get("winner"))
-        tally[winner] = tally.get(winner, 0) + 1
-    wins = dict(own)
-    if sum(others.values()) >= OTHERS_FEWEST:
-        for side, count in others.items():
-            wins[side] = wins.get(side, 0) + count
-    total = sum(wins.values())
-    return {
-        "games": total,
-        "shares": [(side, count, 100 * count / total) for side, count in sorted(wins.items())],
-        "others_held_back": 0 < sum(others.values()) < OTHERS_FEWEST,
-    }
-
-
-def _plain(value: Any) -> Any:
-    return json.loads(json.dumps(value, sort_keys=True, default=list))
-
-
 def chart(result: engine_lab.Study) -> dict[str, Any]:
     """The chart's rows (a count and a strategy each) with each side's bar as numbers the
     template draws, and the table's cells, sides in `result.sides` order."""
@@ -285,8 +246,7 @@ def view(request: HttpRequest) -> HttpResponse:
         context.update(
             study=result,
             chart=chart(result),
-            observed=observed(setup, request.user),
-            others_fewest=OTHERS_FEWEST,
+            observed=observed.figures(setup.ruleset, setup.players, setup.options, result.sides, request.user),
             lopsided=engine_lab.LOPSIDED * 100,
         )
         if result.flagged is not None:

@@ -33,18 +33,23 @@ _TOKEN = re.compile(rf"[a-z2-7]{{{TOKEN_LENGTH}}}")
 
 
 class LinkError(Exception):
-    """A link that does not open a seat: `code` is "unknown" or "revoked"."""
+    """A link that does not open a seat: `code` is "unknown" or "revoked". A revoked
+    mail reference names its `link` (whose seat, and the person it was issued to)."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, link: SeatLink | None = None) -> None:
         super().__init__(code)
         self.code = code
+        self.link = link
 
 
 def issue(player: Player) -> SeatLink:
-    """Give `player` a new link, revoking any earlier one."""
+    """Give `player` a new link, revoking any earlier one; the link remembers the person
+    it is issued to (the seat's name and address now)."""
     player.links.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
     nonce = secrets.token_hex(16)
-    return SeatLink.objects.create(player=player, nonce=nonce, token_hash=digest(token_for(nonce)))
+    return SeatLink.objects.create(
+        player=player, nonce=nonce, token_hash=digest(token_for(nonce)), name=player.name, email=player.email
+    )
 
 
 def token_for(nonce: str) -> str:
@@ -247,7 +252,7 @@ def reference_for(player: Player, phase_index: int) -> str | None:
 
 def player_for_reference(reference: str) -> tuple[Player, int]:
     """The player and phase index a reference names, or `LinkError` ("unknown" for a
-    forged or mangled one, "revoked" for one of a link since replaced)."""
+    forged or mangled one, "revoked", with the link, for one of a link since replaced)."""
     found = REFERENCE.fullmatch(reference.lower())
     if found is None:
         raise LinkError("unknown")
@@ -255,7 +260,7 @@ def player_for_reference(reference: str) -> tuple[Player, int]:
     for link in SeatLink.objects.select_related("player__game").filter(player_id=player_pk).order_by("-pk"):
         if hmac.compare_digest(_reference_mac(link.nonce, index), mac):
             if link.revoked_at is not None:
-                raise LinkError("revoked")
+                raise LinkError("revoked", link)
             return link.player, index
     raise LinkError("unknown")
 
@@ -286,7 +291,7 @@ def player_for_talk(reference: str) -> Player:
     for link in SeatLink.objects.select_related("player__game").filter(player_id=int(found[1])).order_by("-pk"):
         if hmac.compare_digest(_reference_mac(link.nonce, -1), found[2]):
             if link.revoked_at is not None:
-                raise LinkError("revoked")
+                raise LinkError("revoked", link)
             return link.player
     raise LinkError("unknown")
 

@@ -185,9 +185,15 @@ class Player(models.Model):
 
 class SeatLink(models.Model):
     """A player's private link. Only a hash of its secret is stored; the secret itself
-    is derived from `nonce` and the site's secret key, so mails can repeat the link."""
+    is derived from `nonce` and the site's secret key, so mails can repeat the link.
+
+    `name` and `email` are the person the link was issued to (a seat changes hands with
+    a new link), so that a reply to a mail of a link since revoked is known to come from
+    the person who held the seat with it, and is answered (werewolf/mail/held.py)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="links")
+    name = models.CharField(max_length=60, blank=True)
+    email = models.EmailField(blank=True)
     nonce = models.CharField(max_length=32, unique=True)
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -472,6 +478,12 @@ class InboundMessage(models.Model):
     # loop forms with a robot; the rest are kept, shown, and `held`.
     answer = models.CharField(max_length=8, choices=Answer.choices, blank=True)
     answered = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # Who wrote it, as the game knew them when it arrived: the seat's player then, or the
+    # person who held the seat before (a seat changes hands; `player` is the seat).
+    author = models.CharField(max_length=60, blank=True)
+    # What became of its absence lines (AWAY, NOT AWAY), beside its card: the absence's
+    # code (`away_declared`, `away_withdrawn`) or the refusal's; empty if it had none.
+    away = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["-received_at", "-pk"]

@@ -59,7 +59,7 @@ def resume(game: Game) -> Game:
         now = timezone.now()
         game.paused_at = None
         game.save(update_fields=["paused_at"])
-        minutes = int((now - paused_at).total_seconds() // 60)
+        minutes = calendar.pause_minutes(paused_at, now)
         phase = game.current_phase()
         if phase is None:
             _record(game, None, [engine.Event("game_resumed", {"minutes": minutes}, engine.Audience.public())])

@@ -27,7 +27,6 @@ from . import (
     cards,
     links,
     middleware,
-    organisers,
     polls,
     retention,
     selectors,
@@ -78,7 +77,6 @@ DONE = {
     "not_a_draft": _("This game has started: it can no longer be changed or deleted."),
     "running": _("This game is running: it can be deleted once it is over."),
     "addresses_removed": _("The players' mail addresses are removed; the record and the names stay."),
-    "co_organiser": _("%(name)s now runs this game with you: it is on their list of games."),
 }
 """What the organiser is told after an action went through (shown by base.html)."""
 
@@ -87,8 +85,11 @@ DONE = {
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    games = access.games_of(request.user)
-    return render(request, "games/home.html", {"games": games, "demo_form": DemoForm()})
+    """The organiser's games; each offers Delete only where `access` lets this account
+    delete it (its organiser, not a co-organiser)."""
+    games = list(access.games_of(request.user))
+    owned = {game.pk for game in games if access.may(request.user, game, access.Action.OWN)}
+    return render(request, "games/home.html", {"games": games, "owned": owned, "demo_form": DemoForm()})
 
 
 @login_required
@@ -290,13 +291,6 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                 player = get_object_or_404(Player, game=game, seat=-1 if seat is None else seat)
                 services.resume_mail(player)
                 messages.success(request, DONE["resumed"] % {"name": player.name})
-            elif action in ("add_co_organiser", "remove_co_organiser"):
-                game = _organised(request, pk, access.Action.OWN)
-                if action == "add_co_organiser":
-                    added = organisers.add_co_organiser(game, request.POST.get("who", ""))
-                    messages.success(request, DONE["co_organiser"] % {"name": added.get_username()})
-                else:
-                    organisers.remove_co_organiser(game, validators.ascii_number(request.POST.get("user", "")))
             elif action == "remove_signup":
                 services.remove_signup(game, validators.ascii_number(request.POST.get("player", "")))
             elif action == "mail_link":
@@ -323,7 +317,6 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "entered": validators.ascii_number(request.GET.get("entered", "")),
             "owner": access.may(request.user, game, access.Action.OWN),
             "keep_days": int(settings.WEREWOLF_KEEP_ADDRESSES_DAYS),
-            "co_organisers": game.co_organisers.order_by("username"),
             **standby_views.panel(game),  # the missed-cards policy, the late list, the standbys
             "absences": absences_of(game) if game.is_running else [],
         }

@@ -9,7 +9,9 @@ A message is matched to a seat and a phase by the signed reference in the addres
 was sent to (see `links.reference_for`), never by its From line alone; it must also
 come from the seat's own address. Replies go only to a seat's registered address, so
 a forged message never makes the server mail a stranger, and never to a robot
-(auto-replies and bounces), so that two robots never talk forever.
+(auto-replies and bounces), so that two robots never talk forever. The one other
+address answered is that of a person who held the seat before, replying to a mail of
+their link since revoked (held.py): kept with the game, answered, nothing changed.
 """
 
 from __future__ import annotations
@@ -32,11 +34,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from werewolf import engine
-from werewolf.engine.grammar import CardError, command, grammar, read_card
+from werewolf.engine.grammar import CardError, Grammar, command, grammar, read_card
 from werewolf.games import absences, dates, links, selectors, services, talk
 from werewolf.games.models import Absence, Game, InboundMessage, Order, Phase, Player, Post
 
-from . import bounces, replies
+from . import bounces, held, replies
 
 logger = logging.getLogger(__name__)
 
@@ -112,6 +114,14 @@ class Reading:
     card: str = ""
     reply_to: Player | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    game: Game | None = None
+    """The game, for a message matched to no seat (a reply to an old link's mail)."""
+    author: str = ""
+    """Who wrote it, when the game knows: the seat's person, or who held it before."""
+    former: held.Former | None = None
+    """The person who held the seat before, to be answered at their own address."""
+    away: str = ""
+    """What became of the absence lines, if any (the first refusal's code, or "away_declared")."""
 
 
 def receive(raw: bytes, recipients: Sequence[str] = (), size: int | None = None, source: str = "") -> InboundMessage:
@@ -163,9 +173,10 @@ def _take(row: InboundMessage, raw: bytes, size: int) -> None:
     reading = read(row, message, size, readable=readable)
     row.status, row.code, row.card = reading.status, reading.code, _text(reading.card)[:2000]
     row.player, row.phase, row.order = reading.player, reading.phase, reading.order
-    row.game = reading.player.game if reading.player else None
+    row.game = reading.player.game if reading.player else reading.game
+    row.author, row.away = _author(reading)[:60], reading.away[:40]
     with transaction.atomic():
-        row.save(update_fields=["status", "code", "card", "player", "phase", "order", "game"])
+        row.save(update_fields=["status", "code", "card", "player", "phase", "order", "game", "author", "away"])
     logger.info(
         "inbound message %s: %s %s",
         row.pk,
@@ -180,33 +191,58 @@ def _take(row: InboundMessage, raw: bytes, size: int) -> None:
             "seat": row.player.seat if row.player else None,
         },
     )
-    if reading.reply_to is not None:
+    if reading.reply_to is not None or reading.former is not None:
         _answer(row, reading)
 
 
-def _answer(row: InboundMessage, reading: Reading) -> None:
-    """Tell the seat what became of its mail, unless it was refused and the seat has had
-    WEREWOLF_REFUSALS_ANSWERED_PER_HOUR refusals answered within the hour: then the
-    answer is held back (the mail is kept and shown to the organiser), so that nothing,
-    not even a robot that answers every mail, can keep a loop going. A card taken is
-    always confirmed."""
-    from .outbound import send_inbound_reply
+WRITTEN = (
+    InboundMessage.Status.APPLIED,
+    InboundMessage.Status.REFUSED,
+    InboundMessage.Status.COMMAND,
+    InboundMessage.Status.POSTED,
+)
+"""The outcomes of a mail its seat's person wrote, sent from the seat's own address."""
 
-    player = reading.reply_to
-    assert player is not None
+
+def _author(reading: Reading) -> str:
+    """Who wrote the mail, as the game knows them now that it arrives: the person who
+    held the seat before (`Reading.former`), or the seat's person if it came from their
+    address; else nobody known (a stranger's mail, a robot's, a bounce)."""
+    if reading.author:
+        return reading.author
+    if reading.player is None or reading.status not in WRITTEN:
+        return ""
+    if reading.code in ("wrong_sender", "auto_submitted"):
+        return ""
+    return reading.player.name
+
+
+def _answer(row: InboundMessage, reading: Reading) -> None:
+    """Tell the seat (or the person who held it before) what became of its mail, unless
+    it was refused and they have had WEREWOLF_REFUSALS_ANSWERED_PER_HOUR refusals
+    answered within the hour: then the answer is held back (the mail is kept and shown
+    to the organiser), so that nothing, not even a robot that answers every mail, can
+    keep a loop going. A card taken is always confirmed."""
+    from .outbound import send_handed_on_reply, send_inbound_reply
+
+    player, former = reading.reply_to, reading.former
     if reading.status not in (InboundMessage.Status.APPLIED, InboundMessage.Status.COMMAND):
         since = timezone.now() - timedelta(hours=1)
-        answered = (
-            InboundMessage.objects.filter(answered=player, answer=InboundMessage.Answer.SENT, received_at__gte=since)
-            .exclude(status=InboundMessage.Status.APPLIED)
-            .count()
-        )
+        answers = InboundMessage.objects.filter(answer=InboundMessage.Answer.SENT, received_at__gte=since)
+        if former is not None:  # answered at their own address: counted by it
+            answers = answers.filter(sender__iexact=former.email, code__in=held.CODES)
+        else:
+            answers = answers.filter(answered=player)
+        answered = answers.exclude(status=InboundMessage.Status.APPLIED).count()
         if answered >= settings.WEREWOLF_REFUSALS_ANSWERED_PER_HOUR:
             InboundMessage.objects.filter(pk=row.pk).update(answer=InboundMessage.Answer.HELD, answered=player)
             return
     InboundMessage.objects.filter(pk=row.pk).update(answer=InboundMessage.Answer.SENT, answered=player)
     try:
-        send_inbound_reply(row, reading)
+        if former is not None:
+            send_handed_on_reply(row, reading)
+        else:
+            send_inbound_reply(row, reading)
     except Exception:  # the message and its outcome are kept and shown to the organiser
         logger.exception("could not reply to inbound message %s", row.pk)
 
@@ -222,8 +258,9 @@ def _settle(row: InboundMessage, status: str, code: str) -> None:
 
 
 def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool = True) -> Reading:
-    """Match the message to a seat and a phase and hand its card in, or say why not.
-    `readable` is False for a message whose headers alone could be parsed."""
+    """Match the message to a seat and a phase and hand its card in (and do what its
+    absence lines say), or say why not. `readable` is False for a message whose headers
+    alone could be parsed."""
     Status = InboundMessage.Status
     if row.message_id and (
         InboundMessage.objects.filter(message_id=row.message_id, pk__lt=row.pk)
@@ -237,10 +274,14 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
         bounced = bounces.record(bounce)
         return Reading(Status.BOUNCE, "bounce_delayed" if bounce.delayed else "bounce", player=bounced)
     speaker = _speaker(addresses)
+    if isinstance(speaker, links.LinkError):
+        return _handed_on(row, speaker, _automatic(message))
     if speaker is not None:
         return _talk(row, message, speaker, size, readable)
     player, index, problem = _addressee(addresses)
     robot = _automatic(message)
+    if isinstance(problem, links.LinkError):
+        return _handed_on(row, problem, robot)
     if player is None:
         # Tell the sender only if the From line is a seat's own address in a running game.
         known = None if robot else _known_sender(row.sender)
@@ -251,19 +292,31 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
     if not _same_address(row.sender, player.email):
         return Reading(Status.REFUSED, "wrong_sender", player=player, reply_to=player, params={"sender": row.sender})
     if size > settings.WEREWOLF_INBOUND_READ_BYTES:
-        return Reading(Status.REFUSED, "too_large", player=player, reply_to=player)
+        return Reading(Status.REFUSED, "too_large", player=player, reply_to=player, author=player.name)
     if not readable:
-        return Reading(Status.REFUSED, "unreadable", player=player, reply_to=player)
+        return Reading(Status.REFUSED, "unreadable", player=player, reply_to=player, author=player.name)
     phase = game.current_phase() if game.is_running else None
-    names = selectors.names(game)
-    texts = card_texts(message, game.ruleset, names) or [""]
+    names, words = selectors.names(game), grammar(game.ruleset)
+    reply = own_text(message, words, names)
+    away = replies.absence_lines(reply)
+    texts = replies.cards(reply, words, names) or [""]
+    asked = command(texts[0])
+    if asked is None and away and not replies.holds_card(reply, words, names):
+        # An absence and nothing else (a greeting above it, a word of thanks below).
+        return _absences(Reading(Status.COMMAND, "", player=player, phase=phase, reply_to=player), away, alone=True)
+    return _absences(_card(player, phase, index, texts, names), away)
+
+
+def _card(player: Player, phase: Phase | None, index: int, texts: list[str], names: Sequence[str]) -> Reading:
+    """The reply's card (or its HELP or STATUS) for `player`'s seat, handed in for the
+    phase its reference names, or refused and why."""
+    Status = InboundMessage.Status
+    game = player.game
     asked = command(texts[0])
     if asked is not None:
         # HELP and STATUS are answered from any of the seat's mails, old ones too: the
         # answer is about the phase open now.
         return Reading(Status.COMMAND, asked, player=player, phase=phase, card=texts[0], reply_to=player)
-    if dates.word_of(texts[0]) is not None:
-        return _away(player, phase, texts[0])
     if phase is None:
         code = "game_not_running" if game.status == Game.Status.DRAFT else "game_over"
         return Reading(Status.REFUSED, code, player=player, reply_to=player)
@@ -298,27 +351,69 @@ def read(row: InboundMessage, message: EmailMessage, size: int, readable: bool =
     return reading
 
 
-def _away(player: Player, phase: Phase | None, text: str) -> Reading:
-    """An absence line (AWAY, NOT AWAY: games/absences.py), from any of the seat's mails:
-    done and confirmed, or refused with what to write, nothing changed."""
-    Status = InboundMessage.Status
-    params: dict[str, Any] = {"away": True}
+@dataclass
+class Away:
+    """What one absence line came to: `done` ("declared", "withdrawn") with the
+    absences it touched, or the refusal's `code` (and the service's refusal, if any)."""
+
+    text: str
+    code: str
+    done: bool = False
+    absences: list[Absence] = field(default_factory=list)
+    service_error: services.ServiceError | None = None
+
+
+def _absences(reading: Reading, lines: Sequence[str], alone: bool = False) -> Reading:
+    """Do what each absence line says for the reading's seat, from any of its mails
+    (games/absences.py), and add each outcome to the reading for the answer; `alone`:
+    the lines are the whole reply, so its outcome is theirs (done, or refused)."""
+    if not lines:
+        return reading
+    assert reading.player is not None
+    outcomes = [_away(reading.player, line) for line in lines]
+    failed = next((outcome for outcome in outcomes if not outcome.done), None)
+    reading.away = (failed or outcomes[0]).code
+    reading.params = {**reading.params, "away": outcomes, "away_alone": alone}
+    if alone:
+        reading.status = InboundMessage.Status.COMMAND if failed is None else InboundMessage.Status.REFUSED
+        reading.code, reading.card = reading.away, "\n".join(lines)
+    return reading
+
+
+def _away(player: Player, text: str) -> Away:
+    """An absence line (AWAY, NOT AWAY: games/absences.py): done, or refused with what
+    to write, nothing changed."""
     try:
         done, changed = absences.apply_line(player, text, Absence.Source.MAIL)
     except dates.DateError as problem:
-        status, code = Status.REFUSED, problem.code
+        return Away(text, problem.code)
     except services.ServiceError as refusal:
-        status, code = Status.REFUSED, refusal.code
-        params["service_error"] = refusal
-    else:
-        status, code = Status.COMMAND, f"away_{done}"
-        params["absences"] = changed
-    return Reading(status, code, player=player, phase=phase, card=text, reply_to=player, params=params)
+        return Away(text, refusal.code, service_error=refusal)
+    return Away(text, f"away_{done}", done=True, absences=changed)
 
 
-def _speaker(addresses: Iterable[str]) -> Player | LinkErrorCode | None:
+def _handed_on(row: InboundMessage, refused: links.LinkError, robot: bool) -> Reading:
+    """A reply to a mail of a seat's link since revoked (werewolf/mail/held.py): kept
+    with its game under the person who wrote it, and answered at their address with who
+    holds the seat and what to do; the game is not changed. A sender the seat never
+    had is told nothing."""
+    Status = InboundMessage.Status
+    assert refused.link is not None
+    seat = refused.link.player
+    former = held.former(refused.link, row.sender)
+    if former is None:
+        return Reading(Status.UNMATCHED, "revoked_reference", game=seat.game)
+    if robot:
+        return Reading(Status.REFUSED, "auto_submitted", player=seat)
+    if former.code == held.MOVED:  # still the seat's person: answered at its address
+        return Reading(Status.REFUSED, former.code, player=seat, reply_to=seat, author=former.name)
+    return Reading(Status.REFUSED, former.code, player=seat, author=former.name, former=former)
+
+
+def _speaker(addresses: Iterable[str]) -> Player | LinkErrorCode | links.LinkError | None:
     """The seat a talk reply address names (a reply to a talk digest), or why it is no
-    good, or None when the message went to no talk address."""
+    good (the refusal of a revoked one, which names its link), or None when the message
+    went to no talk address."""
     for address in addresses:
         local = address.rsplit("@", 1)[0]
         if "+t-" not in local:
@@ -326,7 +421,9 @@ def _speaker(addresses: Iterable[str]) -> Player | LinkErrorCode | None:
         try:
             return links.player_for_talk(local.split("+", 1)[1])
         except links.LinkError as refused:
-            return LinkErrorCode("revoked_reference" if refused.code == "revoked" else "forged_reference")
+            if refused.code == "revoked" and refused.link is not None:
+                return refused
+            return LinkErrorCode("forged_reference")
     return None
 
 
@@ -370,10 +467,11 @@ def _talk(
     return Reading(Status.POSTED, "posted", player=speaker, card=posted.text[:2000])
 
 
-def _addressee(addresses: Iterable[str]) -> tuple[Player | None, int, str]:
+def _addressee(addresses: Iterable[str]) -> tuple[Player | None, int, str | links.LinkError]:
     """The seat and phase named by the first valid reference among the addresses the
-    message went to; else (None, 0, why)."""
-    problem = "no_reference"
+    message went to; else (None, 0, why): the refusal of a revoked reference (it names
+    the link, and so the seat), or the code of what else went wrong."""
+    problem: str | links.LinkError = "no_reference"
     for address in addresses:
         local = address.rsplit("@", 1)[0]
         if "+" not in local:
@@ -381,7 +479,8 @@ def _addressee(addresses: Iterable[str]) -> tuple[Player | None, int, str]:
         try:
             player, index = links.player_for_reference(local.split("+", 1)[1])
         except links.LinkError as refused:
-            problem = "revoked_reference" if refused.code == "revoked" else "forged_reference"
+            if not isinstance(problem, links.LinkError):
+                problem = refused if refused.code == "revoked" and refused.link is not None else "forged_reference"
             continue
         return player, index, ""
     return None, 0, problem
@@ -470,10 +569,10 @@ def _bounce(message: EmailMessage) -> bool:
 # Reading the card out of a reply ----------------------------------------------------
 
 
-def card_texts(message: EmailMessage, ruleset: str | None, names: Sequence[str]) -> list[str]:
-    """The cards a reply may hold, best first, from the player's own text only (see
-    replies.py: quoted mail, sign-offs and signatures never count)."""
-    return replies.card_texts(_body(message)[:MAX_TEXT_CHARS], grammar(ruleset), names)
+def own_text(message: EmailMessage, words: Grammar, names: Sequence[str]) -> replies.Reply:
+    """What the player wrote in a reply, its cards and absence lines to be read from
+    (see replies.py: quoted mail, sign-offs and signatures never count)."""
+    return replies.split(_body(message)[:MAX_TEXT_CHARS], words, names)
 
 
 def _body(message: EmailMessage) -> str:

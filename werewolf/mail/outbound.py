@@ -212,7 +212,10 @@ def queue_deadline_moved(phase: Phase, players: list[Player], reason: str = "org
 
 
 def _render_deadline_moved(player: Player, reason: str = "organiser") -> dict[str, Any]:
-    return _render(player, "deadline_moved", {**_context(player), "reason": reason})
+    # A seat whose card is in is told so (its own card), not asked for it again.
+    context = _context(player)
+    card_in = selectors.card_of(context["next_phase"], player.occupied_seat) if context["slot"] else None
+    return _render(player, "deadline_moved", {**context, "reason": reason, "card_in": card_in})
 
 
 def queue_paused(game: Game, phase: Phase | None, players: list[Player]) -> list[int]:
@@ -337,6 +340,30 @@ def send_pending(now: Any = None) -> int:
 def send_inbound_reply(row: InboundMessage, reading: Any) -> bool:
     """Queue the answer to a mailed card and send it at once (the sweep retries it)."""
     return bool(deliver(queue_inbound_reply(row, reading)))
+
+
+def queue_handed_on_reply(row: InboundMessage, reading: Any) -> list[int]:
+    """Answer a reply from a person who held the seat before (werewolf/mail/held.py), at
+    the address they held it with, once per inbound message: the seat is held by someone
+    else for now (until when, and how to come back early) or for good, and nothing was
+    changed. Nothing of the seat's since (its role, its cards, its link) is in it."""
+    former, game = reading.former, row.game
+    if former is None or game is None or not former.email:
+        return []
+    context = {
+        "game": game,
+        "former": former,
+        "inbound": row,
+        "public_url": settings.SITE_URL + reverse("games:public", args=[game.public_key]),
+        "headers": {"In-Reply-To": row.message_id, "References": row.message_id} if row.message_id else {},
+    }
+    mail = (f"inbound:{row.pk}", Dispatch.Kind.INBOUND_REPLY, None, former.name, former.email, "handed_on_reply")
+    return _queue_rows(game, [(*mail, context)])
+
+
+def send_handed_on_reply(row: InboundMessage, reading: Any) -> bool:
+    """Queue `queue_handed_on_reply`'s answer and send it at once (the sweep retries it)."""
+    return bool(deliver(queue_handed_on_reply(row, reading)))
 
 
 def send_phase_mails(phase_id: int) -> int:
@@ -1116,13 +1143,14 @@ def _queue_rows(game: Game, wanted: list[tuple[str, str, Phase | None, str, str,
     for key, kind, phase, name, email, template, context in wanted:
         if key in existing:
             continue
+        headers = {"From": sender(), **context.get("headers", {})}
         with translation.override(game.language):
             rendered = {
                 "recipient": recipient(name, email),
                 "subject": _text(_line(f"emails/{template}_subject.txt", context)),
                 "body_text": _text(render_to_string(f"emails/{template}.txt", context)),
                 "body_html": _text(render_to_string(f"emails/{template}.html", context)),
-                "headers": {"From": _text(sender())},
+                "headers": {name: _text(value) for name, value in headers.items()},
             }
         rows.append(
             Dispatch(key=key, kind=kind, phase=phase, message_id=message_id_for(key), next_attempt_at=now, **rendered)

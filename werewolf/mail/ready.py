@@ -1,7 +1,8 @@
 """Whether this process may take players' mail: the doors (`receive_mail`,
 `mail_server`) refuse to start when the settings say they would answer players on the
-console, or take orders for an address nobody configured (a process started without the
-app's settings: see WEREWOLF_ENV_FILE). The reasons are for the organiser's terminal or
+console, take orders for an address nobody configured, or put the built-in site address
+in their links on a site that set another (a process started without the app's
+settings: see WEREWOLF_ENV_FILE). The reasons are for the organiser's terminal or
 the mail log, never for a player."""
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+
+from werewolf.site import address
 
 DEFAULT_ORDERS_ADDRESS = "orders@localhost"
 CONSOLE_BACKENDS = ("django.core.mail.backends.console.EmailBackend",)
@@ -38,6 +41,9 @@ def problems() -> list[str]:
             "Mail goes to the console (WEREWOLF_EMAIL is console): the players' answers would be "
             "printed here and never sent. Set WEREWOLF_EMAIL=smtp and its host, or the env file."
         )
+    refused = address.refusal()
+    if refused:
+        found.append(refused)
     return found
 
 

@@ -22,7 +22,10 @@ In the player's text a card starts on a line that starts with a notecard word (a
 greeting above it is passed over) and ends at the end of that line; a wolf's list may
 go on over the next lines only while they hold nothing but names. Without a notecard
 word, a run of lines holding only names is the card. What follows (a sign-off such as
-"Sent from my phone", a signature under "-- ") is never part of a card.
+"Sent from my phone", a signature under "-- ") is never part of a card. A line that
+opens with an absence word (AWAY, NOT AWAY: games/dates.py) is never a card either: it
+is one of the reply's absence lines (`absence_lines`), read beside its card, wherever
+it stands in the player's text.
 
 We studied quotequail and mail-parser-reply: both recognise quote headers by phrases
 listed per language (neither knows Norwegian; quotequail neither Italian), which is
@@ -37,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from werewolf.engine.grammar import SEPARATORS, CardError, Grammar, find_seat, fold
+from werewolf.games import dates
 
 MAX_LINES = 2000
 """Lines of a reply looked at: a card sits near the top of what the player wrote."""
@@ -44,6 +48,8 @@ MAX_HEADER_LINES = 3
 """A quote header wraps over at most this many lines."""
 MAX_HEADER_CHARS = 400
 MAX_CANDIDATES = 5
+MAX_ABSENCE_LINES = 3
+"""Absence lines read in one reply (a player writes one; two at most, to move one)."""
 
 _DATE = re.compile(
     r"(?<!\d)(?:19|20)\d{2}(?!\d)"  # a year
@@ -162,9 +168,30 @@ def split(body: str, words: Grammar, names: Sequence[str]) -> Reply:
 
 
 def _holds_card(lines: Sequence[str], words: Grammar, names: Sequence[str]) -> bool:
-    """Whether any of `lines` may be a card: it starts with a notecard word, or holds
-    nothing but players' names."""
-    return any(line.strip() and (words.starts_with_word(line.strip()) or names_only(line, names)) for line in lines)
+    """Whether any of `lines` may be a card or an absence: it starts with a notecard
+    word or an absence word, or holds nothing but players' names."""
+    return any(
+        line.strip() and (words.starts_with_word(line.strip()) or _absence(line) or names_only(line, names))
+        for line in lines
+    )
+
+
+def _absence(line: str) -> bool:
+    return dates.word_of(line) is not None
+
+
+def absence_lines(reply: Reply) -> list[str]:
+    """The lines of the player's own text that open with an absence word (AWAY, NOT
+    AWAY, in either language), in order: a greeting above them, or a card beside them,
+    changes nothing."""
+    return [line.strip() for line in reply.own if line.strip() and _absence(line)][:MAX_ABSENCE_LINES]
+
+
+def holds_card(reply: Reply, words: Grammar, names: Sequence[str]) -> bool:
+    """Whether the reply holds anything that may be a card, its absence lines aside (a
+    greeting and an AWAY line hold none: the absence is the whole of it)."""
+    own = [line for line in reply.own if not _absence(line)]
+    return bool(reply.cut) or _holds_card(own, words, names)
 
 
 def _until_signature(lines: Sequence[str]) -> list[str]:
@@ -204,7 +231,7 @@ def cards(reply: Reply, words: Grammar, names: Sequence[str]) -> list[str]:
     """The texts that may be the reply's card, best first: each line starting with a
     notecard word, with the lines of names under it; then runs of lines of names alone;
     else the player's lines themselves (so that the refusal names what was written)."""
-    own = [line for line in reply.own]
+    own = ["" if _absence(line) else line for line in reply.own]  # (an absence is no card)
     if reply.cut:
         own.append("")  # the cut line is read on its own, below
     found: list[str] = []

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from werewolf.accounts import addresses
+
 DEFAULT = "organiser"
 
 
@@ -32,7 +34,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--username", default=DEFAULT)
-        parser.add_argument("--email", default="", help="the account's e-mail address (for password resets)")
+        parser.add_argument(
+            "--email",
+            default="",
+            help="the account's e-mail address, confirmed by this command (password resets and invitations reach it)",
+        )
         parser.add_argument(
             "--staff", action="store_true", help="the site's staff: every game, the admin and the mail outbox"
         )
@@ -54,9 +60,14 @@ class Command(BaseCommand):
             path.chmod(0o600)
         if opts["staff"] and not (user.is_staff and user.is_superuser):
             user.is_staff = user.is_superuser = True
-        if opts["email"] and user.email != opts["email"]:
-            user.email = opts["email"]
         user.save()
+        if opts["email"]:
+            # The operator's word confirms the address: nobody who types it into another
+            # account can hold it, and no password reset asked for it can lock this one.
+            try:
+                addresses.confirm_for(user, opts["email"])
+            except addresses.Taken:
+                raise CommandError(f"{opts['email']} is confirmed by another account already.") from None
         password = path.read_text().strip()
         kind = "Staff" if user.is_staff else "Organiser"
         self.stdout.write(f"{kind} log in: {settings.SITE_URL}/accounts/login/ user {username} password {password}")

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from werewolf.mail import imap
+from werewolf.site import address
 
 EX_TEMPFAIL = 75
 
@@ -26,6 +27,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         if not imap.configured():
             raise CommandError("No mailbox is configured: set WEREWOLF_IMAP_HOST, _USER and _PASSWORD.")
+        refused = address.refusal()
+        if refused:  # the mail stays in the mailbox until the settings are right
+            raise CommandError(f"fetch_mail does not start. {refused}")
         if opts["watch"]:
             imap.watch()
             return

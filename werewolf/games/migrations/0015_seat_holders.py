@@ -72,7 +72,7 @@ def fill(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0013_absence_standby'),
+        ('games', '0014_held_seat_mail'),
     ]
 
     operations = [
