@@ -502,6 +502,15 @@ def story_sweep(game: Game, organiser: Client, steps: int | None = 2) -> None:
             assert f"Why: {why}." in told, f"the replay's hand-over of seat {holding.seat + 1} at step {number}"
     told_handovers = sum(len(chapter.handovers) for chapter in chapters)
     assert told_handovers == len(held.handovers()), "every hand-over told once"
+    # The public log tells each hand-over by the names of the record, and no reason.
+    public = text_of(organiser.get(f"/g/{game.public_key}/").content.decode())
+    for seat in range(held.seats):
+        chain = held.of_seat(seat)
+        for before, after in zip(chain, chain[1:], strict=False):
+            told = f"{after.name} takes over seat {seat + 1} from {before.name}."
+            if game.language == "en":
+                assert told in public, f"the public log does not say {told!r}"
+    assert "Why:" not in public, "the public log tells why a seat changed hands"
     if game.status not in (Game.Status.FINISHED, Game.Status.ENDED):
         return
     pdf = organiser.get(f"/games/{game.pk}/print/record.pdf")

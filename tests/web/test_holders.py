@@ -26,7 +26,8 @@ from werewolf import engine
 from werewolf.games import absences, attendance, dates, holders, links, services, standbys
 from werewolf.games.models import Absence, AbsencePolicy, Game, Phase, SeatHolding, SeatPolicy, Standby
 
-from .play import card_form, mail_card, open_phase, story_sweep, text_of
+from .play import card_form, mail_card, open_phase, seat_paths, story_sweep, text_of
+from .test_game_flow import sweep
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -308,15 +309,16 @@ STANDBYS = ("Olga", "Piero", "Quinto", "Rita", "Sergio", "Tina")
 SUBSTITUTES = ("Ivan", "Jonas", "Katia", "Luca", "Mirta")
 
 
-@pytest.mark.parametrize("seed", [9, 10])
+@pytest.mark.parametrize(("seed", "secrecy"), [(9, True), (10, False)])
 def test_a_whole_game_of_hand_overs_tells_one_story(
-    organiser: Any, organiser_client: Client, settings: Any, seed: int
+    organiser: Any, organiser_client: Client, settings: Any, seed: int, secrecy: bool
 ) -> None:
     """The story sweep over a whole game played by the web and by mail, with random
     absences (a standby stands in, the player comes back), the organiser's substitutions
     in the middle of a step (before or after the seat's card), and a standby's take-over
     after missed cards: after every phase, the export and the replay name each card's
-    writer as the holders record does; at the end the record PDF too."""
+    writer as the holders record does; at the end the record PDF too. One game runs the
+    secrecy sweep beside it (tests/web/test_game_flow.py)."""
     settings.WEREWOLF_MAIL_ORDERS = True
     rng = Random(seed)
     game = new_game(organiser)
@@ -379,6 +381,10 @@ def test_a_whole_game_of_hand_overs_tells_one_story(
             assert services.sweep_due_phases() == 1
         standbys.sweep_take_overs()
         story_sweep(game, organiser_client)
+        if secrecy:  # beside the secrecy sweep, which reads every seat's page and mails
+            paths = seat_paths(game)
+            assert len(paths) == len(NAMES)
+            sweep(Game.objects.get(pk=game.pk), paths, Client())
     game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.FINISHED
     reasons = {holding.reason for holding in holders.of(game).handovers()}
