@@ -390,3 +390,15 @@ def test_a_whole_game_of_hand_overs_tells_one_story(
     reasons = {holding.reason for holding in holders.of(game).handovers()}
     assert {Reason.STOOD_IN, Reason.SUBSTITUTED, Reason.TOOK_OVER} <= reasons, reasons
     story_sweep(game, organiser_client, steps=None)
+
+
+def test_the_roles_as_dealt_are_the_deals_whatever_became_of_them(organiser: Any, organiser_client: Client) -> None:
+    game = play_the_issue(organiser, organiser_client)
+    later = dict(game.state)
+    later["rules"] = {
+        **later["rules"],
+        "roles": ["villager" if seat == ADA else role for seat, role in enumerate(later["rules"]["roles"])],
+    }
+    Game.objects.filter(pk=game.pk).update(state=later)  # (as if Ada's card had changed since)
+    text = pdf_text(Client().get(f"/g/{game.public_key}/replay.pdf").content)
+    assert "Ada Werewolf" in sections(text, ["The roles as dealt", "Setup"])["The roles as dealt"]

@@ -344,8 +344,8 @@ def record_context(game: Any, *, paper: str = "a4") -> dict[str, Any] | None:
     phases = [
         RecordPhase(chapter.phase, chapter.events, chapter.counted_by()) for chapter in chapters if chapter.events
     ]
-    state = game.engine_state
     dealt = chapters[0].names
+    state = _as_dealt(game)
     roles = [(dealt[seat], engine.roles_of(state, seat)) for seat in range(min(state.seats, len(dealt)))]
     return {
         "game": game,
@@ -358,6 +358,18 @@ def record_context(game: Any, *, paper: str = "a4") -> dict[str, Any] | None:
         "head": True,
         "numbered": True,
     }
+
+
+def _as_dealt(game: Any) -> engine.State:
+    """The table as the game was dealt (its setup again, from the seed and the recorded
+    deal): a role that changed later (a Mythomaniac's, a seat converted) is told by the
+    story, not by the roles as dealt. The state now, for a setup the rules now refuse."""
+    state: engine.State = game.engine_state
+    try:
+        dealt, _ = engine.setup(game.ruleset, game.options, state.seats, game.seed, game.deal)
+    except (engine.SetupError, ValueError, KeyError, IndexError):
+        return state
+    return dealt
 
 
 def record_html(context: Mapping[str, Any]) -> str:
