@@ -402,3 +402,13 @@ def test_the_roles_as_dealt_are_the_deals_whatever_became_of_them(organiser: Any
     Game.objects.filter(pk=game.pk).update(state=later)  # (as if Ada's card had changed since)
     text = pdf_text(Client().get(f"/g/{game.public_key}/replay.pdf").content)
     assert "Ada Werewolf" in sections(text, ["The roles as dealt", "Setup"])["The roles as dealt"]
+
+
+def test_the_staff_admin_shows_who_held_each_seat(
+    organiser: Any, organiser_client: Client, django_user_model: Any
+) -> None:
+    game = play_the_issue(organiser, organiser_client)
+    staff = Client()
+    staff.force_login(django_user_model.objects.create_superuser("staff", password="x" * 12))
+    page = text_of(staff.get(f"/admin/games/game/{game.pk}/change/").content.decode())
+    assert "a standby standing in while the player is away" in page and "sam@example.org" in page
