@@ -458,3 +458,80 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
         imagined += CSRF.sub("", client.get(poll).content.decode())  # (a page without a poll: its 404 page)
         transaction.set_rollback(True)
     return actual, imagined
+
+
+def story_sweep(game: Game, organiser: Client, steps: int | None = 2) -> None:
+    """The story sweep (issue 42), beside the secrecy sweep: every door that tells the
+    past names, for every card, the person the seats' holders record names (the one
+    holding the seat when the card was written), and tells each hand-over with its
+    reason. The export's writers and seats, the replay's cards table and hand-overs
+    (its last `steps` steps; None: every step), and, once the game is over, the record
+    PDF (read back with pypdf): its roles as dealt, and each card the replay shows."""
+    import io
+
+    from pypdf import PdfReader
+
+    from werewolf.games import holders, replay
+
+    game = Game.objects.get(pk=game.pk)
+    held = holders.of(game)
+    chapters = replay.story(game, [event for event in selectors.visible_events(game, engine.MODERATOR)])
+    # What the record says: each card's writer is its seat's holder at its moment.
+    writers: dict[int, list[tuple[int, str]]] = {}
+    for phase_index, seat, submitted_at in (
+        Order.objects.filter(phase__game=game).order_by("pk").values_list("phase__index", "seat", "submitted_at")
+    ):
+        writers.setdefault(phase_index, []).append((seat, held.at(seat, submitted_at).name))
+    exported = organiser.get(f"/games/{game.pk}/export.json").json()
+    assert [row["name"] for row in exported["players"]] == held.names_now(), "the export's players"
+    assert [(row["seat"], row["name"], row["reason"]) for row in exported["holders"]] == [
+        (holding.seat, holding.name, holding.reason) for seat in range(held.seats) for holding in held.of_seat(seat)
+    ], "the export's holders"
+    for phase in exported["phases"]:
+        counted = {}
+        for seat, name in writers.get(phase["index"], []):
+            if str(seat) in phase["orders"]:
+                counted[str(seat)] = name  # (the newest: the one that counted)
+        assert phase.get("by", {}) == counted, f"the export's writers of phase {phase['index']}"
+    wanted = range(len(chapters)) if steps is None else range(max(0, len(chapters) - steps), len(chapters))
+    shown: list[tuple[str, str]] = []
+    for number in wanted:
+        chapter = chapters[number]
+        html = organiser.get(f"/g/{game.public_key}/replay/?step={number}").content.decode()
+        table = re.search(r'<table class="table table-sm replay-cards">(.*?)</table>', html, re.S)
+        rows = [
+            [text_of(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1) if table else "", re.S)
+        ]
+        rows = [cells for cells in rows if cells]
+        expected = [name for _, name in writers.get(chapter.phase.index, [])] if chapter.phase else []
+        assert [cells[0] for cells in rows] == expected, f"the replay's writers at step {number}"
+        shown += [(cells[0], cells[1]) for cells in rows if cells[3].startswith("yes") or "ended the game" in cells[3]]
+        told = text_of(html)
+        for holding in chapter.handovers:
+            with translation.override(game.language):
+                why = holding.get_reason_display()
+            assert f"Why: {why}." in told, f"the replay's hand-over of seat {holding.seat + 1} at step {number}"
+    told_handovers = sum(len(chapter.handovers) for chapter in chapters)
+    assert told_handovers == len(held.handovers()), "every hand-over told once"
+    # The public log tells each hand-over by the names of the record, and no reason.
+    public = text_of(organiser.get(f"/g/{game.public_key}/").content.decode())
+    for seat in range(held.seats):
+        chain = held.of_seat(seat)
+        for before, after in zip(chain, chain[1:], strict=False):
+            told = f"{after.name} takes over seat {seat + 1} from {before.name}."
+            if game.language == "en":
+                assert told in public, f"the public log does not say {told!r}"
+    assert "Why:" not in public, "the public log tells why a seat changed hands"
+    if game.status not in (Game.Status.FINISHED, Game.Status.ENDED):
+        return
+    pdf = organiser.get(f"/games/{game.pk}/print/record.pdf")
+    assert pdf["Content-Type"] == "application/pdf"
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf.content)).pages)
+    head = text[: text.index("Setup")]
+    for seat, name in enumerate(held.names_dealt()):
+        assert f"{name} " in head, f"the record's roles as dealt name {name} for seat {seat + 1}"
+    for name in {holding.name for holding in held.handovers()} - set(held.names_dealt()):
+        assert f"{name} " not in head, f"the record's roles as dealt name {name}, who was not dealt a seat"
+    for writer, written in shown:
+        assert f"{writer} {written}" in text, f"the record does not say {writer} wrote {written}"

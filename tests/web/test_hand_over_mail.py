@@ -184,7 +184,8 @@ def test_the_person_a_missed_cards_take_over_replaces_is_told_why(boss) -> None:
 
 
 def test_each_hand_over_is_told_once(boss) -> None:
-    from werewolf.games.outbox import Handed, HandOver, outbox
+    from werewolf.games.models import SeatHolding
+    from werewolf.games.outbox import HandOver, outbox
 
     game = away_game(boss)
     seat = 3
@@ -193,7 +194,7 @@ def test_each_hand_over_is_told_once(boss) -> None:
     next_phase(game)
     zelda = Game.objects.get(pk=game.pk).players.get(seat=seat)
     before = Dispatch.objects.count()
-    handed = HandOver(Handed.STOOD_IN, player.name, player.email)
+    handed = HandOver(SeatHolding.Reason.STOOD_IN, player.name, player.email)
     assert outbox().queue_hand_over(zelda, handed) == []
     assert Dispatch.objects.count() == before
     assert len(to("zelda@example.org")) == 2  # the stand-in's mail and the night's news

@@ -160,4 +160,4 @@ def test_the_replay_costs_the_same_after_two_phases_and_after_twelve(organiser) 
 
 REPLAY_QUERIES = 8
 """The replay, for its organiser: the session and the account, the game by its key, the
-seats, the events, the phases (twice: the log's and the story's), and every card."""
+seats' holders, the events, the phases (twice: the log's and the story's), and every card."""

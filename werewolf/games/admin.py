@@ -5,7 +5,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .models import Dispatch, Game, InboundMessage, Player
+from .models import Dispatch, Game, InboundMessage, Player, SeatHolding
 from .outbox import outbox
 from .queue import after_commit
 
@@ -21,13 +21,27 @@ class PlayerInline(admin.TabularInline):  # type: ignore[type-arg]
     extra = 0
 
 
+class SeatHoldingInline(admin.TabularInline):  # type: ignore[type-arg]
+    """Who held each seat, from when and why (games.holders): written where the seats
+    changed hands, never edited."""
+
+    model = SeatHolding
+    fields = ("seat", "name", "email", "reason", "phase", "since")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("name", "ruleset", "status", "organiser", "created_at")
     list_filter = ("status", "ruleset")
     readonly_fields = ("seed", "public_key", "status", "started_at", "finished_at")
     exclude = ("state",)
-    inlines = [PlayerInline]
+    inlines = [PlayerInline, SeatHoldingInline]
 
 
 @admin.register(InboundMessage)

@@ -8,6 +8,7 @@ the game; the rows here are what the pages, mails and exports read.
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -313,9 +314,11 @@ class Event(models.Model):
     audience = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 
-    # Not columns: what the selectors write on the events of a page's log (selectors.log).
+    # Not columns: what the selectors write on the events of a page's log (selectors.log),
+    # and the replay's story on a hand-over's event: the holding it began (games.holders).
     private: bool
     names_then: list[str]
+    holding: Any
 
     class Meta:
         ordering = ["game", "pk"]
@@ -624,3 +627,43 @@ class Absence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.start}..{self.end}"
+
+
+class SeatHolding(models.Model):
+    """Who held a seat from when, and why: one row each time a seat's person changes
+    (werewolf/games/holders.py reads them). The dealt player's row is written when the
+    game starts; each hand-over's (a standby standing in for an absence, the player
+    back, the organiser's substitution, a standby taking over after missed cards) in
+    the transaction that hands the seat over, never later, and never rewritten. A row
+    holds until the seat's next one begins.
+
+    `since` is the moment the person took the seat: a card or an event belongs to the
+    holder of its seat at its own moment. `phase` is the step open then (None: the deal,
+    before the first), as a label for what reads it. `email` is the address the person
+    had in the seat, for the doors that answer mail; it goes with the game's other
+    addresses (games.retention). The reason is the organiser's and the replay's to
+    tell: an absence is secret from the table while the game runs."""
+
+    class Reason(models.TextChoices):
+        DEALT = "dealt", _("dealt the seat at the start")
+        STOOD_IN = "stood_in", _("a standby standing in while the player is away")
+        BACK = "back", _("the player back after an absence")
+        SUBSTITUTED = "substituted", _("the organiser's substitution")
+        TOOK_OVER = "took_over", _("a standby taking over after cards missed in a row")
+        CORRECTED = "corrected", _("the same player: the organiser corrected the name or address")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="holdings", db_index=False)  # by_seat
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="holdings")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=60)
+    email = models.EmailField(blank=True)
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    phase = models.ForeignKey(Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    since = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game", "seat", "since", "pk"]
+        indexes = [models.Index(fields=["game", "seat", "since"], name="holdings_by_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.seat + 1}: {self.name} ({self.reason})"

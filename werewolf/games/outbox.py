@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
-from .models import Absence, Dispatch, Game, Phase, Player, Post, Standby
+from .models import Absence, Dispatch, Game, Phase, Player, Post, SeatHolding, Standby
 
 if TYPE_CHECKING:
     from .attendance import Policy
@@ -36,22 +36,6 @@ class Default(enum.Enum):
 READ: Final = Default.READ
 
 
-class Handed(enum.StrEnum):
-    """Why a seat changed hands, which says what each person it concerns is told (the
-    same words as the seat holders' record gives its reasons)."""
-
-    STOOD_IN = "stood_in"
-    """A standby plays the seat while its player is away (the `standby` absence policy)."""
-    BACK = "back"
-    """The player is back from that absence: the standby gives the seat back."""
-    SUBSTITUTED = "substituted"
-    """The organiser put someone else in the seat (or seated a standby), for good."""
-    TOOK_OVER = "took_over"
-    """The missed-cards policy seated the next standby, for good."""
-    CORRECTED = "corrected"
-    """The same person (the same name), at another address: only a new link."""
-
-
 @dataclass(frozen=True)
 class HandOver:
     """A seat that has just changed hands, as the mails tell it: why (`reason`), and the
@@ -59,7 +43,9 @@ class HandOver:
     stopped, the missed cards in a row they left at), and the absence a stand-in or a
     return is for. The one who took it is the seat's `Player` now."""
 
-    reason: Handed
+    reason: SeatHolding.Reason
+    """Why the seat changed hands (the seat holders' record's reasons), which says what
+    each person it concerns is told."""
     name: str
     email: str
     mail_stopped: bool = False

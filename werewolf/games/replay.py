@@ -18,7 +18,7 @@ from typing import Any
 from werewolf import engine
 from werewolf.engine.replay import walk
 
-from . import houses, scores, selectors
+from . import holders, houses, scores, selectors
 from .models import SERVER_EVENTS, Event, Game, Order, Phase
 
 logger = logging.getLogger(__name__)
@@ -27,7 +27,9 @@ logger = logging.getLogger(__name__)
 @dataclass
 class Written:
     """A card as it was handed in: its seat, the card, how it came (the web, a mail, the
-    organiser, a bot), when, and whether it counted (the seat's newest, or an act)."""
+    organiser, a bot), when, and whether it counted (the seat's newest, or an act); who
+    held the seat when it was written (`by`) and the seats' names then (`names`, for
+    the seats it names), from the seats' holders record."""
 
     seat: int
     order: engine.Order
@@ -35,6 +37,8 @@ class Written:
     submitted_at: Any
     act: int | None
     counted: bool = False
+    by: str = ""
+    names: list[str] = field(default_factory=list)
 
     def get_source_display(self) -> str:
         return str(Order.Source(self.source).label) if self.source in Order.Source.values else self.source
@@ -44,13 +48,33 @@ class Written:
 class Chapter:
     """One step of the story: the setup (`phase` None) or a phase, with its events in
     order, every card handed in (`written`, in order, each marked `counted` or not), the
-    cards that counted at its end (`counted`, by seat) and its instant acts in order."""
+    cards that counted at its end (`counted`, by seat) and its instant acts in order;
+    the seats' names as it closed (`names`: the setup's are the dealt players') and
+    the hand-overs its events told (`handovers`, each with its reason), from the seats'
+    holders record (games.holders). Each event carries its names then (`names_then`)
+    and a hand-over's event the holding it began (`holding`)."""
 
     phase: Phase | None
     events: list[Event] = field(default_factory=list)
     written: list[Written] = field(default_factory=list)
     counted: dict[int, engine.Order] = field(default_factory=dict)
     acts: list[tuple[int, engine.Order]] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    handovers: list[holders.Holding] = field(default_factory=list)
+
+    def counted_by(self) -> list[Written]:
+        """The cards that counted at the end (not the acts), by seat, each with its writer."""
+        newest = {card.seat: card for card in self.written if card.act is None and card.counted}
+        return [newest[seat] for seat in sorted(newest)]
+
+    def voter_names(self) -> list[str]:
+        """The names as the step closed, each seat with a counted card named by who wrote
+        it: a day's votes are their writers'."""
+        named = list(self.names)
+        for card in self.counted_by():
+            if 0 <= card.seat < len(named):
+                named[card.seat] = card.by
+        return named
 
 
 def story(game: Game, seen: Sequence[Event] | None = None) -> list[Chapter]:
@@ -61,19 +85,25 @@ def story(game: Game, seen: Sequence[Event] | None = None) -> list[Chapter]:
     if seen is None:
         seen = selectors.visible_events(game, engine.MODERATOR)
     events = list(seen)
-    selectors.log(game, engine.MODERATOR, events)  # names_then and phase on each event
+    held = holders.of(game)  # (read first: the log names the events from it)
+    selectors.log(game, engine.MODERATOR, events)  # names_then, holding and phase on each event
     phases = list(game.phases.order_by("index"))
-    chapters: dict[int | None, Chapter] = {None: Chapter(None)}
+    chapters: dict[int | None, Chapter] = {None: Chapter(None, names=held.names_dealt())}
     for phase in phases:
-        chapters[phase.pk] = Chapter(phase)
+        chapters[phase.pk] = Chapter(phase, names=held.names_during(phase))
     for event in events:
-        chapters.setdefault(event.phase_id, Chapter(None)).events.append(event)
+        chapter = chapters.setdefault(event.phase_id, Chapter(None, names=held.names_dealt()))
+        chapter.events.append(event)
+        if event.holding is not None:
+            chapter.handovers.append(event.holding)
     rows = Order.objects.filter(phase__game=game).order_by("pk")
     for phase_id, seat, payload, source, submitted_at, act in rows.values_list(
         "phase_id", "seat", "payload", "source", "submitted_at", "act"
     ):
         chapter = chapters[phase_id]
         card = Written(seat, engine.Order.from_json(payload), source, submitted_at, act)
+        if 0 <= seat < held.seats:
+            card.by, card.names = held.at(seat, submitted_at).name, held.names_at(submitted_at)
         chapter.written.append(card)
         if act is None:
             chapter.counted[seat] = card.order
@@ -94,7 +124,8 @@ def story(game: Game, seen: Sequence[Event] | None = None) -> list[Chapter]:
 class Step:
     """One step of the replay page: its chapter, its number among the steps, the state it
     left (None before the start), the circle and the ring as they stood then, and its
-    votes (a day's step whose cards are not secret)."""
+    votes (a day's step whose cards are not secret), each voter named as the writer of
+    the card (`voters`, by seat)."""
 
     number: int
     chapter: Chapter
@@ -103,6 +134,7 @@ class Step:
     board: houses.Board | None
     votes: selectors.Ballots | None
     names: list[str]
+    voters: list[str] = field(default_factory=list)
 
 
 def replay_context(game: Game, number: int | None) -> dict[str, Any]:
@@ -113,13 +145,12 @@ def replay_context(game: Game, number: int | None) -> dict[str, Any]:
     every = selectors.visible_events(game, engine.MODERATOR)
     seen = [event for event in every if event.kind not in SERVER_EVENTS or event.visible_to(engine.PUBLIC)]
     chapters = story(game, seen)
-    seated = selectors.names(game)
     states = _states(game, chapters)
     last = len(chapters) - 1
     if number is None or not 0 <= number <= last:
         number = last
-    names = _names_at(chapters, number, seated)
     chapter = chapters[number]
+    names = chapter.names
     before, after = states[number] if states else (None, None)
     told = [event for earlier in chapters[: number + 1] for event in earlier.events]
     outcome = selectors.outcome_event(game, seen)
@@ -136,6 +167,7 @@ def replay_context(game: Game, number: int | None) -> dict[str, Any]:
             houses.board(after, engine.MODERATOR, told, names) if after is not None else None,
             _votes(game, before, chapter) if before is not None else None,
             names,
+            chapter.voter_names(),
         ),
         "previous": number - 1 if number > 0 else None,
         "next": number + 1 if number < last else None,
@@ -155,7 +187,7 @@ def _states(game: Game, chapters: Sequence[Chapter]) -> list[tuple[engine.State,
     export = {
         "ruleset": game.ruleset,
         "options": game.options,
-        "players": selectors.seated(game),
+        "players": holders.of(game).names_dealt(),  # (the replay counts them)
         "seed": game.seed,
         "deal": game.deal,
         "phases": [
@@ -183,15 +215,6 @@ def _states(game: Game, chapters: Sequence[Chapter]) -> list[tuple[engine.State,
         logger.warning("game %s does not replay to its state: the replay shows no table", game.pk)
         return []
     return states
-
-
-def _names_at(chapters: Sequence[Chapter], number: int, seated: list[str]) -> list[str]:
-    """The seats' names as they were in step `number` (a substitution renames a seat from
-    then on): those its last event was told with, else an earlier step's."""
-    for chapter in reversed(chapters[: number + 1]):
-        if chapter.events:
-            return list(chapter.events[-1].names_then)
-    return seated
 
 
 def _circle(state: engine.State | None, names: Sequence[str]) -> list[selectors.CircleSeat]:

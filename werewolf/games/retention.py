@@ -2,10 +2,11 @@
 whole, or keep its record (names, cards, events) with the mail addresses removed; the
 site removes them on its own from games that ended `WEREWOLF_KEEP_ADDRESSES_DAYS` ago.
 
-A player's address sits in four places: the seat (`Player.email`), the mails sent to it
-(`Dispatch.recipient`), the mails it sent (`InboundMessage.sender` and the raw message,
-whose headers carry it) and the reasons its bounced mails came back with. All go; what
-the players wrote stays."""
+A player's address sits in the seat (`Player.email`), the seat's holders record
+(`SeatHolding.email`), the seat's links (`SeatLink.email`), an absence a standby stood in
+for (`Absence.away_email`), the mails sent to it (`Dispatch.recipient`), the mails it
+sent (`InboundMessage.sender` and the raw message, whose headers carry it) and the
+reasons its bounced mails came back with. All go; what the players wrote stays."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .models import Absence, Dispatch, Event, Game, InboundMessage, Player, SeatLink, Standby
+from .models import Absence, Dispatch, Event, Game, InboundMessage, Player, SeatHolding, SeatLink, Standby
 
 OVER = (Game.Status.FINISHED, Game.Status.ENDED)
 """The games whose players' data may go: those that no longer need to reach anyone."""
@@ -56,6 +57,7 @@ def forget_addresses(game: Game, now: Any = None) -> int:
         seats = (
             Player.objects.filter(game=game).exclude(email="").update(email="", bounce_reason="", mail_stopped=False)
         )
+        SeatHolding.objects.filter(game=game).exclude(email="").update(email="")
         Dispatch.objects.filter(player__game=game).update(recipient="", headers={})
         # Who held each seat's links, and who was away while a standby stood in.
         SeatLink.objects.filter(player__game=game).exclude(email="").update(email="")

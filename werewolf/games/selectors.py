@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from werewolf import engine
 
-from . import houses, links, rooms, scores
+from . import holders, houses, links, rooms, scores
 from .models import ORGANISER_EVENTS, SERVER_EVENTS, Dispatch, Event, Game, Order, Phase, Player
 
 
@@ -82,7 +82,7 @@ def log(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[PhaseLog]:
     rendering the log costs no query per event."""
     groups: list[PhaseLog] = []
     phases = {phase.pk: phase for phase in game.phases.order_by()}
-    _names_then(seen, names(game))
+    _names_then(game, seen)
     for event in seen:
         event.private = isinstance(viewer, int) and not event.visible_to(engine.PUBLIC)
         phase = phases.get(event.phase_id) if event.phase_id else None
@@ -94,16 +94,21 @@ def log(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[PhaseLog]:
     return groups
 
 
-def _names_then(seen: list[Event], now: list[str]) -> None:
-    """Give each event the names the seats had when it happened: a substitution renames
-    its seat from then on, never what came before. Substitutions are public, so every
-    viewer's events tell them all; one list is shared until a substitution changes it."""
-    current = list(now)
-    for event in reversed(seen):
-        event.names_then = current
-        seat = event.data.get("seat") if event.kind == "player_substituted" else None
-        if isinstance(seat, int) and 0 <= seat < len(current):
-            current = [*current[:seat], event.data.get("old_name", current[seat]), *current[seat + 1 :]]
+def _names_then(game: Game, seen: list[Event]) -> None:
+    """Give each event the names the seats had when it happened, as the seats' holders
+    record has them (`holders.Holders.tell`: a hand-over's event also gets the holding
+    it began): a hand-over renames its seat from then on, never what came before.
+    Hand-overs are public (`player_substituted`), so every viewer's events tell them
+    all: where they tell none, the names were today's all along, and the record is not
+    read (unless the caller read it already). Events of one span between hand-overs
+    share one list."""
+    held = holders.read_already(game)
+    if held is None and not any(event.kind == "player_substituted" for event in seen):
+        current = names(game)
+        for event in seen:
+            event.names_then, event.holding = current, None
+        return
+    (held or holders.of(game)).tell(seen)
 
 
 def private_events(seen: list[Event]) -> list[Event]:
@@ -191,8 +196,13 @@ def card_of(phase: Phase | None, seat: int) -> engine.Order | None:
     return row.order if row else None
 
 
-def card_history(phase: Phase, seat: int) -> list[Order]:
-    return list(phase.orders.filter(seat=seat).order_by("pk"))
+def card_history(phase: Phase, seat: int) -> list[tuple[Order, str]]:
+    """The seat's cards of `phase`, oldest first, each with who held the seat when it
+    was written (the seats' holders record: a substitution in the middle of the phase
+    leaves the cards before it to the one who left)."""
+    rows = list(phase.orders.filter(seat=seat).order_by("pk"))
+    held = holders.of(phase.game) if rows else None
+    return [(row, held.at(seat, row.submitted_at).name if held and seat < held.seats else "") for row in rows]
 
 
 @dataclass
@@ -426,7 +436,10 @@ def export(game: Game) -> dict[str, Any]:
     """The whole game for the organiser: setup, every phase's instant acts in order and
     counted cards, every event. It replays through the engine to the same events (see engine.replay): it
     carries the deal, who was dealt what at the start (`engine.deal`), whether dealt
-    from the seed or by the organiser."""
+    from the seed or by the organiser. Who held each seat, from which step and why, is
+    the seats' holders record's (`holders`; no addresses), and each phase names the
+    writer of each counted card (`by`): the seat's holder when it was written."""
+    held = holders.of(game)
     phases = []
     for phase in game.phases.order_by("index"):
         applied = phase.acts()
@@ -441,17 +454,32 @@ def export(game: Game) -> dict[str, Any]:
             "resolution": phase.resolution if phase.status == Phase.Status.RESOLVED else "",
             "orders": {str(seat): order.to_json() for seat, order in sorted(cards.items())},
         }
+        if cards:
+            written = dict(phase.orders.filter(act=None).order_by("pk").values_list("seat", "submitted_at"))
+            exported_phase["by"] = {
+                str(seat): held.at(seat, written.get(seat)).name for seat in sorted(cards) if seat < held.seats
+            }
         if applied:
             exported_phase["acts"] = [{"seat": seat, "order": order.to_json()} for seat, order in applied]
         phases.append(exported_phase)
-    seated = list(game.players.exclude(seat=None).order_by("seat"))
     exported: dict[str, Any] = {
         "format": "werewolf-game/1",
         "name": game.name,
         "ruleset": game.ruleset,
         "options": game.options,
         "seed": game.seed,
-        "players": [{"seat": player.seat, "name": player.name} for player in seated],
+        "players": [{"seat": seat, "name": held.now(seat).name} for seat in range(held.seats)],
+        "holders": [
+            {
+                "seat": holding.seat,
+                "name": holding.name,
+                "reason": holding.reason,
+                "from_phase": holding.from_index,
+                "since": holding.since.isoformat() if holding.since else None,
+            }
+            for seat in range(held.seats)
+            for holding in held.of_seat(seat)
+        ],
         "phases": phases,
         "events": [
             {

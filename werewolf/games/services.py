@@ -29,8 +29,8 @@ from werewolf.engine.bots import bot_card
 from werewolf.engine.random import seating_rng
 
 from . import acceptance, attendance, calendar, deadlines, links, validators
-from .models import Absence, AbsencePolicy, Event, Game, Order, Phase, Player
-from .outbox import Handed, HandOver, outbox
+from .models import Absence, AbsencePolicy, Event, Game, Order, Phase, Player, SeatHolding
+from .outbox import HandOver, outbox
 from .queue import after_commit
 
 logger = logging.getLogger(__name__)
@@ -152,6 +152,18 @@ def start_game(game: Game) -> Game:
             links.issue(player)
         state, events = engine.setup(game.ruleset, game.options, len(players), game.seed, deal)
         now = timezone.now()
+        SeatHolding.objects.bulk_create(
+            SeatHolding(
+                game=game,
+                player=player,
+                seat=player.occupied_seat,
+                name=player.name,
+                email=player.email,
+                reason=SeatHolding.Reason.DEALT,
+                since=now,
+            )
+            for player in players
+        )
         _record(game, None, events)
         game.state = state.to_json()
         game.deal = engine.deal(state)
@@ -826,7 +838,9 @@ def stand_in(game: Game, state: engine.State, phase: Phase) -> bool:
         absence.away_name, absence.away_email = player.name, player.email
         absence.standby, absence.stood_in_at = chosen, now
         absence.save(update_fields=["away_name", "away_email", "standby", "stood_in_at"])
-        substitute_player(player, name=chosen.name, email=chosen.email, reason=Handed.STOOD_IN, absence=absence)
+        substitute_player(
+            player, name=chosen.name, email=chosen.email, reason=SeatHolding.Reason.STOOD_IN, absence=absence
+        )
         chosen.seated_at, chosen.player = now, player
         chosen.save(update_fields=["seated_at", "player"])
         changed = True
@@ -848,7 +862,11 @@ def _hand_back(absence: Absence) -> bool:
     )
     standbys_own.exclude(pk=absence.pk).update(withdrawn_at=now)
     substitute_player(
-        absence.player, name=absence.away_name, email=absence.away_email, reason=Handed.BACK, absence=absence
+        absence.player,
+        name=absence.away_name,
+        email=absence.away_email,
+        reason=SeatHolding.Reason.BACK,
+        absence=absence,
     )
     if absence.standby is not None:
         _mail([outbox().queue_stand_in_over(absence.standby, f"stand-in-over:{absence.pk}")])
@@ -949,7 +967,7 @@ def substitute_player(
     *,
     name: str,
     email: str,
-    reason: Handed | None = None,
+    reason: str | None = None,
     new_person: bool = False,
     absence: Absence | None = None,
 ) -> Player:
@@ -959,19 +977,22 @@ def substitute_player(
     a standby for the newcomer. (A standby standing in for an absence, and the seat's
     hand-back, keep them: the player's days away are still the player's.)
 
-    The person who takes the seat and the one who leaves it are each mailed what it means
-    for them (`reason`: by default the same person at a new address if the name is the
-    same one's, else someone else for good; `absence`, the one a stand-in or a return is
-    for)."""
+    `reason` (a `SeatHolding.Reason`) says why: by default the organiser's substitution,
+    or a correction where the name is the same one's. In a game that has started, the
+    seat's holders record gains the new person and the reason, in the same transaction as
+    the change; and the person who takes the seat and the one who leaves it are each
+    mailed what it means for them (`absence`: the one a stand-in or a return is for)."""
     with transaction.atomic():
-        _locked(player.game)
+        game = _locked(player.game)
         player = Player.objects.select_for_update().get(pk=player.pk)
         if new_person:
             player.absences.filter(withdrawn_at=None, stood_in_at=None).update(withdrawn_at=timezone.now())
         if reason is None:
             same = validators.notecard_key(name) == validators.notecard_key(player.name)
-            reason = Handed.CORRECTED if same else Handed.SUBSTITUTED
-        handed = HandOver(reason, player.name, player.email, player.mail_stopped, player.missed_cards, absence)
+            reason = SeatHolding.Reason.CORRECTED if same else SeatHolding.Reason.SUBSTITUTED
+        handed = HandOver(
+            SeatHolding.Reason(reason), player.name, player.email, player.mail_stopped, player.missed_cards, absence
+        )
         old_name = player.name
         player.name, player.email = name, email
         # A new person, or the same one at a fixed address: past bounces are forgotten.
@@ -981,9 +1002,21 @@ def substitute_player(
             update_fields=["name", "email", "bounced_at", "bounce_reason", "bounces", "mail_stopped", "missed_cards"]
         )
         links.issue(player)
+        phase = game.current_phase()
+        if game.state is not None and player.seat is not None:
+            SeatHolding.objects.create(
+                game=game,
+                player=player,
+                seat=player.seat,
+                name=name,
+                email=email,
+                reason=reason,
+                phase=phase,
+                since=timezone.now(),
+            )
         _record(
             player.game,
-            player.game.current_phase(),
+            phase,
             [
                 engine.Event(
                     "player_substituted",

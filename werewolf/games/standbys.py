@@ -24,8 +24,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from . import attendance, services, validators
-from .models import Absence, Game, Player, Standby
-from .outbox import Handed, outbox
+from .models import Absence, Game, Player, SeatHolding, Standby
+from .outbox import outbox
 
 logger = logging.getLogger(__name__)
 
@@ -110,11 +110,12 @@ def close_list(game: Game) -> Game:
     return game
 
 
-def seat(player: Player, standby: Standby | None = None, reason: Handed = Handed.SUBSTITUTED) -> Standby:
+def seat(player: Player, standby: Standby | None = None, reason: str = SeatHolding.Reason.SUBSTITUTED) -> Standby:
     """Seat a standby in `player`'s seat (the next one in the line unless named): the
-    organiser's substitution, with the standby as the new person (`reason`: the organiser's
-    choice, or the missed-cards policy's). `no_standby` if the line is empty;
-    `signup_name_taken` if a player took the standby's name meanwhile."""
+    organiser's substitution, with the standby as the new person (`reason`: why, for
+    the seat's holders record; the missed-cards policy's take-over says so).
+    `no_standby` if the line is empty; `signup_name_taken` if a player took the
+    standby's name meanwhile."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=player.game_id)
         if game.status != Game.Status.RUNNING:
@@ -144,7 +145,7 @@ def take_over(player_id: int, missed: int) -> Standby | None:
         if not Player.objects.filter(pk=player_id, missed_cards=missed).exists():
             return None
         try:
-            return seat(player, reason=Handed.TOOK_OVER)
+            return seat(player, reason=SeatHolding.Reason.TOOK_OVER)
         except services.ServiceError as refused:
             logger.warning("seat %s kept its player: %s", player.seat, refused.code, extra={"game": player.game_id})
             return None

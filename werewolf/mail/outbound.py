@@ -45,8 +45,8 @@ from django.utils import timezone, translation
 from werewolf import engine
 from werewolf.engine import grammar
 from werewolf.games import attendance, links, queue, scores, selectors, standbys
-from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post, Standby
-from werewolf.games.outbox import READ, Default, Handed, HandOver
+from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post, SeatHolding, Standby
+from werewolf.games.outbox import READ, Default, HandOver
 
 from . import kept, mime
 
@@ -96,11 +96,11 @@ def _render_welcome(player: Player) -> dict[str, Any]:
     return _render(player, "welcome", context)
 
 
-HAND_OVER_MAILS: dict[Handed, tuple[str, str]] = {
-    Handed.STOOD_IN: ("stand_in", "seat_held"),
-    Handed.BACK: ("seat_back", ""),
-    Handed.SUBSTITUTED: ("take_over", "seat_lost"),
-    Handed.TOOK_OVER: ("take_over", "seat_lost"),
+HAND_OVER_MAILS: dict[SeatHolding.Reason, tuple[str, str]] = {
+    SeatHolding.Reason.STOOD_IN: ("stand_in", "seat_held"),
+    SeatHolding.Reason.BACK: ("seat_back", ""),
+    SeatHolding.Reason.SUBSTITUTED: ("take_over", "seat_lost"),
+    SeatHolding.Reason.TOOK_OVER: ("take_over", "seat_lost"),
 }
 """Why a seat changed hands: the mail to the person who took it, and to the one who left
 it. (The standby who gives a seat back is thanked by `queue_stand_in_over`; the same
@@ -113,7 +113,7 @@ def queue_hand_over(player: Player, handed: HandOver) -> list[int]:
     took the seat, their link and the seat's story as the seat saw it (all of it, or
     what happened while its player was away); the one who left it, that the seat is
     held for them or no longer theirs, and no secret."""
-    if handed.reason == Handed.CORRECTED:
+    if handed.reason == SeatHolding.Reason.CORRECTED:
         return queue_welcome(player)
     link = links.current(player)
     if link is None:
@@ -146,7 +146,7 @@ def _render_hand_over(player: Player, template: str, handed: HandOver) -> dict[s
     seat = player.occupied_seat
     seen = selectors.visible_events(game, seat)
     story = selectors.log(game, seat, seen)
-    if handed.reason == Handed.BACK and handed.absence is not None:
+    if handed.reason == SeatHolding.Reason.BACK and handed.absence is not None:
         story = _while_away(game, story, handed.absence)
     context = {
         **_context(player, seen=seen),

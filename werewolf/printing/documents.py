@@ -317,11 +317,12 @@ def score_sheet_pdf(game: Any = None, *, ruleset: str = "", players: int = 0, pa
 @dataclass
 class RecordPhase:
     """One phase of the record: what happened (every event, secrets included) and the
-    card that counted from each seat."""
+    card that counted from each seat, each named by who held the seat when it was
+    written (`replay.Written`: its writer and the names of the seats then)."""
 
     phase: Any
     events: list[Any]
-    cards: list[tuple[str, Any]]
+    cards: list[replay.Written]
 
 
 def record_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
@@ -336,25 +337,20 @@ def record_context(game: Any, *, paper: str = "a4") -> dict[str, Any] | None:
 
     if game.status not in (Game.Status.FINISHED, Game.Status.ENDED):
         return None
-    names = selectors.names(game)
     # The replay's chapters (every card of the game read at once), each phase that told
-    # something: what it told and the card each seat had in at its end.
+    # something: what it told and the card each seat had in at its end, each named by
+    # the seats' holders record as the story tells it, never by today's names.
+    chapters = replay.story(game)
     phases = [
-        RecordPhase(
-            chapter.phase, chapter.events, [(names[seat], order) for seat, order in sorted(chapter.counted.items())]
-        )
-        for chapter in replay.story(game)
-        if chapter.events
+        RecordPhase(chapter.phase, chapter.events, chapter.counted_by()) for chapter in chapters if chapter.events
     ]
-    state = game.engine_state
-    roles = [
-        (player.name, engine.roles_of(state, player.seat))
-        for player in game.players.exclude(seat=None).order_by("seat")
-    ]
+    dealt = chapters[0].names
+    state = _as_dealt(game)
+    roles = [(dealt[seat], engine.roles_of(state, seat)) for seat in range(min(state.seats, len(dealt)))]
     return {
         "game": game,
         "viewer": engine.MODERATOR,
-        "names": names,
+        "names": chapters[-1].names,
         "phases": phases,
         "roles": roles,
         "outcome": selectors.outcome_event(game),
@@ -362,6 +358,18 @@ def record_context(game: Any, *, paper: str = "a4") -> dict[str, Any] | None:
         "head": True,
         "numbered": True,
     }
+
+
+def _as_dealt(game: Any) -> engine.State:
+    """The table as the game was dealt (its setup again, from the seed and the recorded
+    deal): a role that changed later (a Mythomaniac's, a seat converted) is told by the
+    story, not by the roles as dealt. The state now, for a setup the rules now refuse."""
+    state: engine.State = game.engine_state
+    try:
+        dealt, _ = engine.setup(game.ruleset, game.options, state.seats, game.seed, game.deal)
+    except (engine.SetupError, ValueError, KeyError, IndexError):
+        return state
+    return dealt
 
 
 def record_html(context: Mapping[str, Any]) -> str:

@@ -1,0 +1,205 @@
+"""Who held each seat, when, and why: the one reader of a game's `SeatHolding` rows.
+
+A seat's person changes (a standby stands in for an absence and the player comes back,
+the organiser substitutes someone, a standby takes over after missed cards); the
+`Player` row holds today's person only. Whatever tells the past (the replay's chapters,
+the record, the export, a log's names, a mail about an earlier phase) asks here who
+held the seat at that moment, and never works a past name out from today's tables.
+
+Everything is read in one query per game (`of`), and kept on the game instance: a page
+or a document asks many times. Reads only: the rows are written where the seats change
+hands (`services.start_game`, `services.substitute_player`)."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from .models import Event, Game, Phase, SeatHolding
+
+Reason = SeatHolding.Reason
+
+EARLIEST = datetime.min.replace(tzinfo=UTC)
+"""Before any moment: where a holding's start is not known (see `of`)."""
+
+
+@dataclass(frozen=True)
+class Holding:
+    """One person's time in a seat: from `since` (in the step numbered `from_index`;
+    None: from the deal) until `until` (in the step `until_index`; None: holds it now).
+    `email` is the person's address in the seat (a secret: the organiser's, and the mail
+    doors'; "" once removed)."""
+
+    seat: int
+    name: str
+    email: str
+    reason: str
+    since: datetime | None
+    from_index: int | None
+    player_id: int
+    until: datetime | None = None
+    until_index: int | None = None
+
+    @property
+    def dealt(self) -> bool:
+        return self.reason == Reason.DEALT
+
+    def get_reason_display(self) -> str:
+        return str(Reason(self.reason).label) if self.reason in Reason.values else self.reason
+
+
+class Holders:
+    """A game's seats and their holders over time, each seat's in order."""
+
+    def __init__(self, seats: Sequence[Sequence[Holding]]) -> None:
+        self._seats = [list(held) for held in seats]
+        # Each seat's hand-over moments after its first holder, for `at` (bisect).
+        self._starts = [[holding.since or EARLIEST for holding in held[1:]] for held in self._seats]
+        # Every hand-over's moment, whichever seat: the names change only at these.
+        self._changes = sorted(moment for starts in self._starts for moment in starts)
+        self._names: dict[int, list[str]] = {}
+
+    @property
+    def seats(self) -> int:
+        return len(self._seats)
+
+    def of_seat(self, seat: int) -> list[Holding]:
+        """The holders of `seat`, the dealt player first."""
+        return list(self._seats[seat])
+
+    def handovers(self) -> list[Holding]:
+        """Every hand-over of the game (each holder but the dealt ones), in order."""
+        found = [holding for held in self._seats for holding in held[1:]]
+        return sorted(found, key=lambda holding: (holding.since or EARLIEST, holding.seat))
+
+    def dealt(self, seat: int) -> Holding:
+        """The player dealt `seat` at the start."""
+        return self._seats[seat][0]
+
+    def now(self, seat: int) -> Holding:
+        """Who holds `seat` now."""
+        return self._seats[seat][-1]
+
+    def at(self, seat: int, when: datetime | None) -> Holding:
+        """Who held `seat` at the moment `when` (a card's, an event's; None: now). A
+        moment before the first hand-over is the dealt player's."""
+        held = self._seats[seat]
+        if when is None:
+            return held[-1]
+        return held[bisect_right(self._starts[seat], when)]
+
+    def during(self, seat: int, phase: Phase) -> Holding:
+        """Who held `seat` during `phase`: who answered for it when the phase closed (the
+        one holding it now, if it is open). A seat handed over as a step opens is the
+        new holder's for that step; a card written before a hand-over in the middle of
+        a step is its writer's (`at` its moment)."""
+        return self.at(seat, closed_at(phase))
+
+    def names_at(self, when: datetime | None) -> list[str]:
+        """Every seat's name at the moment `when` (None: now), by seat."""
+        epoch = len(self._changes) if when is None else bisect_right(self._changes, when)
+        if epoch not in self._names:
+            self._names[epoch] = [self.at(seat, when).name for seat in range(self.seats)]
+        return self._names[epoch]
+
+    def names_after(self, count: int) -> list[str]:
+        """Every seat's name once the game's first `count` hand-overs happened."""
+        key = -1 - count  # (beside `names_at`'s epochs, which count the same hand-overs by time)
+        if key not in self._names:
+            named = self.names_dealt()
+            for holding in self.handovers()[:count]:
+                named[holding.seat] = holding.name
+            self._names[key] = named
+        return self._names[key]
+
+    def tell(self, events: Sequence[Event]) -> None:
+        """Give each of `events` (a viewer's, in the order they were recorded) the names
+        the seats had when it happened (`names_then`) and, to an event that told a
+        hand-over (`player_substituted`), the holding it began (`holding`; None on the
+        others). By their order, not their clocks: each hand-over's event was recorded
+        in its transaction, the k-th of the game's told the k-th hand-over. Hand-overs
+        are public, so every viewer's events tell them all."""
+        changes = self.handovers()
+        done = 0
+        for event in events:
+            event.holding = None
+            if event.kind == "player_substituted" and done < len(changes):
+                told = (event.data.get("seat"), event.data.get("new_name"))
+                if (changes[done].seat, changes[done].name) == told:
+                    event.holding = changes[done]
+                    done += 1
+            event.names_then = self.names_after(done)
+
+    def names_during(self, phase: Phase | None) -> list[str]:
+        """Every seat's name as `phase` closed (`during`); None: as dealt."""
+        if phase is None:
+            return self.names_dealt()
+        return self.names_at(closed_at(phase))
+
+    def names_dealt(self) -> list[str]:
+        return [held[0].name for held in self._seats]
+
+    def names_now(self) -> list[str]:
+        return self.names_at(None)
+
+    def by_address(self, email: str) -> list[Holding]:
+        """Every holding of an address (compared as mail compares it: case aside), in
+        order: the seats a mail from it may be about, now or before."""
+        wanted = email.strip().casefold()
+        if not wanted:
+            return []
+        found = [holding for held in self._seats for holding in held if holding.email.casefold() == wanted]
+        return sorted(found, key=lambda holding: (holding.since or EARLIEST, holding.seat))
+
+
+def closed_at(phase: Phase) -> datetime | None:
+    """The moment a step closed (None: still open). A seat handed over as the next step
+    opened, in the same transaction, is handed over after it."""
+    return phase.resolved_at if phase.status == Phase.Status.RESOLVED else None
+
+
+def of(game: Game) -> Holders:
+    """The game's holders, read once per game instance. A seat with no row (a game
+    stored before the rows were kept and not carried over) is its player's now, as dealt."""
+    reads: dict[Any, Any] = game.__dict__.setdefault("_selector_reads", {})
+    if "holders" not in reads:
+        reads["holders"] = _read(game)
+    return reads["holders"]  # type: ignore[no-any-return]
+
+
+def read_already(game: Game) -> Holders | None:
+    """The game's holders if this game instance has read them (`of`), else None."""
+    found = game.__dict__.get("_selector_reads", {}).get("holders")
+    return found if isinstance(found, Holders) else None
+
+
+def _read(game: Game) -> Holders:
+    rows = list(
+        SeatHolding.objects.filter(game=game)
+        .order_by("seat", "since", "pk")
+        .values_list("seat", "name", "email", "reason", "since", "phase__index", "player_id")
+    )
+    by_seat: dict[int, list[Holding]] = {}
+    for seat, name, email, reason, since, index, player_id in rows:
+        by_seat.setdefault(seat, []).append(Holding(seat, name, email, reason, since, index, player_id))
+    seats = game.engine_state.seats if game.state is not None else len(by_seat)
+    if any(seat not in by_seat for seat in range(seats)):
+        for player in game.players.exclude(seat=None).filter(seat__lt=seats):
+            by_seat.setdefault(
+                player.occupied_seat,
+                [Holding(player.occupied_seat, player.name, player.email, Reason.DEALT, None, None, player.pk)],
+            )
+    held: list[list[Holding]] = []
+    for seat in range(seats):
+        chain = by_seat.get(seat, [])
+        held.append(
+            [
+                replace(holding, until=following.since, until_index=following.from_index)
+                for holding, following in zip(chain, chain[1:], strict=False)
+            ]
+            + chain[-1:]
+        )
+    return Holders(held)
