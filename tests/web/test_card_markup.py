@@ -21,18 +21,21 @@ from .test_card_form_reading import slots_met
 
 NAMES = [f"Name {seat} & <{seat}>" for seat in range(12)]
 CRISPY = engines["django"].from_string("{% load crispy_forms_tags %}{% crispy form %}")
+OURS = engines["django"].from_string('{% include "games/widgets/card_form.html" %}')
 
 
 def rendered(form: NotecardForm, *, stock: bool) -> str:
-    """The form as its page shows it; `stock`: by Django's select and crispy's field."""
+    """The form as its page shows it (games/widgets/card_form.html); `stock`: as crispy
+    writes it from the form's helper, by Django's select and crispy's field."""
     if stock:
         form.helper.field_template = None
         for field in form.fields.values():
             if isinstance(field, SeatField):
                 field.widget = forms.Select(choices=field.choices)
-    html = CRISPY.render({"form": form})
+    html = (CRISPY if stock else OURS).render({"form": form})
     html = html.replace("cardselect form-select", "select form-select")  # crispy names the widget's class
-    return re.sub(r"\s+", " ", re.sub(r">\s+<", "><", html)).replace("> ", ">").replace(" <", "<").strip()
+    html = re.sub(r"\s+", " ", re.sub(r">\s+<", "><", html)).replace("> ", ">").replace(" <", "<")
+    return re.sub(r"\s+(/?>)", r"\1", html).strip()  # (spaces before a tag's end say nothing)
 
 
 def forms_of(slot, data: QueryDict | None) -> tuple[NotecardForm, NotecardForm]:
@@ -46,9 +49,11 @@ def forms_of(slot, data: QueryDict | None) -> tuple[NotecardForm, NotecardForm]:
 
 @pytest.mark.parametrize("slot", slots_met(), ids=lambda slot: f"{slot.kind}")
 def test_a_card_form_reads_as_djangos_and_crispys_would_write_it(slot) -> None:
-    # Unbound (what a page shows first), bound with a choice, and bound with values
-    # the form refuses (its errors and their ids).
-    for data in (None, QueryDict("phase=3"), QueryDict("phase=3&target=x&target_1=x&target_2=1&swap_1=-1")):
+    # Unbound (what a page shows first), bound with a choice, bound with
+    # values the form refuses (its errors and their ids), and without its phase (the
+    # refusal of the whole form, above its fields).
+    cases = (None, QueryDict("phase=3"), QueryDict("phase=3&target=x&target_1=x&target_2=1&swap_1=-1"))
+    for data in (*cases, QueryDict("target=1")):
         ours, stock = forms_of(slot, data)
         if data is not None:
             ours.is_valid(), stock.is_valid()

@@ -22,7 +22,7 @@ from werewolf.games import links, selectors, services
 from werewolf.games.models import Game, Phase
 from werewolf.games.templatetags import werewolf as tags
 
-from .play import NAMES, started_game
+from .play import NAMES, pack_of, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -115,3 +115,22 @@ def test_a_public_event_reads_alike_for_every_seat_and_the_public(organiser, rul
                 said = tags._words(event, event.data, names, engine.PUBLIC, True, ruleset)
                 for seat in range(len(names)):
                     assert tags._words(event, event.data, names, seat, True, ruleset) == said, (event.kind, seat)
+
+
+def test_a_seats_form_starts_from_its_counted_card_once_it_changes(organiser) -> None:
+    """An unbound card form is rendered once for every page that shows the same form
+    (`NotecardForm.shared`): the card it starts from is part of that."""
+    game = started_game(organiser, "Form")
+    paths = pages(game)
+    wolf = pack_of(game)[0]
+    client = Client()
+    assert '<option value="" selected>' in card_of(client.get(paths[wolf]).content.decode())
+    card = bot_orders(game.engine_state, Random(2))[wolf]
+    assert card.targets
+    services.submit_orders(game, {wolf: card})
+    shown = card_of(client.get(paths[wolf]).content.decode())
+    assert f'<option value="{card.targets[0]}" selected>' in shown
+
+
+def card_of(page: str) -> str:
+    return page.split('data-live="card"', 1)[1].split('data-live="tally"', 1)[0]
