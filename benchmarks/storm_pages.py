@@ -103,22 +103,25 @@ class Players:
         return text
 
     def quiet(self, seconds: float) -> list[Visit]:
-        """Pages and polls with nothing else running: each client opens random seats."""
-        stop = time.time() + seconds
+        """Pages and polls with nothing else running: each client opens random seats,
+        after a first quarter (at most 2 s) not counted, in which each web process
+        compiles its templates and opens its database connections."""
         every = list(self.paths.values())
+        for window in (min(2.0, seconds / 4), seconds):
+            stop = time.time() + window
 
-        def run(number: int) -> None:
-            client, pick = Client(self.port), random.Random(number)
-            while time.time() < stop:
-                self.look(client, pick.choice(every), None)
+            def run(number: int, stop: float = stop) -> None:
+                client, pick = Client(self.port), random.Random(number)
+                while time.time() < stop:
+                    self.look(client, pick.choice(every), None)
 
-        threads = [threading.Thread(target=run, args=(n,)) for n in range(self.clients)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        with self.lock:
-            taken, self.visits = self.visits, []
+            threads = [threading.Thread(target=run, args=(n,)) for n in range(self.clients)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            with self.lock:
+                taken, self.visits = self.visits, []
         return taken
 
     def read(self, moment: float, recipients: list[str]) -> None:
