@@ -6,13 +6,16 @@ machine as the workers, the database and the broker: the README's one-machine
 deployment.
 
     python benchmarks/storm_pages.py [--games 1000] [--players 12] [--workers 2]
-        [--web-workers 4] [--threads 4] [--clients 8] [--quiet-seconds 10] [--share 1.0]
+        [--web-workers 4] [--threads 4] [--clients 8] [--quiet-seconds 10] [--quiet-clients 1]
+        [--share 1.0]
 
 It uses the configured database and broker as `storm.py` does. Before the deadline, with
-the workers up and idle, `--clients` players open seat pages of the storm's games and
-their poll, one after another, for `--quiet-seconds`: the quiet figures. Then the storm:
-each phase mail that arrives puts its reader (`--share` of them) in a queue that the
-same clients serve, a page and then its poll each, as fast as the server answers.
+the workers up and idle, `--quiet-clients` players (one: a page's own time, with no queue
+before it) open seat pages of the storm's games and their poll, one after another, for
+`--quiet-seconds`: the quiet figures. Then the storm: each phase mail that arrives puts
+its reader (`--share` of them) in a queue that `--clients` players serve, a page and then
+its poll each, as fast as the server answers (a real crowd clicks when its mail comes;
+`--clients` bounds how many pages are asked at once).
 It prints the storm's figures and ratios against the bare loop (as `storm.py`), and the
 pages' and polls' p50 / p99 while the storm ran (asked between the deadline and the last
 mail) against the quiet ones of the same run (issue 40: the p99 within 5x the quiet
@@ -102,10 +105,11 @@ class Players:
                 self.errors.append(f"{status} {path}")
         return text
 
-    def quiet(self, seconds: float) -> list[Visit]:
-        """Pages and polls with nothing else running: each client opens random seats,
-        after a first quarter (at most 2 s) not counted, in which each web process
-        compiles its templates and opens its database connections."""
+    def quiet(self, seconds: float, clients: int) -> list[Visit]:
+        """Pages and polls with nothing else running: `clients` players (one: a page's
+        own time, no queue) open random seats, after a first quarter (at most 2 s) not
+        counted, in which each web process compiles its templates and opens its
+        database connections."""
         every = list(self.paths.values())
         for window in (min(2.0, seconds / 4), seconds):
             stop = time.time() + window
@@ -115,7 +119,7 @@ class Players:
                 while time.time() < stop:
                     self.look(client, pick.choice(every), None)
 
-            threads = [threading.Thread(target=run, args=(n,)) for n in range(self.clients)]
+            threads = [threading.Thread(target=run, args=(n,)) for n in range(clients)]
             for thread in threads:
                 thread.start()
             for thread in threads:
@@ -219,6 +223,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--clients", type=int, default=8, help="players reading at once")
     parser.add_argument("--quiet-seconds", type=float, default=10.0)
+    parser.add_argument("--quiet-clients", type=int, default=1, help="players reading before the storm")
     parser.add_argument("--share", type=float, default=1.0, help="of the players mailed, those who open the page")
     parser.add_argument("--drain", type=float, default=300.0, help="seconds the players still queued may wait")
     args = parser.parse_args()
@@ -238,7 +243,7 @@ def main() -> int:
     def ready(ids: list[int]) -> None:
         nonlocal players, quiet
         players = Players(port, args.clients, seat_paths(ids), args.share)
-        quiet = players.quiet(args.quiet_seconds)
+        quiet = players.quiet(args.quiet_seconds, args.quiet_clients)
         players.start()
         inbox.readers.append(players.read)
         spent["web"] = web_cpu(server)
