@@ -100,7 +100,7 @@ class Game(models.Model):
         parsed = self.__dict__.get("_engine_state")
         if parsed is None or parsed[0] is not self.state:
             parsed = self.__dict__["_engine_state"] = (self.state, engine.State.from_json(self.state))
-        return parsed[1]  # type: ignore[no-any-return]
+        return parsed[1]
 
     @property
     def is_running(self) -> bool:
