@@ -82,16 +82,15 @@ class Players:
 
     def look(self, client: Client, path: str, mailed: float | None) -> None:
         asked = time.time()
-        page = self._get(client, path)
+        self._get(client, path)
         shown = time.time()
         self._get(client, path + "version.json")
         done = time.time()
         visit = Visit(asked, shown - asked, done - shown, None if mailed is None else shown - mailed)
         with self.lock:
             self.visits.append(visit)
-        del page
 
-    def _get(self, client: Client, path: str) -> str:
+    def _get(self, client: Client, path: str) -> None:
         for attempt in range(2):  # the server drops a connection idle a while: open anew once
             try:
                 status, text = client.request("GET", path)
@@ -102,8 +101,7 @@ class Players:
                     raise
         if status != 200:
             with self.lock:
-                self.errors.append(f"{status} {path}")
-        return text
+                self.errors.append(f"{status} {path}: {text[:200]}")
 
     def quiet(self, seconds: float, clients: int) -> list[Visit]:
         """Pages and polls with nothing else running: `clients` players (one: a page's
