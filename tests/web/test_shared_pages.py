@@ -19,7 +19,7 @@ from werewolf import engine
 from werewolf.engine import rulesets
 from werewolf.engine.simulate import bot_orders
 from werewolf.games import links, selectors, services
-from werewolf.games.models import Game, Phase
+from werewolf.games.models import Game, Phase, Post
 from werewolf.games.templatetags import werewolf as tags
 
 from .play import NAMES, pack_of, started_game
@@ -134,3 +134,18 @@ def test_a_seats_form_starts_from_its_counted_card_once_it_changes(organiser) ->
 
 def card_of(page: str) -> str:
     return page.split('data-live="card"', 1)[1].split('data-live="tally"', 1)[0]
+
+
+def test_a_channels_posts_are_rendered_once_for_its_readers_and_follow_each_post(organiser) -> None:
+    game = started_game(organiser, "Talkative")
+    paths = pages(game)
+    said = [Post.objects.create(game=game, channel="square", seat=0, author="Alba", text=f"Word {n}") for n in range(3)]
+    villagers = [seat for seat in paths if seat not in pack_of(game)]  # (a wolf reads the den too)
+    first = Client().get(paths[villagers[0]])
+    assert "includes/talk_posts.html" in rendered(first) and "Word 2" in first.content.decode()
+    second = Client().get(paths[villagers[1]])
+    assert "includes/talk_posts.html" not in rendered(second) and "Word 2" in second.content.decode()
+    Post.objects.create(game=game, channel="square", seat=1, author="Brio", text="Word 3")
+    assert "Word 3" in Client().get(paths[villagers[2]]).content.decode()
+    Post.objects.filter(pk=said[0].pk).update(hidden_at=timezone.now())
+    assert "Word 0" not in Client().get(paths[villagers[3]]).content.decode()
