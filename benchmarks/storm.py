@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -38,19 +39,24 @@ from werewolf import engine  # noqa: E402  (pure: no settings needed)
 
 
 class Inbox:
-    """A loopback SMTP server that notes when each message arrived."""
+    """A loopback SMTP server that notes when each message arrived, and tells `readers`
+    (each called with the moment and the recipients: a player who opens the mail)."""
 
     def __init__(self) -> None:
         from aiosmtpd.controller import Controller
 
         self.times: list[float] = []
         self.lock = threading.Lock()
+        self.readers: list[Callable[[float, list[str]], None]] = []
         inbox = self
 
         class Handler:
             async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
+                now = time.time()
                 with inbox.lock:
-                    inbox.times.append(time.time())
+                    inbox.times.append(now)
+                for reader in inbox.readers:
+                    reader(now, envelope.rcpt_tos)
                 return "250 OK"
 
         import socket
@@ -108,7 +114,12 @@ def make_games(games: int, players: int) -> list[int]:
     return ids
 
 
-def project(args: argparse.Namespace, inbox: Inbox) -> dict[str, float]:
+def project(
+    args: argparse.Namespace, inbox: Inbox, ready: Callable[[list[int]], None] | None = None
+) -> dict[str, float]:
+    """The storm through the project's workers. `ready`, if given, is called with the
+    games' ids once the workers are up and before the deadline is set (what runs beside
+    the storm starts there: `storm_pages.py`'s web server and players)."""
     from django.db import connection
     from django.utils import timezone
 
@@ -139,6 +150,8 @@ def project(args: argparse.Namespace, inbox: Inbox) -> dict[str, float]:
         workers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
     wanted = args.games * args.players
     time.sleep(5)  # the workers start
+    if ready is not None:
+        ready(ids)
     with inbox.lock:
         inbox.times.clear()
     before = sum(cpu_seconds(worker.pid) for worker in workers)
@@ -238,6 +251,12 @@ def main() -> int:
         baseline = bare(args, inbox.port)
     finally:
         inbox.stop()
+    report(args, ours, baseline)
+    return 0
+
+
+def report(args: argparse.Namespace, ours: dict[str, float], baseline: dict[str, float]) -> None:
+    """The storm's figures, the project's beside the bare loop's, and their ratios."""
     from django.db import connection
 
     print(f"\n{args.games} games x {args.players} players, {args.workers} workers, {connection.vendor}")
@@ -255,7 +274,6 @@ def main() -> int:
     rate = ours["mails"] / ours["mailed"] if ours["mailed"] == ours["mailed"] and ours["mailed"] > 0 else float("nan")
     print(f"{'mails per second':34} {rate:10.1f} {baseline['mails'] / baseline['mailed']:10.1f}")
     print(f"mails received {ours['mails']} of {args.games * args.players} (queued {ours['queued']})")
-    return 0
 
 
 if __name__ == "__main__":

@@ -63,7 +63,8 @@ def _site_language_after_each_test():
 def _limits_from_zero():
     """Every test starts with every limit unspent (the limits count in the shared cache,
     which outlives a test: files under the run's var directory, or Redis)."""
-    from django.core.cache import cache
+    from django.core.cache import cache, caches
 
     cache.clear()
+    caches["template_fragments"].clear()  # keyed by ids, which a test database hands out again
     yield

@@ -28,6 +28,10 @@ SMALLEST = {
     "printing.py": ["--repeat", "1"],
     "simulate.py": ["--games", "20", "--repeat", "1"],
     "storm.py": ["--games", "3", "--players", "7", "--workers", "1", "--timeout", "120"],
+    "storm_pages.py": [
+        *["--games", "3", "--players", "7", "--workers", "1", "--timeout", "120", "--quiet-seconds", "0.5"],
+        *["--web-workers", "1", "--threads", "2", "--clients", "2", "--drain", "30"],
+    ],
     "talk.py": [*_SERVED],
     "web.py": [*_SERVED, "--games", "2"],
 }
@@ -41,6 +45,7 @@ PRINTS = {
     "printing.py": "ratio",
     "simulate.py": "ratio (model/engine)",
     "storm.py": "mails received 21 of 21",
+    "storm_pages.py": "errors: 0",
     "talk.py": "ratio:",
     "web.py": "card POST:",
 }

@@ -198,6 +198,16 @@ else:
         }
     }
 
+# What many readers of a game's pages see alike (the seat page's phase and its log's groups:
+# games.selectors.shared_version, shared_log), rendered once per game version by each web
+# process and kept in its memory (Django's {% cache %} tag uses this alias): the keys hold the
+# version, so nothing kept is ever stale, and a lookup costs less than the shared cache's.
+CACHES["template_fragments"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "template-fragments",
+    "OPTIONS": {"MAX_ENTRIES": 5000},
+}
+
 
 def _rates() -> dict[str, str]:
     """How often each limited thing may happen (werewolf/limits.py): COUNT/SECONDS, each

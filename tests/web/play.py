@@ -413,6 +413,7 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
     """The viewer's page as it is, and as it would be if every secret the viewer may
     not know were different: the roles of the seats it cannot know rotated among
     themselves, and every event it may not see gone. The two must be the same."""
+    from django.core.cache import caches
     from django.db import transaction
 
     poll = path + "version.json"
@@ -454,9 +455,14 @@ def counterfactual_page(client: Client, game: Game, viewer: engine.Viewer, path:
             for seat in set(phase.orders.values_list("seat", flat=True)) - {viewer}:
                 latest = phase.orders.filter(seat=seat).order_by("-pk").first()
                 phase.orders.filter(seat=seat).exclude(pk=latest.pk).delete()
+        # The imagined page rendered afresh, none of it from the parts kept of the actual
+        # one (selectors.shared_version, shared_log): else the parts could not differ.
+        caches["template_fragments"].clear()
         imagined = CSRF.sub("", client.get(path).content.decode())
         imagined += CSRF.sub("", client.get(poll).content.decode())  # (a page without a poll: its 404 page)
         transaction.set_rollback(True)
+    # The rolled-back ids are handed out again (SQLite): nothing imagined may be kept.
+    caches["template_fragments"].clear()
     return actual, imagined
 
 

@@ -724,10 +724,23 @@ class NotecardForm(PhaseCarrier):
                     self.fields[name] = SeatField(label=label, required=False, choices=options)
         self.helper = _helper(card_word(submit, ruleset))
         self.helper.field_template = "games/widgets/card_field.html"
+        self.helper.form_tag = False  # games/widgets/card_form.html writes it, with its token
+        self.shared = ""
+        """What the form's fields and button, unbound, are a function of: its card, the
+        seats' names, the card it starts from, its button, the ruleset and the language.
+        A page renders them once for all its readers with the same key (its next
+        requests after another seat's card changed the game's version, another wolf's
+        page): games/widgets/card_form.html. A bound form, which shows what was posted
+        and its errors, is rendered afresh."""
+        if not self.is_bound:
+            initial = sorted(self.initial.items())
+            parts = (translation.get_language(), ruleset, submit, repr(slot), "\x1f".join(names), repr(initial))
+            self.shared = "|".join(str(part) for part in parts)
 
     def refused(self, message_id: str) -> None:
         """Tie the card's selects to the refusal shown above the form (its element id),
         so that assistive technology reads the reason with the field."""
+        self.shared = ""
         for name in self.fields:
             if name != "phase":
                 self.fields[name].widget.attrs.update({"aria-invalid": "true", "aria-describedby": message_id})

@@ -93,9 +93,15 @@ class Game(models.Model):
 
     @property
     def engine_state(self) -> engine.State:
+        """The state as the engine reads it, parsed once for the JSON it was read from: a
+        page asks for it a dozen times (its seats, the phase's card, the talk's channels).
+        The engine's state is immutable; a new `state` assigned is parsed afresh."""
         if self.state is None:
             raise ValueError(f"game {self.pk} has not started: it has no state")
-        return engine.State.from_json(self.state)
+        parsed = self.__dict__.get("_engine_state")
+        if parsed is None or parsed[0] is not self.state:
+            parsed = self.__dict__["_engine_state"] = (self.state, engine.State.from_json(self.state))
+        return parsed[1]
 
     @property
     def is_running(self) -> bool:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q
+from django.utils import timezone, translation
 
 from werewolf import engine
 from werewolf.engine import talk
@@ -33,6 +34,12 @@ class Room:
     public: bool = False
     """Whether every seat reads it (the town square): the others' posts are secrets the
     organiser's dashboard folds away."""
+    shared: str = ""
+    """What the list of posts is a function of, for a reader other than the moderator
+    (who sees hidden posts marked, and a form by each): the game, the channel, the posts
+    shown (a post's words never change; one hidden leaves the list), the language and the
+    time zone of their times. Every reader of the channel is shown the same list, rendered
+    once for them all (includes/talk.html); empty for the moderator."""
 
 
 def channels_for(game: Game, viewer: engine.Viewer) -> list[talk.Channel]:
@@ -84,6 +91,7 @@ def rooms(game: Game, viewer: engine.Viewer, before: int | None = None) -> list[
     channels += [talk.Channel(name, frozenset(), frozenset()) for name in by_channel if name not in known]
     state = game.engine_state
     everyone = frozenset(range(state.seats))
+    language, zone = translation.get_language(), timezone.get_current_timezone_name()
     rooms = []
     for channel in channels:
         may_write = viewer == engine.MODERATOR and channel.name in known
@@ -93,7 +101,11 @@ def rooms(game: Game, viewer: engine.Viewer, before: int | None = None) -> list[
             closed = "" if may_write else talk.refusal(state, viewer, channel.name, "-") or ""
         shown = by_channel.get(channel.name, [])[-SHOWN:]
         earlier = shown[0].pk if len(shown) == SHOWN else None
-        rooms.append(Room(channel.name, shown, may_write, closed, earlier, channel.readers == everyone))
+        shared = ""
+        if viewer != engine.MODERATOR:
+            posts_shown = ",".join(str(post.pk) for post in shown)
+            shared = f"{game.pk}|{channel.name}|{posts_shown}|{language}|{zone}"
+        rooms.append(Room(channel.name, shown, may_write, closed, earlier, channel.readers == everyone, shared))
     return rooms
 
 

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from django.utils import translation
+
 from werewolf import engine
 
 from . import holders, houses, links, rooms, scores
@@ -20,6 +22,9 @@ from .models import ORGANISER_EVENTS, SERVER_EVENTS, Dispatch, Event, Game, Orde
 class PhaseLog:
     phase: Phase | None
     events: list[Event] = field(default_factory=list)
+    shared: str = ""
+    """What the group's words are a function of (`shared_log`), to render them once for
+    every reader who sees the same group (includes/event_log.html)."""
 
 
 T = TypeVar("T")
@@ -91,7 +96,26 @@ def log(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[PhaseLog]:
         if not groups or groups[-1].phase != phase:
             groups.append(PhaseLog(phase))
         groups[-1].events.append(event)
+    shared_log(game, viewer, groups, names(game))
     return groups
+
+
+def shared_log(game: Game, viewer: engine.Viewer, groups: list[PhaseLog], seated: list[str]) -> None:
+    """Give each group the key its words are rendered once under: the game, the group's
+    events (an event never changes; a new one in the phase makes another group), the
+    seats' names now (from which `names_then` follows), the language, and the reader. A
+    group of public events only reads alike for every seat and the public (an event's
+    words for them differ only where the event is private: tests/web/test_shared_pages.py),
+    so its reader is "all"; a group holding an event only some seats know, or read by the
+    moderator (whose words say more), is its reader's own."""
+    language = translation.get_language()
+    names_now = "\x1f".join(seated)
+    for group in groups:
+        reader: Any = "all"
+        if viewer == engine.MODERATOR or any(event.private for event in group.events):
+            reader = viewer
+        events = ",".join(str(event.pk) for event in group.events)
+        group.shared = f"{game.pk}|{language}|{reader}|{events}|{names_now}"
 
 
 def _names_then(game: Game, seen: list[Event]) -> None:
@@ -289,6 +313,7 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
         "cards_asked": len(handed),
         "outcome": outcome_event(game, seen),
         "version": version(game, seat, seen),
+        "shared": shared_version(game, phase, seen),
     }
 
 
@@ -402,6 +427,21 @@ def version(game: Game, viewer: engine.Viewer, seen: list[Event] | None = None) 
         own = card_of(phase, viewer) if isinstance(viewer, int) else None
         opened = OpenPhase(phase.index, phase.deadline, cards_in(phase), running_tally(phase), own)
     return version_of(game.status, len(seen), viewer, opened, rooms.digest(game, viewer))
+
+
+def shared_version(game: Game, phase: Phase | None, seen: list[Event]) -> str:
+    """What the parts of a seat's page that every seat shows alike (the phase, its
+    deadline and its cards in: includes/phase_status.html) are a function of, to render
+    them once per game version and language rather than once per reader: the game's
+    version as the public sees it (`version_of`, but for the talk, which those parts do
+    not show), its time zone and pause, which the deadline reads, and the language. From
+    `seen`, a seat's events, which hold every public one."""
+    public = sum(1 for event in seen if event.visible_to(engine.PUBLIC))
+    opened = None
+    if phase is not None:
+        opened = OpenPhase(phase.index, phase.deadline, cards_in(phase), running_tally(phase), None)
+    digest = version_of(game.status, public, engine.PUBLIC, opened, [])
+    return f"{game.pk}|{digest}|{game.timezone}|{game.paused_at}|{translation.get_language()}"
 
 
 @dataclass(frozen=True)

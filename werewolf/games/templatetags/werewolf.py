@@ -154,7 +154,15 @@ def role(role_id: str | Sequence[str] | None, holder: Any = None) -> str:
     if role_id is not None and not isinstance(role_id, str):
         named = [role(one, holder) for one in role_id]
         return get_template("includes/roles.html").render({"roles": named}).strip()
-    compiled = _own_template(ruleset_of(holder), "includes/role.html")
+    return _role_words(translation.get_language(), ruleset_of(holder), role_id)
+
+
+@lru_cache(maxsize=1024)
+def _role_words(language: str | None, ruleset: str | None, role_id: str | None) -> str:
+    """`role`'s words, once per process for the same role, ruleset and language (the key's
+    `language`: the words are those of the language active), as the template reads
+    nothing else: a seat's page names the roles of its circle on every request."""
+    compiled = _own_template(ruleset, "includes/role.html")
     return str(compiled.render(template.Context({"role": role_id}))).strip()
 
 

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""The real minute of a deadline storm: the storm of `storm.py`, and meanwhile every
+player whose phase mail reaches the loopback SMTP server opens their seat page and its
+poll (`version.json`), on a web server (gunicorn, as `web.py` starts it) on the same
+machine as the workers, the database and the broker: the README's one-machine
+deployment.
+
+    python benchmarks/storm_pages.py [--games 1000] [--players 12] [--workers 2]
+        [--web-workers 4] [--threads 4] [--clients 8] [--quiet-seconds 10] [--quiet-clients 1]
+        [--share 1.0]
+
+It uses the configured database and broker as `storm.py` does. Before the deadline, with
+the workers up and idle, `--quiet-clients` players (one: a page's own time, with no queue
+before it) open seat pages of the storm's games and their poll, one after another, for
+`--quiet-seconds`: the quiet figures. Then the storm: each phase mail that arrives puts
+its reader (`--share` of them) in a queue that `--clients` players serve, a page and then
+its poll each, as fast as the server answers (a real crowd clicks when its mail comes;
+`--clients` bounds how many pages are asked at once).
+It prints the storm's figures and ratios against the bare loop (as `storm.py`), and the
+pages' and polls' p50 / p99 while the storm ran (asked between the deadline and the last
+mail) against the quiet ones of the same run (issue 40: the p99 within 5x the quiet
+p99), with how long a player waited from their mail to their page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import queue
+import random
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import storm  # noqa: E402  (sets the storm's environment first)
+
+_inline = os.environ.get("WEREWOLF_INLINE_TASKS")
+from benchmarks.talk import Client, free_port  # noqa: E402
+
+if _inline is None:  # talk.py runs its tasks inline: the storm's go to the workers
+    os.environ.pop("WEREWOLF_INLINE_TASKS", None)
+
+from werewolf import engine  # noqa: E402
+
+
+@dataclass
+class Visit:
+    """One player's look: when they asked, how long the page and its poll took, and how
+    long after their mail arrived the page was on their screen."""
+
+    asked: float
+    page: float
+    poll: float
+    since_mail: float | None = None
+
+
+@dataclass
+class Players:
+    """`clients` threads acting as players: before the storm, opening seat pages in turn
+    (`quiet`); during it, each a reader of a mail that just arrived (`read`)."""
+
+    port: int
+    clients: int
+    paths: dict[str, str]
+    """Each player's seat page, by mail address."""
+    share: float
+    visits: list[Visit] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.lock = threading.Lock()
+        self.waiting: queue.Queue[tuple[float, str] | None] = queue.Queue()
+        self.rng = random.Random(40)
+        self.threads: list[threading.Thread] = []
+
+    def look(self, client: Client, path: str, mailed: float | None) -> None:
+        asked = time.time()
+        self._get(client, path)
+        shown = time.time()
+        self._get(client, path + "version.json")
+        done = time.time()
+        visit = Visit(asked, shown - asked, done - shown, None if mailed is None else shown - mailed)
+        with self.lock:
+            self.visits.append(visit)
+
+    def _get(self, client: Client, path: str) -> None:
+        for attempt in range(2):  # the server drops a connection idle a while: open anew once
+            try:
+                status, text = client.request("GET", path)
+                break
+            except (http.client.HTTPException, ConnectionError):
+                client.connection.close()
+                if attempt:
+                    raise
+        if status != 200:
+            with self.lock:
+                self.errors.append(f"{status} {path}: {text[:200]}")
+
+    def quiet(self, seconds: float, clients: int) -> list[Visit]:
+        """Pages and polls with nothing else running: `clients` players (one: a page's
+        own time, no queue) open random seats, after a first quarter (at most 2 s) not
+        counted, in which each web process compiles its templates and opens its
+        database connections."""
+        every = list(self.paths.values())
+        for window in (min(2.0, seconds / 4), seconds):
+            stop = time.time() + window
+
+            def run(number: int, stop: float = stop) -> None:
+                client, pick = Client(self.port), random.Random(number)
+                while time.time() < stop:
+                    self.look(client, pick.choice(every), None)
+
+            threads = [threading.Thread(target=run, args=(n,)) for n in range(clients)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            with self.lock:
+                taken, self.visits = self.visits, []
+        return taken
+
+    def read(self, moment: float, recipients: list[str]) -> None:
+        """A mail arrived (`storm.Inbox`'s reader): its reader opens their page, or not."""
+        for address in recipients:
+            path = self.paths.get(address)
+            if path is not None and self.rng.random() < self.share:
+                self.waiting.put((moment, path))
+
+    def start(self) -> None:
+        def run() -> None:
+            client = Client(self.port)
+            while (item := self.waiting.get()) is not None:
+                try:
+                    self.look(client, item[1], item[0])
+                except Exception as problem:  # noqa: BLE001 - counted, the run goes on
+                    with self.lock:
+                        self.errors.append(repr(problem))
+                    client = Client(self.port)
+
+        self.threads = [threading.Thread(target=run, daemon=True) for _ in range(self.clients)]
+        for thread in self.threads:
+            thread.start()
+
+    def stop(self, drain: float) -> None:
+        """Let the players still queued have their page for up to `drain` seconds."""
+        ends = time.time() + drain
+        while not self.waiting.empty() and time.time() < ends:
+            time.sleep(0.2)
+        while True:  # whoever is still waiting past the drain gives up
+            try:
+                self.waiting.get_nowait()
+            except queue.Empty:
+                break
+        for _ in self.threads:
+            self.waiting.put(None)
+        for thread in self.threads:
+            thread.join(timeout=60)
+
+
+def seat_paths(ids: list[int]) -> dict[str, str]:
+    """Every seat's page of the games `ids`, by its player's mail address."""
+    from werewolf.games import links
+    from werewolf.games.models import Player
+
+    players = list(Player.objects.filter(game_id__in=ids).exclude(email=""))
+    links.prime(players)
+    return {player.email: str(links.url_for(player, absolute=False)) for player in players}
+
+
+def serve(workers: int, threads: int) -> tuple[subprocess.Popen, int]:
+    """gunicorn on a free port, as the README's deployment runs it; once it answers."""
+    port = free_port()
+    env = {**os.environ, "WEREWOLF_ALLOWED_HOSTS": "127.0.0.1", "WEREWOLF_CSRF_TRUSTED_ORIGINS": "http://127.0.0.1"}
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    command = [gunicorn, "werewolf.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(workers), "--threads", str(threads)]
+    log = open(f"{storm.VAR}/gunicorn.log", "w")  # noqa: SIM115 - kept open for the process
+    server = subprocess.Popen([*command, "--log-level", "warning"], cwd=ROOT, env=env, stdout=log, stderr=log)
+    for _ in range(300):
+        try:
+            Client(port).request("GET", "/healthz")
+            return server, port
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("gunicorn did not answer")
+
+
+def web_cpu(server: subprocess.Popen) -> float:
+    """The gunicorn workers' CPU so far (user + system, from /proc)."""
+    try:
+        children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    total = 0.0
+    for pid in children:
+        try:
+            total += storm.cpu_seconds(int(pid))
+        except (OSError, ValueError):
+            pass
+    return total
+
+
+def figures(visits: list[Visit], key: str) -> tuple[float, float]:
+    values = [getattr(visit, key) for visit in visits if getattr(visit, key) is not None]
+    return storm.percentile(values, 0.5) * 1000, storm.percentile(values, 0.99) * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=12)
+    parser.add_argument("--workers", type=int, default=2, help="Celery worker processes")
+    parser.add_argument("--timeout", type=float, default=900)
+    parser.add_argument("--web-workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--clients", type=int, default=8, help="players reading at once")
+    parser.add_argument("--quiet-seconds", type=float, default=10.0)
+    parser.add_argument("--quiet-clients", type=int, default=1, help="players reading before the storm")
+    parser.add_argument("--share", type=float, default=1.0, help="of the players mailed, those who open the page")
+    parser.add_argument("--drain", type=float, default=300.0, help="seconds the players still queued may wait")
+    args = parser.parse_args()
+    try:
+        engine.options("classic", {}, args.players)
+    except engine.SetupError as problem:
+        parser.error(f"--players {args.players}: the classic rules refuse that table ({problem})")
+    import django
+
+    django.setup()
+    inbox = storm.Inbox()
+    server, port = serve(args.web_workers, args.threads)
+    quiet: list[Visit] = []
+    players: Players | None = None
+    spent: dict[str, float] = {}
+
+    def ready(ids: list[int]) -> None:
+        nonlocal players, quiet
+        players = Players(port, args.clients, seat_paths(ids), args.share)
+        quiet = players.quiet(args.quiet_seconds, args.quiet_clients)
+        players.start()
+        inbox.readers.append(players.read)
+        spent["web"] = web_cpu(server)
+
+    try:
+        print(f"Setting up {args.games} games of {args.players} ...", flush=True)
+        ours = storm.project(args, inbox, ready=ready)
+        spent["web"] = web_cpu(server) - spent.get("web", 0.0)
+        inbox.readers.clear()
+        assert players is not None
+        players.stop(args.drain)
+        with inbox.lock:
+            last_mail = max(inbox.times) if inbox.times else time.time()
+            inbox.times.clear()
+        baseline = storm.bare(args, inbox.port)
+    finally:
+        inbox.stop()
+        server.terminate()
+        server.wait(timeout=30)
+    storm.report(args, ours, baseline)
+    during = [visit for visit in players.visits if visit.asked <= last_mail]
+    after = [visit for visit in players.visits if visit.asked > last_mail]
+    print(f"\nseat pages: gunicorn {args.web_workers} workers x {args.threads} threads, {args.clients} players at once")
+    print(f"{'ms':34} {'quiet p50':>10} {'quiet p99':>10} {'storm p50':>10} {'storm p99':>10} {'p99 ratio':>10}")
+    for label, key in (("seat page", "page"), ("its poll (version.json)", "poll")):
+        (q50, q99), (s50, s99) = figures(quiet, key), figures(during, key)
+        print(f"{label:34} {q50:10.1f} {q99:10.1f} {s50:10.1f} {s99:10.1f} {s99 / q99 if q99 else float('nan'):10.1f}")
+    m50, m99 = figures(players.visits, "since_mail")
+    print(f"{'from the mail to the page (ms)':34} {'':>10} {'':>10} {m50:10.1f} {m99:10.1f}")
+    print(f"pages asked: {len(quiet)} quiet, {len(during)} during the storm, {len(after)} after its last mail")
+    print(f"web workers' CPU through the storm: {spent['web']:.1f} s; errors: {len(players.errors)}")
+    for problem in players.errors[:5]:
+        print(f"  {problem}")
+    return 1 if players.errors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

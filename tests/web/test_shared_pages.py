@@ -1,0 +1,151 @@
+"""What every seat's page shows alike is rendered once per game version, not once per
+reader (issue 40): the phase's status with its deadline (`selectors.shared_version`)
+and each group of the log that holds no event only some seats know
+(`selectors.shared_log`). The page stays what it was: a new card, a moved deadline or
+another minute left are on the next page asked, and a group with a seat's own secret
+is that seat's alone."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from random import Random
+from unittest import mock
+
+import pytest
+from django.test import Client
+from django.utils import timezone, translation
+
+from werewolf import engine
+from werewolf.engine import rulesets
+from werewolf.engine.simulate import bot_orders
+from werewolf.games import links, selectors, services
+from werewolf.games.models import Game, Phase, Post
+from werewolf.games.templatetags import werewolf as tags
+
+from .play import NAMES, pack_of, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def pages(game: Game) -> dict[int, str]:
+    return {player.seat: links.url_for(player, absolute=False) for player in game.players.order_by("seat")}
+
+
+def rendered(response) -> set[str]:
+    return {template.name for template in response.templates}
+
+
+def test_the_phase_and_the_public_log_are_rendered_once_for_every_seat(organiser) -> None:
+    game = started_game(organiser, "Shared")
+    paths = pages(game)
+    first = Client().get(paths[0])
+    assert "includes/phase_status.html" in rendered(first)
+    for seat in range(1, 7):
+        response = Client().get(paths[seat])
+        assert response.status_code == 200
+        assert "includes/phase_status.html" not in rendered(response)
+        assert response.content.decode().count('class="h6 mt-3"') == first.content.decode().count('class="h6 mt-3"')
+    # Each seat was told its own role at the setup: a group with it is that seat's own.
+    groups = selectors.log(game, 3, selectors.visible_events(game, 3))
+    own = [group for group in groups if any(event.private for event in group.events)]
+    assert own and all(group.shared.split("|")[2] == "3" for group in own)
+
+
+def test_a_card_in_and_a_moved_deadline_are_on_the_next_page(organiser) -> None:
+    game = started_game(organiser, "Counted")
+    paths = pages(game)
+    client = Client()
+    assert "0 of 7 cards are in." in client.get(paths[1]).content.decode()
+    state = game.engine_state
+    seat = next(seat for seat in sorted(engine.phase(state).slots) if state.alive[seat])
+    services.submit_orders(game, {seat: bot_orders(state, Random(1))[seat]})
+    assert "1 of 7 cards are in." in client.get(paths[1]).content.decode()
+    moved = timezone.now().replace(microsecond=0) + timedelta(days=3, hours=5)
+    Phase.objects.filter(game=game, status=Phase.Status.OPEN).update(deadline=moved)
+    assert moved.isoformat() in client.get(paths[2]).content.decode()
+
+
+def test_the_time_left_is_the_moments_not_the_first_readers(organiser) -> None:
+    game = started_game(organiser, "Clock")
+    paths = pages(game)
+    with mock.patch("django.template.defaultfilters.timeuntil", return_value="17 minutes"):
+        assert "17 minutes" in Client().get(paths[0]).content.decode()
+    with mock.patch("django.template.defaultfilters.timeuntil", return_value="16 minutes"):
+        page = Client().get(paths[1]).content.decode()
+    assert "16 minutes" in page and "17 minutes" not in page
+
+
+def test_a_page_in_another_language_is_worded_in_it(organiser) -> None:
+    game = started_game(organiser, "Lingua")
+    paths = pages(game)
+    assert "hours" in phase_of(Client().get(paths[0]).content.decode())
+    Game.objects.filter(pk=game.pk).update(language="it")
+    shown = phase_of(Client().get(paths[1]).content.decode())
+    assert "\xa0ore" in shown and "hours" not in shown  # (the time left, in Django's own words)
+
+
+def phase_of(page: str) -> str:
+    return page.split('data-live="phase"', 1)[1].split('data-live="card"', 1)[0]
+
+
+@pytest.mark.parametrize("ruleset", sorted(rulesets.RULESETS))
+def test_a_public_event_reads_alike_for_every_seat_and_the_public(organiser, ruleset: str) -> None:
+    """What lets a group of public events be rendered once for every reader but the
+    moderator: their words do not depend on which seat reads them."""
+    rng = Random(ruleset)
+    seats = [services.Seating(name) for name in NAMES[:8]]
+    game = services.start_game(
+        services.create_game(organiser, name=ruleset, seats=seats, options={}, ruleset=ruleset, seed=9)
+    )
+    for _ in range(10):
+        game = Game.objects.get(pk=game.pk)
+        if not game.is_running:
+            break
+        services.submit_orders(game, bot_orders(game.engine_state, rng))
+        game = Game.objects.get(pk=game.pk)
+        if game.is_running:
+            services.resolve_now(game)
+    game = Game.objects.get(pk=game.pk)
+    names = tuple(selectors.names(game))
+    public = [event for event in game.events.order_by("pk").select_related("phase") if event.visible_to(engine.PUBLIC)]
+    assert public
+    for language in ("en", "it"):
+        with translation.override(language):
+            for event in public:
+                said = tags._words(event, event.data, names, engine.PUBLIC, True, ruleset)
+                for seat in range(len(names)):
+                    assert tags._words(event, event.data, names, seat, True, ruleset) == said, (event.kind, seat)
+
+
+def test_a_seats_form_starts_from_its_counted_card_once_it_changes(organiser) -> None:
+    """An unbound card form is rendered once for every page that shows the same form
+    (`NotecardForm.shared`): the card it starts from is part of that."""
+    game = started_game(organiser, "Form")
+    paths = pages(game)
+    wolf = pack_of(game)[0]
+    client = Client()
+    assert '<option value="" selected>' in card_of(client.get(paths[wolf]).content.decode())
+    card = bot_orders(game.engine_state, Random(2))[wolf]
+    assert card.targets
+    services.submit_orders(game, {wolf: card})
+    shown = card_of(client.get(paths[wolf]).content.decode())
+    assert f'<option value="{card.targets[0]}" selected>' in shown
+
+
+def card_of(page: str) -> str:
+    return page.split('data-live="card"', 1)[1].split('data-live="tally"', 1)[0]
+
+
+def test_a_channels_posts_are_rendered_once_for_its_readers_and_follow_each_post(organiser) -> None:
+    game = started_game(organiser, "Talkative")
+    paths = pages(game)
+    said = [Post.objects.create(game=game, channel="square", seat=0, author="Alba", text=f"Word {n}") for n in range(3)]
+    villagers = [seat for seat in paths if seat not in pack_of(game)]  # (a wolf reads the den too)
+    first = Client().get(paths[villagers[0]])
+    assert "includes/talk_posts.html" in rendered(first) and "Word 2" in first.content.decode()
+    second = Client().get(paths[villagers[1]])
+    assert "includes/talk_posts.html" not in rendered(second) and "Word 2" in second.content.decode()
+    Post.objects.create(game=game, channel="square", seat=1, author="Brio", text="Word 3")
+    assert "Word 3" in Client().get(paths[villagers[2]]).content.decode()
+    Post.objects.filter(pk=said[0].pk).update(hidden_at=timezone.now())
+    assert "Word 0" not in Client().get(paths[villagers[3]]).content.decode()
