@@ -96,7 +96,8 @@ def log(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[PhaseLog]:
         if not groups or groups[-1].phase != phase:
             groups.append(PhaseLog(phase))
         groups[-1].events.append(event)
-    shared_log(game, viewer, groups, names(game))
+    held = holders.read_already(game)  # the replay's and the record's reads have the names now
+    shared_log(game, viewer, groups, held.names_now() if held is not None else names(game))
     return groups
 
 
