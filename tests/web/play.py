@@ -471,8 +471,9 @@ def story_sweep(game: Game, organiser: Client, steps: int | None = 2) -> None:
     past names, for every card, the person the seats' holders record names (the one
     holding the seat when the card was written), and tells each hand-over with its
     reason. The export's writers and seats, the replay's cards table and hand-overs
-    (its last `steps` steps; None: every step), and, once the game is over, the record
-    PDF (read back with pypdf): its roles as dealt, and each card the replay shows."""
+    (its last `steps` steps; None: every step), the public log, the dashboard's mail
+    received (each mail under its writer), and, once the game is over, the record PDF
+    (read back with pypdf): its roles as dealt, and each card the replay shows."""
     import io
 
     from pypdf import PdfReader
@@ -529,6 +530,20 @@ def story_sweep(game: Game, organiser: Client, steps: int | None = 2) -> None:
             if game.language == "en":
                 assert told in public, f"the public log does not say {told!r}"
     assert "Why:" not in public, "the public log tells why a seat changed hands"
+    # The dashboard's "Mail received": each mail under the person who wrote it, the one the
+    # record names for its address when it came (not whoever holds that seat today).
+    from werewolf.games.models import InboundMessage
+
+    dashboard = text_of(organiser.get(f"/games/{game.pk}/").content.decode())
+    for message in InboundMessage.objects.filter(game=game).exclude(sender=""):
+        wrote = [
+            holding
+            for holding in held.by_address(message.sender)
+            if holding.since is None or holding.since <= message.received_at
+        ]
+        if wrote:
+            assert message.author == wrote[-1].name, f"mail {message.pk} is kept under {message.author!r}"
+            assert wrote[-1].name in dashboard, f"the dashboard's mail list leaves out {wrote[-1].name}"
     if game.status not in (Game.Status.FINISHED, Game.Status.ENDED):
         return
     pdf = organiser.get(f"/games/{game.pk}/print/record.pdf")
