@@ -363,7 +363,7 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 # One confirmed address an account; a new one replaces it only once confirmed.
 ACCOUNT_CHANGE_EMAIL = True
 # Every password django-allauth checks goes through werewolf/accounts/passwords.py; an
-# address blocks a sign-up only once an account confirmed it (werewolf/accounts/addresses.py).
+# address blocks a sign-up only once an account confirmed it (werewolf/addresses.py).
 ACCOUNT_FORMS = {
     "signup": "werewolf.accounts.forms.SignupForm",
     "change_password": "werewolf.accounts.forms.ChangePasswordForm",

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from werewolf.accounts import addresses
+from werewolf import addresses
 from werewolf.accounts.models import Invitation
 from werewolf.games import links
 from werewolf.games.access import Action

@@ -271,3 +271,25 @@ def test_opening_an_invitation_link_logged_in_changes_nothing(organiser: Any) ->
     assert not game.co_organisers.exists() and Invitation.objects.get().accepted_at is None
     taken = client.post(link)
     assert taken.status_code == 302 and list(game.co_organisers.all()) == [colleague]
+
+
+def test_the_organisers_mail_goes_only_to_an_address_the_account_confirmed() -> None:
+    """An account the operator made with no address types one in and makes it primary
+    (allauth lets an account with no confirmed address do so): the game's mails to its
+    organiser (the late list) never go there; once an address is confirmed, they do."""
+    from werewolf import addresses
+    from werewolf.games.models import Dispatch
+    from werewolf.mail import outbound
+
+    user, password = operator_made("lonely")
+    client = logged_in("lonely", password)
+    client.post("/accounts/email/", {"email": "typed@school.example", "action_add": ""})
+    client.post("/accounts/email/", {"email": "typed@school.example", "action_primary": ""})
+    game = started_game(user, "Slow game")
+    phase = game.current_phase()
+    outbound.queue_late_list(phase, list(game.players.all()[:2]))
+    assert not Dispatch.objects.filter(kind=Dispatch.Kind.ORGANISER).exists()
+    addresses.confirm_for(user, "head@school.example")
+    outbound.queue_late_list(phase, list(game.players.all()[:2]))
+    (sent,) = Dispatch.objects.filter(kind=Dispatch.Kind.ORGANISER)
+    assert "head@school.example" in sent.recipient and "typed" not in sent.recipient

@@ -15,10 +15,10 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from werewolf import limits
+from werewolf import addresses, limits
 from werewolf.games.forms import timezone_choices, words
 
-from . import addresses, passwords
+from . import passwords
 from .models import Profile
 
 

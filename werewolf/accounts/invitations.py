@@ -20,9 +20,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from werewolf import limits
+from werewolf import addresses, limits
 
-from . import addresses
 from .models import Invitation, key_digest
 
 SESSION_KEY = "werewolf_invitation"

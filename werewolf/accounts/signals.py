@@ -10,7 +10,9 @@ from allauth.account.signals import email_confirmed, password_reset, user_signed
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from . import addresses, invitations
+from werewolf import addresses
+
+from . import invitations
 from .models import Profile
 
 

@@ -42,7 +42,7 @@ from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from werewolf import engine
+from werewolf import addresses, engine
 from werewolf.engine import grammar
 from werewolf.games import attendance, links, queue, scores, selectors, standbys
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post, SeatHolding, Standby
@@ -1211,10 +1211,12 @@ def _dashboard_url(game: Game) -> str:
 
 def _queue_to_organiser(game: Game, key: str, phase: Phase, template: str, context: dict[str, Any]) -> list[int]:
     organiser = game.organiser
-    if not organiser.email:
+    # Only to an address the account confirmed: never one it merely typed (werewolf.addresses).
+    address = addresses.primary(organiser)
+    if not address:
         return []
     name = organiser.get_full_name() or organiser.get_username()
-    return _queue_rows(game, [(key, Dispatch.Kind.ORGANISER, phase, name, organiser.email, template, context)])
+    return _queue_rows(game, [(key, Dispatch.Kind.ORGANISER, phase, name, address, template, context)])
 
 
 def _queue_rows(game: Game, wanted: list[tuple[str, str, Phase | None, str, str, str, dict[str, Any]]]) -> list[int]:

@@ -8,9 +8,10 @@ from typing import Any
 
 from django import template
 
+from werewolf import addresses
 from werewolf.games import access
 
-from .. import addresses, invitations
+from .. import invitations
 
 register = template.Library()
 

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from werewolf.accounts import addresses
+from werewolf import addresses
 
 DEFAULT = "organiser"
 
