@@ -65,6 +65,47 @@ def test_a_repeat_comes_from_the_cache(organiser_client: Client, monkeypatch: py
     assert text(organiser_client.get(f"{URL}?{CLASSIC}")) == first
 
 
+def test_two_askers_of_one_setup_at_once_simulate_it_once() -> None:
+    """Two processes asking the same setup at the same moment (two organisers, a double
+    click): the first simulates under the setup's lock in the shared cache; the second waits
+    for its answer, which it gets uncounted, and simulates nothing."""
+    import threading
+
+    from django.core.cache import cache
+
+    key = f"lab-test-lock:{Random().random()}"
+    started, release, calls, answers = threading.Event(), threading.Event(), [], []
+
+    def slow() -> str:
+        calls.append(1)
+        started.set()
+        release.wait(10)
+        return "figures"
+
+    def ask(who: str) -> None:
+        answers.append(lab._kept(key, slow, who))
+
+    first = threading.Thread(target=ask, args=("first",))
+    first.start()
+    assert started.wait(10)
+    second = threading.Thread(target=ask, args=("second",))
+    second.start()
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert answers == ["figures", "figures"] and len(calls) == 1
+    assert cache.get(f"{key}:lock") is None
+
+
+def test_a_lock_left_by_a_process_that_died_delays_the_next_asker_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.core.cache import cache
+
+    key = f"lab-test-dead:{Random().random()}"
+    cache.add(f"{key}:lock", 1, 1)  # its holder died: the lock runs out with no answer
+    monkeypatch.setattr(lab, "LOCK_SECONDS", 3)
+    assert lab._kept(key, lambda: "computed", "someone") == "computed"
+
+
 def test_the_cache_key_holds_the_engine_and_the_setup() -> None:
     from werewolf.games.forms import GameForm
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -119,16 +120,47 @@ def setup_from(params: QueryDict, organiser: Any) -> Setup | None:
     return Setup(ruleset, players, options, form)
 
 
+LOCK_SECONDS = 30
+"""How long one process may hold a setup's lock while it simulates it: longer than any
+study or search takes, short enough that a process that died holding it delays the next
+asker by no more."""
+
+
 def _kept(key: str, compute: Any, who: str) -> Any:
     """The cache's answer for `key`, or `compute()`'s, counted against the lab's limit and
-    kept (`limits.Limited` when the limit is spent)."""
+    kept (`limits.Limited` when the limit is spent). Two askers of the same setup at once
+    (two organisers, a double click, two web processes) simulate it once: the first takes
+    the setup's lock in the shared cache and computes; the others wait for its answer
+    (uncounted) and compute only if the lock's holder gave none within `LOCK_SECONDS`."""
     found = shared_cache.get(key)
     if found is not None:
         return found
-    limits.hit("lab", who)
-    found = compute()
-    shared_cache.set(key, found, CACHE_SECONDS)
+    lock = f"{key}:lock"
+    if not shared_cache.add(lock, 1, LOCK_SECONDS):
+        waited = _answer_of(key, lock)
+        if waited is not None:
+            return waited
+    try:
+        limits.hit("lab", who)
+        found = compute()
+        shared_cache.set(key, found, CACHE_SECONDS)
+    finally:
+        shared_cache.delete(lock)
     return found
+
+
+def _answer_of(key: str, lock: str) -> Any:
+    """The answer another process is computing for `key`, once it is kept; None if its lock
+    went (or ran out) with no answer."""
+    deadline = time.monotonic() + LOCK_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        found = shared_cache.get(key)
+        if found is not None:
+            return found
+        if shared_cache.get(lock) is None:
+            return shared_cache.get(key)
+    return None
 
 
 def study(setup: Setup, who: str) -> engine_lab.Study:
