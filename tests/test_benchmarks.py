@@ -26,6 +26,7 @@ SMALLEST = {
     "mail_sweep.py": ["--mails", "20", "--repeat", "2"],
     "phase_mail.py": ["--players", "7", "--repeat", "2"],
     "printing.py": ["--repeat", "1"],
+    "seat_profile.py": ["--pages", "5", "--top", "3", "--profile"],
     "simulate.py": ["--games", "20", "--repeat", "1"],
     "storm.py": ["--games", "3", "--players", "7", "--workers", "1", "--timeout", "120"],
     "storm_pages.py": [
@@ -43,6 +44,7 @@ PRINTS = {
     "mail_sweep.py": "ratio full / empty",
     "phase_mail.py": "ratio project / Django backend",
     "printing.py": "ratio",
+    "seat_profile.py": "ratio page / trivial:",
     "simulate.py": "ratio (model/engine)",
     "storm.py": "mails received 21 of 21",
     "storm_pages.py": "errors: 0",
