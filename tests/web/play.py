@@ -472,8 +472,10 @@ def story_sweep(game: Game, organiser: Client, steps: int | None = 2) -> None:
     holding the seat when the card was written), and tells each hand-over with its
     reason. The export's writers and seats, the replay's cards table and hand-overs
     (its last `steps` steps; None: every step), the public log, the dashboard's mail
-    received (each mail under its writer), and, once the game is over, the record PDF
-    (read back with pypdf): its roles as dealt, and each card the replay shows."""
+    received (each mail under its writer), the mails (each phase mail to the seat's holder
+    when it was queued, each newcomer told whose seat they take), and, once the game is
+    over, the record PDF (read back with pypdf): its roles as dealt, and each card the
+    replay shows."""
     import io
 
     from pypdf import PdfReader
@@ -544,6 +546,24 @@ def story_sweep(game: Game, organiser: Client, steps: int | None = 2) -> None:
         if wrote:
             assert message.author == wrote[-1].name, f"mail {message.pk} is kept under {message.author!r}"
             assert wrote[-1].name in dashboard, f"the dashboard's mail list leaves out {wrote[-1].name}"
+    # The mails: each seat's phase mail went to the person holding the seat when it was
+    # queued, and each newcomer's hand-over mail names the one whose seat they take.
+    from werewolf.games.models import Dispatch
+
+    for row in Dispatch.objects.filter(player__game=game, kind=Dispatch.Kind.PHASE).select_related("player"):
+        holder = held.at(row.player.seat, row.created_at)
+        assert holder.email and holder.email in row.recipient, f"phase mail {row.pk} went to {row.recipient!r}"
+    for seat in range(held.seats):
+        chain = held.of_seat(seat)
+        for before, after in zip(chain, chain[1:], strict=False):
+            newcomer = after.reason in ("stood_in", "substituted", "took_over") and after.name != before.name
+            if newcomer and after.email and game.language == "en":
+                told = [
+                    row.body_text
+                    for row in Dispatch.objects.filter(player__game=game, recipient__contains=after.email)
+                    if f"from {before.name}" in row.body_text or f"for {before.name}" in row.body_text
+                ]
+                assert told, f"no mail tells {after.name} whose seat {seat + 1} they take ({before.name}'s)"
     if game.status not in (Game.Status.FINISHED, Game.Status.ENDED):
         return
     pdf = organiser.get(f"/games/{game.pk}/print/record.pdf")

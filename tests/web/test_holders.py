@@ -23,7 +23,7 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from werewolf import engine
-from werewolf.games import absences, attendance, dates, holders, links, services, standbys
+from werewolf.games import absences, attendance, dates, holders, links, pauses, services, standbys
 from werewolf.games.models import Absence, AbsencePolicy, Game, Phase, SeatHolding, SeatPolicy, Standby
 
 from .play import card_form, mail_card, open_phase, seat_paths, story_sweep, text_of
@@ -315,12 +315,14 @@ def test_a_whole_game_of_hand_overs_tells_one_story(
 ) -> None:
     """The story sweep over a whole game played by the web and by mail, with random
     absences (a standby stands in, the player comes back), the organiser's substitutions
-    in the middle of a step (before or after the seat's card), and a standby's take-over
-    after missed cards: after every phase, the export and the replay name each card's
-    writer as the holders record does; at the end the record PDF too. One game runs the
-    secrecy sweep beside it (tests/web/test_game_flow.py)."""
+    in the middle of a step (before or after the seat's card), a standby's take-over
+    after missed cards, and pauses resumed: after every phase, the export, the replay, the
+    public log, the dashboard's mail received and the mails name each card's writer and
+    each seat's holder as the holders record does; at the end the record PDF too. One game
+    runs the secrecy sweep beside it (tests/web/test_game_flow.py)."""
     settings.WEREWOLF_MAIL_ORDERS = True
     rng = Random(seed)
+    pausing = Random(seed + 1)  # its own draws: the seed's hand-overs stay as they were
     game = new_game(organiser)
     SeatPolicy.objects.create(game=game, at_limit=attendance.AtLimit.STANDBY, prod_after=0, act_after=2)
     for name in STANDBYS:
@@ -349,6 +351,8 @@ def test_a_whole_game_of_hand_overs_tells_one_story(
                 Absence.objects.filter(pk=absence.pk).update(
                     start=start - timedelta(days=5), end=start - timedelta(days=1)
                 )
+        if pausing.random() < 0.3:  # the organiser pauses the game for a while, and resumes it
+            game = pauses.resume(pauses.pause(Game.objects.get(pk=game.pk)))
         # The silent villager writes nothing while still the dealt player: a standby
         # takes the seat over after two missed cards.
         silent = FABIO if game.players.get(seat=FABIO).name == "Fabio" else None
