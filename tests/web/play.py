@@ -12,7 +12,8 @@ from django.test import Client
 from django.utils import translation
 
 from werewolf import engine
-from werewolf.games import links, selectors
+from werewolf.engine.simulate import bot_orders
+from werewolf.games import links, selectors, services
 from werewolf.games.forms import NotecardForm
 from werewolf.games.models import Event, Game, InboundMessage, Order, Phase, Player
 from werewolf.games.templatetags.werewolf import render_event, role
@@ -576,3 +577,22 @@ def story_sweep(game: Game, organiser: Client, steps: int | None = 2) -> None:
         assert f"{name} " not in head, f"the record's roles as dealt name {name}, who was not dealt a seat"
     for writer, written in shown:
         assert f"{writer} {written}" in text, f"the record does not say {writer} wrote {written}"
+
+
+def played_by_bots(organiser: Any, ruleset: str, *, rounds: int = 10) -> Game:
+    """A game of eight seats of `ruleset`, its first `rounds` phases played by the engine's
+    bots and resolved (each ruleset's events, for the tests that read their words)."""
+    rng = Random(ruleset)
+    seats = [services.Seating(name) for name in NAMES[:8]]
+    game = services.start_game(
+        services.create_game(organiser, name=ruleset, seats=seats, options={}, ruleset=ruleset, seed=9)
+    )
+    for _ in range(rounds):
+        game = Game.objects.get(pk=game.pk)
+        if not game.is_running:
+            break
+        services.submit_orders(game, bot_orders(game.engine_state, rng))
+        game = Game.objects.get(pk=game.pk)
+        if game.is_running:  # (the last card in may have ended the phase, and the game)
+            services.resolve_now(game)
+    return Game.objects.get(pk=game.pk)

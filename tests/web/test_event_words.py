@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from random import Random
 
 import pytest
 from django.utils import translation
 
 from werewolf import engine
 from werewolf.engine import rulesets
-from werewolf.engine.simulate import bot_orders
-from werewolf.games import selectors, services
-from werewolf.games.models import Game
+from werewolf.games import selectors
 from werewolf.games.templatetags import werewolf as tags
 
-from .play import NAMES
+from .play import played_by_bots
 
 pytestmark = pytest.mark.django_db
 
@@ -40,20 +37,7 @@ def test_event_templates_read_nothing_of_the_event_but_the_phases_resolution_whe
 
 @pytest.mark.parametrize("ruleset", sorted(rulesets.RULESETS))
 def test_the_words_kept_are_a_fresh_renderings_for_every_event_viewer_and_language(organiser, ruleset: str) -> None:
-    rng = Random(ruleset)
-    seats = [services.Seating(name) for name in NAMES[:8]]
-    game = services.start_game(
-        services.create_game(organiser, name=ruleset, seats=seats, options={}, ruleset=ruleset, seed=9)
-    )
-    for _ in range(10):
-        game = Game.objects.get(pk=game.pk)
-        if not game.is_running:
-            break
-        services.submit_orders(game, bot_orders(game.engine_state, rng))
-        game = Game.objects.get(pk=game.pk)
-        if game.is_running:  # (the last card in may have ended the phase, and the game)
-            services.resolve_now(game)
-    game = Game.objects.get(pk=game.pk)
+    game = played_by_bots(organiser, ruleset)
     names = tuple(selectors.names(game))
     viewers: list[engine.Viewer] = [*range(len(names)), engine.PUBLIC, engine.MODERATOR]
     kinds = set()

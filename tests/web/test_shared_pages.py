@@ -22,7 +22,7 @@ from werewolf.games import links, selectors, services
 from werewolf.games.models import Game, Phase, Post
 from werewolf.games.templatetags import werewolf as tags
 
-from .play import NAMES, pack_of, started_game
+from .play import pack_of, played_by_bots, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -92,20 +92,7 @@ def phase_of(page: str) -> str:
 def test_a_public_event_reads_alike_for_every_seat_and_the_public(organiser, ruleset: str) -> None:
     """What lets a group of public events be rendered once for every reader but the
     moderator: their words do not depend on which seat reads them."""
-    rng = Random(ruleset)
-    seats = [services.Seating(name) for name in NAMES[:8]]
-    game = services.start_game(
-        services.create_game(organiser, name=ruleset, seats=seats, options={}, ruleset=ruleset, seed=9)
-    )
-    for _ in range(10):
-        game = Game.objects.get(pk=game.pk)
-        if not game.is_running:
-            break
-        services.submit_orders(game, bot_orders(game.engine_state, rng))
-        game = Game.objects.get(pk=game.pk)
-        if game.is_running:
-            services.resolve_now(game)
-    game = Game.objects.get(pk=game.pk)
+    game = played_by_bots(organiser, ruleset)
     names = tuple(selectors.names(game))
     public = [event for event in game.events.order_by("pk").select_related("phase") if event.visible_to(engine.PUBLIC)]
     assert public
