@@ -193,13 +193,11 @@ class SeatLink(models.Model):
     """A player's private link. Only a hash of its secret is stored; the secret itself
     is derived from `nonce` and the site's secret key, so mails can repeat the link.
 
-    `name` and `email` are the person the link was issued to (a seat changes hands with
-    a new link), so that a reply to a mail of a link since revoked is known to come from
-    the person who held the seat with it, and is answered (werewolf/mail/held.py)."""
+    A seat changes hands with a new link; who held the seat with each is the holders
+    record's to say (`SeatHolding`), which is how a reply to a mail of a link since
+    revoked is known and answered (werewolf/mail/held.py)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="links")
-    name = models.CharField(max_length=60, blank=True)
-    email = models.EmailField(blank=True)
     nonce = models.CharField(max_length=32, unique=True)
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
