@@ -143,6 +143,8 @@ def project(
     workers = []
     for number in range(args.workers):
         command = [sys.executable, "-m", "celery", "-A", "werewolf", "worker", "--pool=solo", "-n", f"storm{number}@%h"]
+        if getattr(args, "nice", 0):  # the README's deployment: the workers below the web server
+            command = ["nice", "-n", str(args.nice), *command]
         command += ["--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         if number == 0:
             command += ["-B", "--schedule", f"{VAR}/beat-schedule"]

@@ -7,6 +7,7 @@ the game; the rows here are what the pages, mails and exports read.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cached_property
 from typing import Any
 
@@ -247,9 +248,16 @@ class Phase(models.Model):
     def current_orders(self) -> dict[int, engine.Order]:
         """The card that counts for each seat at the deadline: the newest one handed in
         (instant cards, already applied, are not counted again; see `acts`)."""
+        return Phase.counted(self.orders.filter(act=None).order_by("pk").values_list("seat", "payload", "act"))
+
+    @staticmethod
+    def counted(rows: Iterable[tuple[int, Any, int | None]]) -> dict[int, engine.Order]:
+        """`current_orders` from the phase's cards as (seat, payload, act), oldest first
+        (a page reads them all once: `selectors.cards`)."""
         cards: dict[int, engine.Order] = {}
-        for seat, payload in self.orders.filter(act=None).order_by("pk").values_list("seat", "payload"):
-            cards[seat] = engine.Order.from_json(payload)
+        for seat, payload, act in rows:
+            if act is None:
+                cards[seat] = engine.Order.from_json(payload)
         return cards
 
     def acts(self) -> list[tuple[int, engine.Order]]:
