@@ -46,6 +46,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=12)
     parser.add_argument("--top", type=int, default=25, help="rows of the profile")
     parser.add_argument("--queries", action="store_true", help="also each statement's count a game")
+    parser.add_argument("--dump", help="also write the profile to this file (pstats)")
     args = parser.parse_args()
     inbox = storm.Inbox()
     os.environ.update(
@@ -92,6 +93,8 @@ def main() -> int:
     finally:
         inbox.stop()
     stats = pstats.Stats(profile)
+    if args.dump:
+        stats.dump_stats(args.dump)
     calls = sum(entry[1] for entry in stats.stats.values())  # type: ignore[attr-defined]
     games = len(counted)
     print(f"{games} games x {args.players} players, {connection.vendor}, SMTP to a loopback sink")

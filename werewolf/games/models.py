@@ -250,10 +250,15 @@ class Phase(models.Model):
         (instant cards, already applied, are not counted again; see `acts`)."""
         return Phase.counted(self.orders.filter(act=None).order_by("pk").values_list("seat", "payload", "act"))
 
+    def cards(self) -> list[tuple[int, Any, int | None]]:
+        """Every card of the phase as (seat, payload, act), oldest first: what a reader
+        that asks several things of them reads once (who has a card in, the counted
+        ones: `counted`)."""
+        return list(self.orders.order_by("pk").values_list("seat", "payload", "act"))
+
     @staticmethod
     def counted(rows: Iterable[tuple[int, Any, int | None]]) -> dict[int, engine.Order]:
-        """`current_orders` from the phase's cards as (seat, payload, act), oldest first
-        (a page reads them all once: `selectors.cards`)."""
+        """`current_orders` from the phase's cards as `cards` reads them."""
         cards: dict[int, engine.Order] = {}
         for seat, payload, act in rows:
             if act is None:

@@ -223,7 +223,7 @@ def cards(phase: Phase) -> list[tuple[int, Any, int | None]]:
     instance: a page asks who has a card in, the seat's own card and the public tally
     (each for what it shows and again for its version), and each is a reading of these
     rows (a phase holds a few cards a seat), so the page asks the database once."""
-    return _once(phase, "cards", lambda: list(phase.orders.order_by("pk").values_list("seat", "payload", "act")))
+    return _once(phase, "cards", phase.cards)
 
 
 def handed_of(state: engine.State, handed: set[int]) -> dict[int, bool]:
