@@ -213,9 +213,9 @@ def parse_address(address: str) -> str | None:
     return address
 
 
-
 WORKER_NICE = ["nice", "-n", "10"]
 """The worker's priority below the web server's (the README's "Deploying": `nice -n 10`)."""
+
 
 def run(address: str) -> int:
     """Serve the app at `address` with a worker and its beat until interrupted (Ctrl-C,

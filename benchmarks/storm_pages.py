@@ -330,7 +330,9 @@ def table(
         shown = ratio(measured[key], baseline[key]) if measured else "not run (--no-scaling)"
         print(f"  {label:52} {shown:>12}   {goal}")
     if 1 in alone and args.workers in alone and args.workers != 1:
-        print(f"  {f'1 -> {args.workers} workers (every mail received)':52} {ratio(alone[1]['mailed'], alone[args.workers]['mailed']):>12}   1.8x or better for 2")
+        label = f"1 -> {args.workers} workers (every mail received)"
+        scaled = ratio(alone[1]["mailed"], alone[args.workers]["mailed"])
+        print(f"  {label:52} {scaled:>12}   1.8x or better for 2")
     print(f"  {'seat page p99 in the storm / quiet p99':52} {ratio(storm_p99, quiet_p99):>12}   within 5x")
     print(f"  {'seat page CPU / the trivial view':52} {'(web.py)':>12}   within 10x")
 

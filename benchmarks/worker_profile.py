@@ -19,8 +19,8 @@ catalogs loaded, as a worker's `_warm` does).
 from __future__ import annotations
 
 import argparse
-import cProfile
 import collections
+import cProfile
 import logging
 import os
 import pstats

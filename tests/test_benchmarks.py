@@ -30,10 +30,11 @@ SMALLEST = {
     "simulate.py": ["--games", "20", "--repeat", "1"],
     "storm.py": ["--games", "3", "--players", "7", "--workers", "1", "--timeout", "120"],
     "storm_pages.py": [
-        *["--games", "3", "--players", "7", "--workers", "1", "--timeout", "120", "--quiet-seconds", "0.5"],
+        *["--games", "3", "--players", "7", "--workers", "2", "--timeout", "120", "--quiet-seconds", "0.5"],
         *["--web-workers", "1", "--threads", "2", "--clients", "2", "--drain", "30"],
     ],
     "talk.py": [*_SERVED],
+    "worker_profile.py": ["--games", "2", "--players", "7", "--top", "3"],
     "web.py": [*_SERVED, "--games", "2"],
 }
 """Each script, and the arguments that make it smallest."""
@@ -47,7 +48,8 @@ PRINTS = {
     "seat_profile.py": "ratio page / trivial:",
     "simulate.py": "ratio (model/engine)",
     "storm.py": "mails received 21 of 21",
-    "storm_pages.py": "errors: 0",
+    "storm_pages.py": "1 -> 2 workers",
+    "worker_profile.py": "function calls a game",
     "talk.py": "ratio:",
     "web.py": "card POST:",
 }
