@@ -213,6 +213,10 @@ def parse_address(address: str) -> str | None:
     return address
 
 
+WORKER_NICE = ["nice", "-n", "10"]
+"""The worker's priority below the web server's (the README's "Deploying": `nice -n 10`)."""
+
+
 def run(address: str) -> int:
     """Serve the app at `address` with a worker and its beat until interrupted (Ctrl-C,
     SIGTERM, the terminal closing: each stops everything and returns 0), or until one of
@@ -234,7 +238,10 @@ def run(address: str) -> int:
         started.append(
             Watched(
                 "the Celery worker (and its beat)",
-                [str(PYTHON), "-m", "celery", "-A", "werewolf", "worker", "-B", "--pool=solo", "--loglevel=warning"],
+                # At a lower priority than the web server, as the README's deployment runs it:
+                # a deadline's mails wait a little, a page does not.
+                [*WORKER_NICE, str(PYTHON), "-m", "celery", "-A", "werewolf", "worker", "-B", "--pool=solo"]
+                + ["--loglevel=warning"],
             )
         )
         server = Watched("the web server", [str(PYTHON), "manage.py", "runserver", "--noreload", address])

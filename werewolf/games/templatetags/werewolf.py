@@ -293,6 +293,13 @@ def render_event(
     templates read nothing else of the event, and that the words are the same as a
     fresh rendering's for every event of whole games of every ruleset."""
     kind = event.kind
+    visible_to = getattr(event, "visible_to", None)
+    if isinstance(viewer, int) and visible_to is not None and visible_to(engine.PUBLIC):
+        # A public event reads alike for every seat and the public (checked for every
+        # event of whole games of each ruleset, tests/web/test_shared_pages.py): worded
+        # once for them all, not once a seat (a phase's twelve mails, a storm's first
+        # visits to twelve pages).
+        viewer = engine.PUBLIC
     phase: str | None = _NO_PHASE
     if kind in PHASE_READERS:
         opened = getattr(event, "phase", None)
