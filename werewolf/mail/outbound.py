@@ -47,6 +47,7 @@ from werewolf.engine import grammar
 from werewolf.games import attendance, links, queue, scores, selectors, standbys
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post, SeatHolding, Standby
 from werewolf.games.outbox import READ, Default, HandOver
+from werewolf.games.templatetags.werewolf import worded
 
 from . import kept, mime
 
@@ -893,10 +894,22 @@ def _sender(configured: str, language: str | None) -> str:
 
 def _render_phase(player: Player, phase: Phase, events: list[Any], shared: Shared | None = None) -> dict[str, Any]:
     context = _context(player, phase=phase, events=[e for e in events if e.visible_to(player.seat)], shared=shared)
-    # The events this reader sees, worded once for the text and the HTML (the
-    # `event_text` tag; only for this mail: keyed by the events it holds).
-    context["event_words"] = {}
     return _render(player, "phase", context)
+
+
+def _story(context: dict[str, Any]) -> dict[str, str]:
+    """What a phase mail says of the phase's events (`story_text`, `story_html`): the
+    phase's name and the events the reader sees, in words (each worded once for every
+    mail: `render_event`). Written from those words and the phase alone, so said once
+    for every seat of the moment that sees the same words (most seats of a phase), and
+    never anything a seat does not see."""
+    game = context["game"]
+    lines = tuple(worded(event, context["names"], context["viewer"], game.ruleset) for event in context["events"])
+    fragment = {"said_alike": context.get("said_alike"), "phase": context["phase"], "lines": lines}
+    return {
+        "story_text": _said_alike(fragment, ("story", "text", lines), "emails/phase_events.txt", _plain),
+        "story_html": _said_alike(fragment, ("story", "html", lines), "emails/phase_events.html", _html),
+    }
 
 
 def _render(
@@ -920,6 +933,8 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
         deadline = _said_alike(context, ("next_phase_deadline",), "emails/next_phase_deadline.txt", _plain)
         context = {**context, "next_phase_deadline": deadline.rstrip("\n")}
         context = {**context, "next_phase_text": _plain("emails/next_phase.txt", context)}
+    if template in STORY_MAILS and "story_text" not in context:
+        context = {**context, **_story(context)}
     subject_template = f"emails/{template}_subject.txt"
     if template in ALIKE_SUBJECTS:
         subject = _said_alike(context, ("subject", template), subject_template)
@@ -942,6 +957,9 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
         ]
     return rendered
 
+
+STORY_MAILS = ("phase",)
+"""Mails that tell the events of their phase the seat sees (`_story`)."""
 
 ALIKE_SUBJECTS = ("phase",)
 """Mails whose subject names only the game and the phase (tests/mail/test_alike.py)."""
@@ -971,6 +989,11 @@ def _said_alike(
 def _line(template: str, context: dict[str, Any]) -> str:
     """A template rendered as one line (a subject, a summary)."""
     return " ".join(render_to_string(template, context).split())
+
+
+def _html(template: str, context: dict[str, Any]) -> str:
+    """A template rendered as HTML, as it is (safe to show unescaped)."""
+    return render_to_string(template, context)
 
 
 def _plain(template: str, context: dict[str, Any]) -> str:

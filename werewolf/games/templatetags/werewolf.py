@@ -251,20 +251,27 @@ def event_text(context: template.Context, event: Any) -> str:
     """An event in words for the page's viewer (the caller has filtered it), with the
     names the seats had when it happened if the selectors worked them out
     (`names_then`; a substitution renames a seat from then on only)."""
-    names = getattr(event, "names_then", None)
-    if names is None:
-        names = context.get("names") or ()
     game = context.get("game")
     ruleset = getattr(game, "ruleset", None) or context.get("ruleset")
     memo = context.get("event_words")
     if memo is None:
-        return render_event(event, names, context.get("viewer"), autoescape=context.autoescape, ruleset=ruleset)
+        return worded(event, context.get("names"), context.get("viewer"), ruleset, autoescape=context.autoescape)
     # One reader's mail says each event in its text and its HTML: worded once, as plain
     # text (event templates hold no markup), and escaped for the HTML.
     text = memo.get(id(event))
     if text is None:
-        text = memo[id(event)] = render_event(event, names, context.get("viewer"), autoescape=False, ruleset=ruleset)
+        text = memo[id(event)] = worded(event, context.get("names"), context.get("viewer"), ruleset)
     return escape(text) if context.autoescape else text
+
+
+def worded(
+    event: Any, names: Sequence[str] | None, viewer: Any, ruleset: str | None, *, autoescape: bool = False
+) -> str:
+    """`event_text`'s words for `viewer`, given the seats' `names` now: the names they had
+    when it happened where the selectors worked them out (`names_then`), plain text
+    unless told to escape."""
+    then = getattr(event, "names_then", None)
+    return render_event(event, (names or ()) if then is None else then, viewer, autoescape=autoescape, ruleset=ruleset)
 
 
 @register.simple_tag(takes_context=True)
