@@ -897,19 +897,12 @@ def _render_phase(player: Player, phase: Phase, events: list[Any], shared: Share
     return _render(player, "phase", context)
 
 
-def _story(context: dict[str, Any]) -> dict[str, str]:
-    """What a phase mail says of the phase's events (`story_text`, `story_html`): the
-    phase's name and the events the reader sees, in words (each worded once for every
-    mail: `render_event`). Written from those words and the phase alone, so said once
-    for every seat of the moment that sees the same words (most seats of a phase), and
-    never anything a seat does not see."""
-    game = context["game"]
-    lines = tuple(worded(event, context["names"], context["viewer"], game.ruleset) for event in context["events"])
-    fragment = {"said_alike": context.get("said_alike"), "phase": context["phase"], "lines": lines}
-    return {
-        "story_text": _said_alike(fragment, ("story", "text", lines), "emails/phase_events.txt", _plain),
-        "story_html": _said_alike(fragment, ("story", "html", lines), "emails/phase_events.html", _html),
-    }
+def _seen_words(context: dict[str, Any]) -> tuple[str, ...]:
+    """The events a phase mail's reader sees, in words (each worded once for every mail:
+    `render_event`): all that its story (`{% alike "story" seen_words %}`) reads of the
+    seat, so that the story is written once for every seat that sees the same words."""
+    ruleset = context["game"].ruleset
+    return tuple(worded(event, context["names"], context["viewer"], ruleset) for event in context["events"])
 
 
 def _render(
@@ -933,8 +926,8 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
         deadline = _said_alike(context, ("next_phase_deadline",), "emails/next_phase_deadline.txt", _plain)
         context = {**context, "next_phase_deadline": deadline.rstrip("\n")}
         context = {**context, "next_phase_text": _plain("emails/next_phase.txt", context)}
-    if template in STORY_MAILS and "story_text" not in context:
-        context = {**context, **_story(context)}
+    if template in STORY_MAILS and "seen_words" not in context:
+        context = {**context, "seen_words": _seen_words(context)}
     subject_template = f"emails/{template}_subject.txt"
     if template in ALIKE_SUBJECTS:
         subject = _said_alike(context, ("subject", template), subject_template)
@@ -959,7 +952,7 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
 
 
 STORY_MAILS = ("phase",)
-"""Mails that tell the events of their phase the seat sees (`_story`)."""
+"""Mails that tell the events of their phase the seat sees (`_seen_words`)."""
 
 ALIKE_SUBJECTS = ("phase",)
 """Mails whose subject names only the game and the phase (tests/mail/test_alike.py)."""

@@ -246,6 +246,47 @@ def _phase_name(language: str | None, autoescape: bool, *shape: Any) -> str:
     return str(compiled.render(template.Context({"phase": phase}, autoescape=autoescape))).strip()
 
 
+@register.tag("alike")
+def do_alike(parser: template.base.Parser, token: template.base.Token) -> AlikeNode:
+    """`{% alike "name" [value ...] %}...{% endalike %}`: a part every mail of one moment
+    says alike (a phase's mails: the same game, phase and language), given the values
+    named after it (`said_alike`, as Django's `{% cache %}` varies on its values): written
+    for the first mail and kept for the others. The part may read nothing of the seat it
+    is written for but those values (tests/mail/test_alike.py holds every mail to what it
+    would be written alone). Where nothing is kept for the moment (a page, a mail written
+    alone), it is written each time."""
+    bits = token.split_contents()
+    if len(bits) < 2:
+        raise template.TemplateSyntaxError("'alike' takes a name, then the values the part reads of its seat")
+    nodelist = parser.parse(("endalike",))
+    parser.delete_first_token()
+    return AlikeNode(nodelist, bits[1], [parser.compile_filter(bit) for bit in bits[2:]])
+
+
+class AlikeNode(template.Node):
+    def __init__(self, nodelist: template.NodeList, name: str, vary: list[Any]) -> None:
+        self.nodelist = nodelist
+        self.name = name
+        self.vary = vary
+
+    def render(self, context: template.Context) -> str:
+        said: dict[tuple[Any, ...], str] | None = context.get("said_alike")
+        if said is None:
+            return str(self.nodelist.render(context))
+        key = (
+            "alike",
+            self.origin.template_name if self.origin else None,
+            self.name,
+            translation.get_language(),
+            context.autoescape,
+            *(value.resolve(context) for value in self.vary),
+        )
+        words = said.get(key)
+        if words is None:
+            words = said[key] = self.nodelist.render(context)
+        return words
+
+
 @register.simple_tag(takes_context=True)
 def event_text(context: template.Context, event: Any) -> str:
     """An event in words for the page's viewer (the caller has filtered it), with the
