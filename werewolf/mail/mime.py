@@ -66,7 +66,7 @@ def _text_part(text: Any, subtype: str, extra: Iterable[tuple[str, str]] = ()) -
         data = text.encode("utf-8")
     except UnicodeEncodeError as error:  # (a lone surrogate: Django refuses it too)
         raise Unsupported("text that is not Unicode") from error
-    if any(len(line) > RFC5322_EMAIL_LINE_LENGTH_LIMIT for line in data.splitlines()):
+    if max(map(len, data.splitlines()), default=0) > RFC5322_EMAIL_LINE_LENGTH_LIMIT:
         raise Unsupported("a line too long for 8bit: Django writes it as quoted-printable")
     encoding = "7bit" if data.isascii() else "8bit"
     return (f'text/{subtype}; charset="utf-8"', [("Content-Transfer-Encoding", encoding), *extra], data)

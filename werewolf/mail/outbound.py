@@ -723,9 +723,11 @@ _NAMED_ADDRESS = re.compile(rf"[^\x00-\x1f\x7f<>\"\\(),.:;@\[\]]* <({_BARE_ADDRE
 
 
 def _boundary() -> str:
-    """A multipart boundary: "=_" and 128 random bits. No quoted-printable or base64 body
-    can hold it, and a text body only by a chance of one in 2^128."""
-    return f"=_{secrets.token_hex(16)}"
+    """A multipart boundary: "=_" and 112 random bits. No quoted-printable or base64 body
+    can hold it, and a text body only by a chance of one in 2^112. (Short enough that
+    `Content-Type: multipart/alternative; boundary="..."` fits a header line of 78: the
+    policy writes it as it is, not folded through a `Header`, in every mail.)"""
+    return f"=_{secrets.token_hex(14)}"
 
 
 class _Mail(EmailMultiAlternatives):
@@ -733,7 +735,7 @@ class _Mail(EmailMultiAlternatives):
     library, each boundary is checked against the mail's text by a regular expression
     made for it (compiled anew for every part of every mail, and crowding the other
     patterns out of `re`'s cache): a tenth of a phase's sending went there. A random
-    128-bit boundary after "=_", which no quoted-printable or base64 body can hold, is
+    112-bit boundary after "=_", which no quoted-printable or base64 body can hold, is
     as safe and costs nothing."""
 
     def message(self) -> Any:
