@@ -1006,28 +1006,55 @@ def calendar(player: Player, phase: Phase, context: dict[str, Any]) -> str:
     seat and phase (its UID); an extended deadline sends a later SEQUENCE of it."""
     summary = _said_alike(context, ("deadline_summary", bool(context.get("slot"))), "emails/deadline_summary.txt")
     description = render_to_string("emails/deadline_description.txt", context).strip()
-    deadline = phase.deadline.astimezone(UTC)
-    domain = message_id_domain()
-    stamp = "%Y%m%dT%H%M%SZ"
+    sequence, when = _calendar_when(phase.deadline.astimezone(UTC))
     lines = [
+        f"UID:phase-{phase.pk}-seat-{player.pk}@{message_id_domain()}",
+        sequence,
+        f"DTSTAMP:{timezone.now().astimezone(UTC).strftime(_ICAL_STAMP)}",
+    ]
+    tail = [f"DESCRIPTION:{_ical_text(description)}", *([f"URL:{context['link']}"] if context.get("link") else [])]
+    return "".join(
+        [
+            _CALENDAR_HEAD,
+            *(_ical_fold(line) + "\r\n" for line in lines),
+            when,
+            _calendar_line(f"SUMMARY:{_ical_text(summary)}"),
+            *(_ical_fold(line) + "\r\n" for line in tail),
+            _CALENDAR_FOOT,
+        ]
+    )
+
+
+_ICAL_STAMP = "%Y%m%dT%H%M%SZ"
+_CALENDAR_HEAD = "".join(
+    f"{line}\r\n"
+    for line in (
         "BEGIN:VCALENDAR",
         "VERSION:2.0",
         "PRODID:-//Werewolf//Deadlines//EN",
         "CALSCALE:GREGORIAN",
         "METHOD:PUBLISH",
         "BEGIN:VEVENT",
-        f"UID:phase-{phase.pk}-seat-{player.pk}@{domain}",
+    )
+)
+_CALENDAR_FOOT = "END:VEVENT\r\nEND:VCALENDAR\r\n"
+
+
+@lru_cache(maxsize=256)
+def _calendar_when(deadline: Any) -> tuple[str, str]:
+    """A deadline's SEQUENCE line, and its DTSTART and DTEND lines, written once for
+    every seat's event of the phase."""
+    start = (deadline - timedelta(minutes=15)).strftime(_ICAL_STAMP)
+    return (
         f"SEQUENCE:{int(deadline.timestamp()) // 60}",
-        f"DTSTAMP:{timezone.now().astimezone(UTC).strftime(stamp)}",
-        f"DTSTART:{(deadline - timedelta(minutes=15)).strftime(stamp)}",
-        f"DTEND:{deadline.strftime(stamp)}",
-        f"SUMMARY:{_ical_text(summary)}",
-        f"DESCRIPTION:{_ical_text(description)}",
-        *([f"URL:{context['link']}"] if context.get("link") else []),
-        "END:VEVENT",
-        "END:VCALENDAR",
-    ]
-    return "".join(_ical_fold(line) + "\r\n" for line in lines)
+        f"DTSTART:{start}\r\nDTEND:{deadline.strftime(_ICAL_STAMP)}\r\n",
+    )
+
+
+@lru_cache(maxsize=256)
+def _calendar_line(line: str) -> str:
+    """A content line the phase's events share (the summary), folded once for them all."""
+    return _ical_fold(line) + "\r\n"
 
 
 def _ical_text(value: str) -> str:
