@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -86,3 +87,24 @@ def test_every_ruleset_s_mails_are_what_they_would_be_alone(organiser, ruleset: 
         assert batch == alone
         helps += sum(1 for key in together.words if key[0] == "slot_help")
     assert helps  # (the help was said alike at all)
+
+
+SEAT_READS = re.compile(
+    r"\b(player|viewer|link|role|alive|slot|slot_help|card_in|mail_orders|unasked|reply_to|private|events|standing)\b"
+)
+"""What a mail's context says of its seat (outbound._context and the mails' own)."""
+
+
+def test_a_part_said_alike_reads_nothing_of_its_seat_but_the_values_it_names() -> None:
+    """`{% alike name values %}` keeps a part for every mail of the moment: the part may
+    read of its seat only the values it names (as the story names the seat's words)."""
+    root = Path(__file__).resolve().parents[2] / "templates"
+    parts = 0
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in {".txt", ".html"}:
+            continue
+        for part in re.finditer(r"{% alike (.*?) %}(.*?){% endalike %}", path.read_text(), re.S):
+            named = set(part[1].split()[1:])
+            assert set(SEAT_READS.findall(part[2])) <= named, (path, part[0])
+            parts += 1
+    assert parts  # (the phase mail's head and story)
