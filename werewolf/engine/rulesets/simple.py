@@ -39,7 +39,6 @@ from ..errors import SetupError
 from ..events import Audience, Event
 from ..night import Death, Night, Pipeline
 from ..orders import Order
-from ..outcome import Outcome, finish
 from ..pack import alpha, succession
 from ..pack import victim as pack_victim
 from ..people import LESSONS, Lesson, died
@@ -47,7 +46,7 @@ from ..random import setup_rng
 from ..state import PhaseKind, PhaseSpec, RulesetState, Stage, State
 from ..table import Role
 from ..voting import leaders, strict_majority
-from .base import Advice, BaseRuleset, DealShape, one_role_deal, one_role_shape
+from .base import Advice, DealShape, JudgedBySides, one_role_deal, one_role_shape
 
 LIST = Field(most=None, ranked=True, optional=True, count_error="empty_list", prune=True)
 """A pack member's ranked list of victims (the pack's own members refused)."""
@@ -95,7 +94,7 @@ class Tally:
     tied: list[int]
 
 
-class SimpleFamily(BaseRuleset, ABC):
+class SimpleFamily(JudgedBySides, ABC):
     """The deal, the open day, the phases, the deaths and the end of a simple ruleset; a
     ruleset gives the abstract hooks and overrides what else it plays otherwise."""
 
@@ -303,9 +302,6 @@ class SimpleFamily(BaseRuleset, ABC):
             return "target_self"
         return "not_a_choice"
 
-    def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:
-        raise ValueError(f"{self.id} has no instant cards")
-
     def decisive(self, state: State, cards: Mapping[int, Order]) -> bool:
         """A day ends as soon as a strict majority of the living vote for one player."""
         if state.phase != "day":
@@ -434,18 +430,6 @@ class SimpleFamily(BaseRuleset, ABC):
             if told:
                 events.append(Event("alpha_passed", {"alpha": new_alpha, "pack": living_pack}, Audience.of(*told)))
         return state
-
-    def judge(self, state: State, events: list[Event]) -> State:
-        """End the game if a side has won."""
-        winner = self.winner(state)
-        if winner is None:
-            return state
-        return finish(state, winner, self.winners(state, winner), state.rules.roles, events)
-
-    def outcome(self, state: State) -> Outcome | None:
-        if state.winner is None:
-            return None
-        return Outcome(state.winner, self.winners(state, state.winner))
 
     def winner(self, state: State) -> str | None:
         """The first of `SIDES` when no wolf lives; the pack's when the living wolves are
