@@ -14,19 +14,19 @@ from typing import Any, ClassVar
 import pytest
 
 from werewolf import engine
-from werewolf.engine import registry
+from werewolf.engine import abilities, registry
 from werewolf.engine.events import Audience
 from werewolf.engine.night import DEATHS, JUDGE, Night, Pipeline
 from werewolf.engine.options import as_json, parse_options
 from werewolf.engine.rulesets import get
 from werewolf.engine.rulesets.base import Capabilities
-from werewolf.engine.rulesets.simple import INQUIRE, KILL, PROTECT, VOTE, SimpleFamily
+from werewolf.engine.rulesets.simple import INQUIRE, KILL, PROTECT, SHOOT, VOTE, SimpleFamily
 from werewolf.engine.simulate import PEOPLE, STRATEGIES, simulate
 from werewolf.engine.state import State
 from werewolf.engine.table import Role, table
 
 ID = "test-simple"
-GOON, COP, MEDIC, TOWNIE = "goon", "cop", "medic", "townie"
+GOON, COP, MEDIC, TOWNIE, VIGILANTE, BLOCKER = "goon", "cop", "medic", "townie", "vigilante", "blocker"
 TOWN, FACTION = "town", "faction"
 ROLES = table(
     (
@@ -34,6 +34,8 @@ ROLES = table(
         Role(COP, TOWN, night="inquire"),
         Role(MEDIC, TOWN, night="protect"),
         Role(TOWNIE, TOWN),
+        Role(VIGILANTE, TOWN, night="shoot"),
+        Role(BLOCKER, TOWN, night="block"),
     )
 )
 
@@ -67,6 +69,7 @@ class TownOptions:
     day_deadline: str = "plurality"
     tie: str = "none"
     reveal_dead: bool = True
+    powers: bool = False
 
 
 def _cop(night: Night) -> None:
@@ -91,7 +94,7 @@ class Town(SimpleFamily):
     min_players = 5
     max_players = 15
     roles = ROLES
-    cards = (KILL, INQUIRE, PROTECT, VOTE)
+    cards = (KILL, INQUIRE, PROTECT, SHOOT, abilities.BLOCK, VOTE)
     state_type = TownState
     options_type = TownOptions
     SIDES = (TOWN, FACTION)
@@ -100,9 +103,11 @@ class Town(SimpleFamily):
     def __init__(self) -> None:
         self.night_steps = Pipeline(
             (
+                ("block", abilities.roleblock),
                 ("faction", self.choose_victim),
                 ("cop", _cop),
                 ("medic", _medic),
+                ("vigilante", self.shoot_once),
                 ("faction_kill", self.kill_victim),
                 (DEATHS, None),
                 (JUDGE, None),
@@ -114,7 +119,8 @@ class Town(SimpleFamily):
 
     def deck(self, options: Mapping[str, Any], players: int) -> tuple[str, ...]:
         goons: int = options["goons"]
-        return (GOON,) * goons + (COP, MEDIC) + (TOWNIE,) * (players - goons - 2)
+        powers = (COP, MEDIC) + (VIGILANTE, BLOCKER) * bool(options["powers"])
+        return (GOON,) * goons + powers + (TOWNIE,) * (players - goons - len(powers))
 
     def set_up_summary(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
         return {"players": players, "goons": options["goons"]}
@@ -250,7 +256,8 @@ def test_the_town_wins_when_the_last_goon_falls_and_the_faction_at_parity() -> N
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_bots_play_it_to_the_end(strategy: str) -> None:
-    result = simulate(ID, 9, {"start": "day"} if strategy == PEOPLE else {}, 30, 4, strategy=strategy)
+    raw = {"powers": True, **({"start": "day"} if strategy == PEOPLE else {})}
+    result = simulate(ID, 9, raw, 30, 4, strategy=strategy)
     assert sum(result.wins.values()) == 30 and set(result.wins) <= {TOWN, FACTION}
 
 
@@ -268,3 +275,60 @@ def test_a_game_survives_json_and_replays_from_its_seed() -> None:
         return trail
 
     assert game(5) == game(5)
+
+
+POWERS = {"roles": [GOON, COP, MEDIC, VIGILANTE, BLOCKER, GOON, TOWNIE], "alpha": 5}
+"""The same table with a Vigilante at 3 and a Roleblocker at 4 in place of two Townies."""
+
+
+def powers() -> State:
+    return engine.setup(ID, {"powers": True}, 7, 1, deal=POWERS)[0]
+
+
+def test_a_roleblock_voids_its_targets_card_and_the_target_is_told() -> None:
+    state, events = play(powers(), s4=("block", 1), s1=("inquire", 0), s0=("kill", 6), s5=("kill", 6))
+    assert "cop_saw" not in kinds(events)
+    told = next(event for event in events if event.kind == "roleblocked")
+    assert told.data == {"seat": 1} and told.audience.seats == frozenset({1})
+    ruling = next(event for event in events if event.kind == "ruling_roleblocked")
+    assert ruling.data == {"seat": 1, "by": [4], "card": "inquire"}
+    assert not state.alive[6], "the rest of the night plays as written"
+
+
+def test_a_roleblocked_medic_saves_nobody() -> None:
+    state, _ = play(powers(), s4=("block", 2), s2=("protect", 6), s0=("kill", 6), s5=("kill", 6))
+    assert not state.alive[6]
+
+
+def test_a_roleblocked_faction_member_s_list_does_not_count() -> None:
+    state, events = play(powers(), s4=("block", 5), s0=("kill", 6), s5=("kill", 1))
+    chose = next(event for event in events if event.kind == "pack_chose")
+    assert chose.data == {"victim": 6, "how": "consensus", "decided_by": None}
+    assert not state.alive[6] and state.alive[1]
+
+
+def test_a_player_who_slept_learns_nothing_of_a_roleblock() -> None:
+    _, events = play(powers(), s4=("block", 6), s0=("kill", 1), s5=("kill", 1))
+    assert "roleblocked" not in kinds(events) and "ruling_roleblocked" not in kinds(events)
+
+
+def test_roleblocks_act_together_so_two_blockers_both_block() -> None:
+    state = powers()
+    cards = {
+        3: engine.Order("block", (4,)),
+        4: engine.Order("block", (3,)),
+        1: engine.Order("inquire", (0,)),
+        2: engine.Order("block", (1,)),
+    }
+    night = Night(state, cards, Random(0), [])
+    abilities.roleblock(night)
+    assert sorted(night.cards) == [2, 3, 4] and [seat for seat, _ in night.written("block")] == [2, 3, 4]
+
+
+def test_the_vigilante_shoots_once_and_kills_whoever_it_names() -> None:
+    state, events = play(powers(), s3=("shoot", 6))
+    assert not state.alive[6]
+    assert next(event for event in events if event.kind == "vigilante_fired").data == {"target": 6, "hit": True}
+    assert next(event for event in events if event.kind == "shot").data == {"seat": 6, "role": TOWNIE}
+    state, _ = play(state)
+    assert engine.phase(state).slots[3].card.kind == "sleep", "the shot is spent"

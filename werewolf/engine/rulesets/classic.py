@@ -202,7 +202,7 @@ class Classic(SimpleFamily):
                 ("cupid", _cupid),
                 ("seer", _seer),
                 ("wolfsbane", _wolfsbane),
-                ("vigilante", _vigilante),
+                ("vigilante", self.shoot_once),
                 ("pack_kill", self.kill_victim),
                 (DEATHS, None),
                 ("convert", _convert),
@@ -298,6 +298,10 @@ class Classic(SimpleFamily):
         """The base's reasons; a wolf named in Dark City's swap is its own refusal."""
         code = super().refusal(state, seat, field, value)
         return "swap_wolf" if code == "target_wolf" and field.name == "swap" else code
+
+    def shot_hits(self, state: State, target: int) -> bool:
+        """The Vigilante's one shot kills only a werewolf (and is spent whatever it hit)."""
+        return ROLES[state.rules.roles[target]].counts_as_wolf
 
     def victim_falls(self, night: Night, victim: int) -> None:
         """In "Thing" the pack's victim is converted at dawn (`_convert`) instead."""
@@ -471,18 +475,6 @@ def _wolfsbane(night: Night) -> None:
     if saved_by is not None:
         night.events.append(rulings.protected(victim, herbalist, saved_by))
         night.notes["victim"] = None
-
-
-def _vigilante(night: Night) -> None:
-    """The Vigilante's one shot: it kills a werewolf, and is spent whatever it hit."""
-    for seat, card in night.written("shoot"):
-        target = card.targets[0]
-        hit = ROLES[night.state.rules.roles[target]].counts_as_wolf
-        night.state = night.state.with_rules(spent=tuple(sorted({*night.state.rules.spent, seat})))
-        night.tell("vigilante_fired", {"target": target, "hit": hit}, Audience.of(seat))
-        night.events.append(rulings.power_spent(seat, "shoot", (target,)))
-        if hit:
-            night.kills.append((target, "shot"))
 
 
 def _convert(night: Night) -> None:

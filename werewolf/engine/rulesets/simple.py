@@ -34,6 +34,7 @@ from random import Random
 from typing import Any, ClassVar, Protocol
 
 from .. import rulings
+from ..abilities import BLOCK
 from ..cards import SLEEPER, Card, Field, Slot
 from ..errors import SetupError
 from ..events import Audience, Event
@@ -124,10 +125,11 @@ class SimpleFamily(JudgedBySides, ABC):
 
     def power_slot(self, state: State, seat: int, row: Role, living: list[int]) -> Slot:
         """The night card of a living seat outside the pack whose role acts at night:
-        an inquiry or a one-shot shot (once a game) at another living player, a protection
-        of anyone living; nothing for another power (a ruleset names its own)."""
-        if row.night == "inquire":
-            return Slot(INQUIRE, (others(living, seat),))
+        an inquiry, a roleblock (engine/abilities.py) or a one-shot shot (once a game) at
+        another living player, a protection of anyone living; nothing for another power (a
+        ruleset names its own)."""
+        if row.night in ("inquire", "block"):
+            return Slot(INQUIRE if row.night == "inquire" else BLOCK, (others(living, seat),))
         if row.night == "protect":
             return Slot(PROTECT, (tuple(living),))
         if row.night == "shoot" and seat not in state.rules.spent:
@@ -147,6 +149,10 @@ class SimpleFamily(JudgedBySides, ABC):
         """Whether the pack kills a player drawn at random when no member hands in a list;
         by default it kills nobody."""
         return False
+
+    def shot_hits(self, state: State, target: int) -> bool:
+        """Whether a one-shot shot (`shoot_once`) kills its target: always, by default."""
+        return True
 
     def victim_falls(self, night: Night, victim: int) -> None:
         """What the pack's victim suffers at dawn when nothing saved it: it is killed."""
@@ -375,6 +381,18 @@ class SimpleFamily(JudgedBySides, ABC):
         )
         night.notes["victim"] = victim
         night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
+
+    def shoot_once(self, night: Night) -> None:
+        """A one-shot shot (a Vigilante's): it kills its target if it hits (`shot_hits`),
+        and is spent whatever it hit; the shooter learns whether it hit."""
+        for seat, card in night.written("shoot"):
+            target = card.targets[0]
+            hit = self.shot_hits(night.state, target)
+            night.state = night.state.with_rules(spent=tuple(sorted({*night.state.rules.spent, seat})))
+            night.tell("vigilante_fired", {"target": target, "hit": hit}, Audience.of(seat))
+            night.events.append(rulings.power_spent(seat, "shoot", (target,)))
+            if hit:
+                night.kills.append((target, "shot"))
 
     def kill_victim(self, night: Night) -> None:
         """The pack's victim falls (`victim_falls`) after the night's earlier kills, unless
