@@ -218,7 +218,7 @@ def messages(*, check: bool) -> int:
     for key in changes.added:
         print(f"new, to translate: {_shown(key)}")
     for key in changes.revived:
-        print(f"used again, its old translation kept (check it): {_shown(key)}")
+        print(f"used again, its old translation kept and marked fuzzy (check it): {_shown(key)}")
     for key in changes.obsolete:
         print(f"obsolete, marked #~: {_shown(key)}")
     if changes.flags:
@@ -237,7 +237,7 @@ def messages(*, check: bool) -> int:
     CATALOGUE.write_text(merged, encoding="utf-8")
     print(f"{where}: {len(changes.added)} new, {len(changes.revived)} used again, {len(changes.obsolete)} obsolete.")
     if changes.added or changes.revived:
-        print("Translate the entries with an empty msgstr (or check the revived ones), then python3 dev.py install.")
+        print("Translate the entries with an empty msgstr, check the fuzzy ones, then python3 dev.py install.")
     return 0
 
 
@@ -302,11 +302,11 @@ def merge_catalogue(current: str, fresh: str) -> tuple[str, CatalogueChanges]:
     makemessages extracts now, untranslated): an entry of `fresh` whose key `current`
     lacks is appended at the end as makemessages wrote it (its references, its flags, an
     empty msgstr), or, where `current` holds it obsolete, made live again where it stands
-    with its old translation; a live entry of `current` that `fresh` lacks is marked
-    obsolete in place, as msgmerge marks one (`#~` before its strings, its references
-    dropped). Every other byte of `current` stays as it is: its references, wrapping and
-    order are never rewritten. Flags that differ (a msgid now used as a format string)
-    are only reported."""
+    with its old translation, marked fuzzy for a translator to check; a live entry of
+    `current` that `fresh` lacks is marked obsolete in place, as msgmerge marks one (`#~`
+    before its strings, its references dropped). Every other byte of `current` stays as
+    it is: its references, wrapping and order are never rewritten. Flags that differ (a
+    msgid now used as a format string) are only reported."""
     entries = parse_catalogue(current)
     wanted = [entry for entry in parse_catalogue(fresh) if entry.key is not None and not entry.obsolete]
     wanted_keys = {entry.key for entry in wanted}
@@ -324,7 +324,8 @@ def merge_catalogue(current: str, fresh: str) -> tuple[str, CatalogueChanges]:
                 changes.flags.append((entry.key, old_flags, new_flags))
         elif entry.key in dead:
             buried = dead[entry.key]
-            comments = [line for line in entry.lines if line.startswith("#") and not line.startswith("#~")]
+            comments = [line for line in entry.lines if line.startswith("#") and not line.startswith(("#~", "#,"))]
+            comments.append("#, " + ", ".join(("fuzzy", *dict.fromkeys(entry.flags))))
             strings = [
                 line[3:] if line.startswith("#~ ") else line[2:] for line in buried.lines if line.startswith("#~")
             ]

@@ -140,8 +140,9 @@ def test_a_msgid_nothing_marks_is_marked_obsolete_where_it_stands() -> None:
 def test_an_obsolete_msgid_used_again_comes_back_with_its_translation() -> None:
     merged, changes = dev.merge_catalogue(CURRENT, FRESH)
     assert changes.revived == [("Back again", None)]
-    assert '\n#: templates/again.html:4\nmsgid "Back again"\nmsgstr "Di nuovo qui"\n' in merged
-    assert read_po(io.BytesIO(merged.encode()), locale="it").get("Back again").string == "Di nuovo qui"
+    assert '\n#: templates/again.html:4\n#, fuzzy\nmsgid "Back again"\nmsgstr "Di nuovo qui"\n' in merged
+    back = read_po(io.BytesIO(merged.encode()), locale="it").get("Back again")
+    assert back.string == "Di nuovo qui" and back.fuzzy, "a translator checks it before it is used"
 
 
 def test_entries_are_keyed_by_context_and_singular() -> None:
