@@ -67,6 +67,9 @@ for a table that does."""
 Z95 = 1.96
 """A 95 % confidence interval is the share plus or minus this many standard errors."""
 
+RACE_Z = Z95
+"""The standard errors of each share's interval in the option race (`Share.bounds`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Share:
@@ -98,7 +101,7 @@ class Share:
         10), and reaches no further than 0 and 1."""
         if not self.games:
             return 0.0, 1.0
-        n, p, z = self.games, self.share, Z95
+        n, p, z = self.games, self.share, RACE_Z
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
         return max(0.0, centre - half), min(1.0, centre + half)
