@@ -4,9 +4,11 @@
 that never talk, bots that talk as players do), and the counts on either side of it within
 the ruleset's range, and gives each side's share of the wins with its standard error; a
 side winning more than `LOPSIDED` with the talking bots is flagged.
-`suggest` then tries every single change of one option and says which moves the
-flagged side's share most towards even. Every run is seeded, so a setup gives the same
-figures each time it is asked (the web side keeps them, too)."""
+`suggest` then races every single change of one option (`race`) and says which moves the
+flagged side's share most towards even, and which others it could not tell from it. Both
+play in batches against a clock when given `seconds` (the web's whole answer within two
+seconds: docs/lab.md). Every run is seeded, so a setup gives the same figures each time it
+is asked without a clock (the web side keeps them, too)."""
 
 from __future__ import annotations
 
@@ -187,10 +189,6 @@ class Suggestion:
     def best(self) -> Change | None:
         """The first change, when it moves the share towards even at all."""
         return self.changes[0] if self.changes and self.changes[0].moved > 0 else None
-
-    @property
-    def games(self) -> int:
-        return sum(change.share.games for change in self.changes)
 
 
 def figures(
