@@ -101,7 +101,7 @@ def token_name(token: str | None) -> str:
 def character(role_id: str | None, game: Any) -> Any:
     """The definition of a character of `game` (anything with `ruleset` and `options`),
     in rulesets whose characters are made of ability blocks (Luna Piena): what
-    includes/character_text.html puts in words. None elsewhere."""
+    rulesets/werewolf/includes/character_text.html puts in words. None elsewhere."""
     if not role_id or game is None:
         return None
     ruleset = game.get("ruleset") if isinstance(game, dict) else getattr(game, "ruleset", None)
