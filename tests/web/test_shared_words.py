@@ -121,3 +121,27 @@ def test_the_check_finds_a_word_of_the_world() -> None:
     pattern = re.compile(r"(?<![\w/.-])(werewolf|pack)(?:e?s)?(?![\w/-])", re.IGNORECASE)
     assert found_in('{% load i18n werewolf %}{% translate "The pack\'s den" %}', pattern) == {"pack"}
     assert not found_in('{% include "rulesets/werewolf/x.html" %}', pattern)
+
+
+def test_a_family_words_its_own_refusals_and_the_shared_tree_the_rest() -> None:
+    """A card refusal only a werewolf game has is worded by the werewolf games' folder;
+    a ruleset that words nothing of its own (no game here) reads the shared, neutral
+    refusal; a refusal every ruleset has reads the same in both."""
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    def refusal(code: str, game: object) -> str:
+        error = SimpleNamespace(code=code, params={"target": 1})
+        context = {"error": error, "names": ["Ada", "Bruno"], "game": game}
+        return " ".join(render_to_string("includes/service_error.html", context).split())
+
+    with translation.override("en"):
+        assert (
+            refusal("target_wolf", "classic") == "Bruno is a werewolf: the pack cannot kill its own. Name someone else."
+        )
+        assert refusal("target_wolf", None).startswith("That could not be done.")
+        assert (
+            refusal("target_dead", "classic") == refusal("target_dead", None) == "Bruno is dead: name a living player."
+        )
+        assert "house" in refusal("house_gone", "lupusburg") and "werewolf" in refusal("target_wolf", "lupusburg")
