@@ -174,8 +174,10 @@ FAMILY_EVENTS: EventKinds = {
     "pack_formed": ("pack",),
     "pack_known": ("pack",),
     "power_used": (),
+    "revived": (),
     "role_dealt": (),
     "role_set_aside": (),
+    "rose_again": (),
     "ruling_frail": (),
     "ruling_immune": (),
     "ruling_owl": (),
@@ -185,8 +187,11 @@ FAMILY_EVENTS: EventKinds = {
     "ruling_tie_broken": (),
     "seer_saw": ("target",),
     "suspects_named": (),
+    "taken": (),
+    "token_given": ("giver",),
 }
-"""The kinds of event both editions write (`Ruleset.events`); each adds its own."""
+"""The kinds of event both editions write (`Ruleset.events`); each adds its own. (The
+ability blocks' events are here: Tabula's organiser's characters are made of them too.)"""
 
 
 class TabulaFamily(BaseRuleset, ABC):

@@ -215,11 +215,7 @@ class LunaPiena(TabulaFamily):
     events: EventKinds = {
         **FAMILY_EVENTS,
         "group_met": ("members",),
-        "revived": (),
-        "rose_again": (),
         "ruling_taken_along": (),
-        "taken": (),
-        "token_given": ("giver",),
         "tombstone_passed": (),
     }
     roles: Mapping[str, Role] = {name: character.row() for name, character in deck_table.BUILT_IN.items()}
