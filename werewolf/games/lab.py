@@ -31,6 +31,7 @@ from werewolf.engine import lab as engine_lab
 
 from . import access, observed
 from .forms import GameForm, family
+from .templatetags.werewolf import own
 
 CACHE_SECONDS = 30 * 86400
 """How long a setup's figures are kept (the engine's fingerprint is in the key: a new
@@ -322,9 +323,7 @@ def _best(setup: Setup, side: str, who: str) -> dict[str, Any] | None:
 
 def _with_sides(setup: Setup, context: dict[str, Any]) -> dict[str, Any]:
     """The template naming a side's winners: the ruleset family's own, else the shared one."""
-    context["side_words"] = select_template(
-        [f"rulesets/{family(setup.ruleset)}/games/lab_side.html", "games/lab_side.html"]
-    )
+    context["side_words"] = select_template(own(setup.ruleset, "games/lab_side.html"))
     return context
 
 

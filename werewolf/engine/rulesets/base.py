@@ -95,7 +95,11 @@ class Capabilities:
       print page's), lowest first; its editions follow one another by id.
     - `typical_table`: the players a game open to sign-up is checked for before they are
       known (0: the ruleset's least).
-    - `timings`: the day's steps a game may give their own length (`Timing`)."""
+    - `timings`: the day's steps a game may give their own length (`Timing`).
+    - `lineage`: the folders of words the family's own falls back on, nearest first,
+      before the shared tree's neutral words: a family of the werewolf games says
+      `("werewolf",)`, whose folder words the pack, the village and their roles once for
+      them all; a game of another world (Mafia) names its own, or none."""
 
     family: str
     houses: bool = False
@@ -104,6 +108,13 @@ class Capabilities:
     rank: int = 0
     typical_table: int = 0
     timings: tuple[Timing, ...] = ()
+    lineage: tuple[str, ...] = ()
+
+
+EventKinds = Mapping[str, tuple[str, ...]]
+"""A ruleset's `events`: each kind of event it writes, with the fields of its data that
+name seats whose role its audience learns, or narrows down ("target" of `seer_saw`,
+"pack" of `pack_formed`); () where it tells none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +184,13 @@ class Ruleset(Protocol):
     @property
     def capabilities(self) -> Capabilities:
         """What the web side asks of the ruleset by name (never by its id)."""
+        ...
+
+    @property
+    def events(self) -> EventKinds:
+        """Every kind of event the ruleset writes (besides the engine's own,
+        `engine.ENGINE_EVENTS`), and which of them tell a role (`EventKinds`): what the
+        guard tests check its games against, and what the secrecy sweep counts as known."""
         ...
 
     @property
@@ -339,6 +357,8 @@ class BaseRuleset:
 
     id: str
     roles: Mapping[str, Role]
+    events: EventKinds
+    """Declared by every ruleset, with no default (`Ruleset.events`)."""
     extra_options: tuple[OptionSpec, ...] = ()
     """None: the options dataclass holds every option."""
 

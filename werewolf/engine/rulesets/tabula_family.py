@@ -38,7 +38,7 @@ from ..random import setup_rng
 from ..state import PhaseSpec, RulesetState, Stage, State
 from ..table import Role
 from ..talk import Channel
-from .base import DealShape, JudgedBySides, Timing, one_role_deal, one_role_shape
+from .base import DealShape, EventKinds, JudgedBySides, Timing, one_role_deal, one_role_shape
 
 MIN_PLAYERS = 7
 MAX_PLAYERS = 24
@@ -156,6 +156,41 @@ def origin(state: State) -> int:
     """Where ties count from: the card's holder, or seat 0 while nobody holds it."""
     holder = state.rules.holder
     return 0 if holder is None else int(holder)
+
+
+FAMILY_EVENTS: EventKinds = {
+    "alpha_passed": ("pack",),
+    "ballot_revealed": (),
+    "character_read": ("seat", "target"),
+    "dawn_no_death": (),
+    "game_over": (),
+    "game_set_up": (),
+    "killed": ("seat",),
+    "lynched": ("seat",),
+    "medium_saw": ("seat",),
+    "owl_chose": (),
+    "pack_chose": (),
+    "pack_formed": ("pack",),
+    "pack_known": ("pack",),
+    "power_used": (),
+    "revived": (),
+    "role_dealt": (),
+    "role_set_aside": (),
+    "rose_again": (),
+    "ruling_frail": (),
+    "ruling_immune": (),
+    "ruling_owl": (),
+    "ruling_pack_choice": (),
+    "ruling_power_spent": (),
+    "ruling_protected": (),
+    "ruling_tie_broken": (),
+    "seer_saw": ("target",),
+    "suspects_named": (),
+    "taken": (),
+    "token_given": ("giver",),
+}
+"""The kinds of event both editions write (`Ruleset.events`); each adds its own. (The
+ability blocks' events are here: Tabula's organiser's characters are made of them too.)"""
 
 
 class TabulaFamily(JudgedBySides, ABC):
