@@ -209,6 +209,40 @@ def test_the_replay_and_the_record_agree_and_the_replay_tells_why(organiser: Any
     assert "Sam takes over seat 7 from Chiara." in public and "Why:" not in public
 
 
+def test_the_closing_events_name_who_wrote_the_card_after_a_substitution_in_the_middle_of_the_step(
+    organiser: Any, organiser_client: Client
+) -> None:
+    """Hugo voted, then the organiser put Ivan in his seat, then Day 1 closed: the day's
+    tally is of the cards as written, so every door says "Hugo → Dario", never
+    "Ivan → Dario" (Ivan wrote no card that day); the Night after is Ivan's."""
+    from django.core import mail
+
+    game = play_the_issue(organiser, organiser_client)
+    hugo, ivan = "Hugo → Dario", "Ivan → Dario"
+    record = sections(
+        pdf_text(organiser_client.get(f"/games/{game.pk}/print/record.pdf").content), ["Day 1", "Night 2"]
+    )["Day 1"]
+    replay_day1 = text_of(organiser_client.get(f"/g/{game.public_key}/replay/?step=2").content.decode())
+    public = text_of(Client().get(f"/g/{game.public_key}/").content.decode())
+    day1 = game.phases.get(index=1)
+    from werewolf.games.models import Dispatch
+
+    mailed = [row.body_text for row in Dispatch.objects.filter(phase=day1, kind=Dispatch.Kind.PHASE)]
+    assert mailed and all("The votes:" in body for body in mailed)
+    for door, text in [
+        ("record", record),
+        ("replay", replay_day1),
+        ("public log", public),
+        *[("mail", body) for body in mailed],
+    ]:
+        assert hugo in text and ivan not in text, door
+    assert any(hugo in message.body for message in mail.outbox)
+    # The export tells the card's writer beside its seat (its events name seats only).
+    exported = organiser_client.get(f"/games/{game.pk}/export.json").json()
+    day = next(phase for phase in exported["phases"] if phase["index"] == 1)
+    assert day["by"][str(HUGO)] == "Hugo" and day["orders"][str(HUGO)]["targets"] == [DARIO]
+
+
 def test_the_export_names_the_holders_and_each_cards_writer(organiser: Any, organiser_client: Client) -> None:
     game = play_the_issue(organiser, organiser_client)
     exported = organiser_client.get(f"/games/{game.pk}/export.json").json()

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from .models import Event, Game, Phase, SeatHolding
+from .models import Event, Game, Order, Phase, SeatHolding
 
 Reason = SeatHolding.Reason
 
@@ -54,8 +54,10 @@ class Holding:
 class Holders:
     """A game's seats and their holders over time, each seat's in order."""
 
-    def __init__(self, seats: Sequence[Sequence[Holding]]) -> None:
+    def __init__(self, seats: Sequence[Sequence[Holding]], game_id: int | None = None) -> None:
         self._seats = [list(held) for held in seats]
+        self._game_id = game_id  # (for the cards of `writers`; None: no cards read)
+        self._written: dict[int, dict[int, list[tuple[datetime, str]]]] | None = None
         # Each seat's hand-over moments after its first holder, for `at` (bisect).
         self._starts = [[holding.since or EARLIEST for holding in held[1:]] for held in self._seats]
         # Every hand-over's moment, whichever seat: the names change only at these.
@@ -132,6 +134,55 @@ class Holders:
                     event.holding = changes[done]
                     done += 1
             event.names_then = self.names_after(done)
+        self.writers(events)
+
+    def writers(self, events: Sequence[Event], names: Sequence[str] | None = None) -> None:
+        """Give each of `events` the names its seats had as the writers of their cards
+        (`writers_then`, by seat): the names it tells (`names`, else its `names_then`),
+        but a seat whose card in the event's step, handed in before the event, was
+        written by someone who has left the seat since is named by that writer (who held
+        it `at` the card's moment). An event that tells what a card did (a day's votes, the
+        list that chose the pack's victim, the Seer's inquiry) names its writer by these;
+        whom a card or a step touched, by the names (the seat's holder then).
+
+        The cards are read once, and only those of the steps in which a seat changed
+        hands (`from_index`): elsewhere a seat's cards are all its holder's then."""
+        written = self._cards()
+        for event in events:
+            told = getattr(event, "names_then", None) if names is None else names
+            event.writers_then = told  # (the same list where no writer has left)
+            cards = written.get(event.phase_id) if event.phase_id is not None else None
+            if not cards or told is None:
+                continue
+            when = getattr(event, "created_at", None)
+            for seat, made in cards.items():
+                wrote = [name for moment, name in made if when is None or moment <= when]
+                if wrote and seat < len(told) and told[seat] != wrote[-1]:
+                    if event.writers_then is told:
+                        event.writers_then = list(told)
+                    event.writers_then[seat] = wrote[-1]
+
+    def _cards(self) -> dict[int, dict[int, list[tuple[datetime, str]]]]:
+        """By step (its id) and seat, in the order handed in, each card's moment and
+        writer, of each seat handed over in a step while it was open (the steps its
+        hand-overs began in): one query, none for a game whose seats never changed hands."""
+        if self._written is None:
+            handed: dict[int, set[int]] = {}
+            for holding in self.handovers():
+                if holding.from_index is not None:
+                    handed.setdefault(holding.from_index, set()).add(holding.seat)
+            self._written = {}
+            if handed and self._game_id is not None:
+                rows = (
+                    Order.objects.filter(phase__game_id=self._game_id, phase__index__in=handed, act=None)
+                    .order_by("pk")
+                    .values_list("phase_id", "phase__index", "seat", "submitted_at")
+                )
+                for phase_id, index, seat, moment in rows:
+                    if seat in handed[index]:
+                        by_seat = self._written.setdefault(phase_id, {})
+                        by_seat.setdefault(seat, []).append((moment, self.at(seat, moment).name))
+        return self._written
 
     def names_during(self, phase: Phase | None) -> list[str]:
         """Every seat's name as `phase` closed (`during`); None: as dealt."""
@@ -202,4 +253,4 @@ def _read(game: Game) -> Holders:
             ]
             + chain[-1:]
         )
-    return Holders(held)
+    return Holders(held, game.pk)
