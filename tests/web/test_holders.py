@@ -243,6 +243,33 @@ def test_the_closing_events_name_who_wrote_the_card_after_a_substitution_in_the_
     assert day["by"][str(HUGO)] == "Hugo" and day["orders"][str(HUGO)]["targets"] == [DARIO]
 
 
+def test_a_steps_mail_names_who_held_the_seats_in_it_not_who_holds_them_as_the_next_opens(
+    organiser: Any, organiser_client: Client
+) -> None:
+    """Fabio votes on Day 1 and is away from today: Sam stands in for him as Night 2
+    opens, and the day's mails are queued after that: they tell Fabio's vote as Fabio's,
+    as the log does (they said "Sam → Ada": the names as the mails were queued)."""
+    from werewolf.games.models import Dispatch
+
+    game = new_game(organiser)
+    Standby.objects.create(game=game, name="Sam", email="sam@example.org", pending=False)
+    card(game, BRUNO, "inquire", ADA)
+    for seat in (ELENA, FABIO, HUGO, CHIARA):
+        card(game, seat, "sleep")
+    card(game, ADA, "kill", ELENA)
+    card(game, DARIO, "kill", ELENA)
+    assert kind_open(game) == "day"
+    card(game, FABIO, "vote", ADA)
+    start = absences.today(game)
+    absences.declare(game.players.get(seat=FABIO), dates.Span(start, start + timedelta(days=1)))
+    assert services.resolve_now(Game.objects.get(pk=game.pk))
+    assert kind_open(game) == "night" and name_at(game, FABIO) == "Sam"
+    mailed = [row.body_text for row in Dispatch.objects.filter(phase__index=1, kind=Dispatch.Kind.PHASE)]
+    assert mailed and all("Fabio → Ada" in body and "Sam → Ada" not in body for body in mailed)
+    public = text_of(Client().get(f"/g/{game.public_key}/").content.decode())
+    assert "Fabio → Ada" in public
+
+
 def test_the_export_names_the_holders_and_each_cards_writer(organiser: Any, organiser_client: Client) -> None:
     game = play_the_issue(organiser, organiser_client)
     exported = organiser_client.get(f"/games/{game.pk}/export.json").json()

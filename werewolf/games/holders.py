@@ -117,15 +117,17 @@ class Holders:
             self._names[key] = named
         return self._names[key]
 
-    def tell(self, events: Sequence[Event]) -> None:
+    def tell(self, events: Sequence[Event], told: int = 0) -> None:
         """Give each of `events` (a viewer's, in the order they were recorded) the names
-        the seats had when it happened (`names_then`) and, to an event that told a
-        hand-over (`player_substituted`), the holding it began (`holding`; None on the
-        others). By their order, not their clocks: each hand-over's event was recorded
-        in its transaction, the k-th of the game's told the k-th hand-over. Hand-overs
-        are public, so every viewer's events tell them all."""
+        the seats had when it happened (`names_then`), the names of the writers of the
+        cards it tells (`writers`) and, to an event that told a hand-over
+        (`player_substituted`), the holding it began (`holding`; None on the others).
+        By their order, not their clocks: each hand-over's event was recorded in its
+        transaction, the k-th of the game's told the k-th hand-over. Hand-overs are
+        public, so every viewer's events tell them all. `told`: how many hand-overs the
+        game's events told before the first of `events` (none, from the start)."""
         changes = self.handovers()
-        done = 0
+        done = told
         for event in events:
             event.holding = None
             if event.kind == "player_substituted" and done < len(changes):

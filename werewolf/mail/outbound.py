@@ -44,7 +44,7 @@ from django.utils import timezone, translation
 
 from werewolf import addresses, engine
 from werewolf.engine import grammar
-from werewolf.games import attendance, holders, links, queue, scores, selectors, standbys
+from werewolf.games import attendance, links, queue, scores, selectors, standbys
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post, SeatHolding, Standby
 from werewolf.games.outbox import READ, Default, HandOver
 
@@ -189,8 +189,9 @@ def queue_phase_mails(
     seated = sorted((player for player in everyone if player.seat is not None), key=lambda player: player.occupied_seat)
     # What every seat's mail reads alike, read once.
     shared = Shared(game.engine_state, following, [player.name for player in seated])
-    # A card's writer who has left the seat since is named as such (a day's votes).
-    holders.of(game).writers(events, shared.names)
+    # The step's events named as its log names them: each seat by its holder then (not
+    # by a standby seated as the next step opened), each card by its writer.
+    selectors.name_events(game, events)
     return _queue(
         [
             (
