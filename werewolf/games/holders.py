@@ -117,17 +117,17 @@ class Holders:
             self._names[key] = named
         return self._names[key]
 
-    def tell(self, events: Sequence[Event], told: int = 0) -> None:
+    def tell(self, events: Sequence[Event], before: int = 0) -> None:
         """Give each of `events` (a viewer's, in the order they were recorded) the names
         the seats had when it happened (`names_then`), the names of the writers of the
-        cards it tells (`writers`) and, to an event that told a hand-over
+        cards it tells (`writers_then`: `writers`) and, to an event that told a hand-over
         (`player_substituted`), the holding it began (`holding`; None on the others).
         By their order, not their clocks: each hand-over's event was recorded in its
         transaction, the k-th of the game's told the k-th hand-over. Hand-overs are
-        public, so every viewer's events tell them all. `told`: how many hand-overs the
+        public, so every viewer's events tell them all. `before`: how many hand-overs the
         game's events told before the first of `events` (none, from the start)."""
         changes = self.handovers()
-        done = told
+        done = before
         for event in events:
             event.holding = None
             if event.kind == "player_substituted" and done < len(changes):
@@ -150,19 +150,22 @@ class Holders:
         The cards are read once, and only those of the steps in which a seat changed
         hands (`from_index`): elsewhere a seat's cards are all its holder's then."""
         written = self._cards()
+        given = None if names is None else list(names)
         for event in events:
-            told = getattr(event, "names_then", None) if names is None else names
+            told: list[str] | None = getattr(event, "names_then", None) if given is None else given
             event.writers_then = told  # (the same list where no writer has left)
             cards = written.get(event.phase_id) if event.phase_id is not None else None
             if not cards or told is None:
                 continue
             when = getattr(event, "created_at", None)
+            named = told
             for seat, made in cards.items():
                 wrote = [name for moment, name in made if when is None or moment <= when]
                 if wrote and seat < len(told) and told[seat] != wrote[-1]:
-                    if event.writers_then is told:
-                        event.writers_then = list(told)
-                    event.writers_then[seat] = wrote[-1]
+                    if named is told:
+                        named = list(told)
+                    named[seat] = wrote[-1]
+            event.writers_then = named
 
     def _cards(self) -> dict[int, dict[int, list[tuple[datetime, str]]]]:
         """By step (its id) and seat, in the order handed in, each card's moment and
