@@ -644,6 +644,12 @@ def _mails_tell_the_record(game: Game, held: Any) -> None:
                     return True
         return False
 
+    # Each step's cards, by seat, as the record has them: the moment of the one that counted.
+    cards: dict[int, dict[int, Any]] = {}
+    for phase_id, seat, moment in (
+        Order.objects.filter(phase__game=game, act=None).order_by("pk").values_list("phase_id", "seat", "submitted_at")
+    ):
+        cards.setdefault(phase_id, {})[seat] = moment
     words: dict[int, dict[str, list[tuple[str, Any]]]] = {}  # by seat and heading: (words, moment)
 
     def told_to(seat: int) -> dict[str, list[tuple[str, Any]]]:
@@ -662,6 +668,14 @@ def _mails_tell_the_record(game: Game, held: Any) -> None:
                         )
                         heading = headings[event.phase_id] if event.phase_id in headings else setup
                         found.setdefault(heading, []).append((str(text), event.created_at))
+                        # A step's votes name each voter as the one who held the seat when
+                        # the card was written (not as the log works it out: as the record has it).
+                        for ballot in event.data.get("ballots", event.data.get("votes", [])):
+                            voter = ballot[0] if isinstance(ballot, list) and ballot else None
+                            moment = cards.get(event.phase_id, {}).get(voter)
+                            if isinstance(voter, int) and moment is not None:
+                                writer = held.at(voter, moment).name
+                                assert f"{writer} → " in text, (f"{event.kind} does not name {writer}'s vote", text)
             words[seat] = found
         return words[seat]
 

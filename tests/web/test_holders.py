@@ -243,6 +243,35 @@ def test_the_closing_events_name_who_wrote_the_card_after_a_substitution_in_the_
     assert day["by"][str(HUGO)] == "Hugo" and day["orders"][str(HUGO)]["targets"] == [DARIO]
 
 
+def test_the_nights_results_name_who_wrote_the_card_after_a_substitution_in_the_middle_of_the_night(
+    organiser: Any, organiser_client: Client
+) -> None:
+    """Bruno, the Seer, inquires about Ada; the organiser puts Olga in his seat before the
+    night ends: the moderator's words for the inquiry (the replay, the record) say Bruno
+    asked, and Olga's page tells her the seat's answer as the seat's own."""
+    game = new_game(organiser)
+    card(game, BRUNO, "inquire", ADA)
+    response = organiser_client.post(
+        f"/games/{game.pk}/seats/{BRUNO}/substitute/", {"name": "Olga", "email": "olga@example.org"}
+    )
+    assert response.status_code == 302 and name_at(game, BRUNO) == "Olga"
+    for seat in (ELENA, FABIO, HUGO, CHIARA):
+        card(game, seat, "sleep")
+    card(game, ADA, "kill", ELENA)
+    card(game, DARIO, "kill", ELENA)
+    assert kind_open(game) == "day"
+    night = text_of(organiser_client.get(f"/g/{game.public_key}/replay/?step=1").content.decode())
+    assert "The Seer Bruno asked about Ada: a werewolf." in night
+    assert "The Seer Olga asked" not in night
+    assert ("Bruno", "INQUIRE Ada") in replay_cards(organiser_client, game, 1)
+    seat = text_of(Client().get(links.url_for(game.players.get(seat=BRUNO), absolute=False)).content.decode())
+    assert "Your inquiry came back: Ada is a werewolf." in seat
+    services.end_game(Game.objects.get(pk=game.pk))
+    record = pdf_text(organiser_client.get(f"/games/{game.pk}/print/record.pdf").content)
+    assert "The Seer Bruno asked about Ada: a werewolf." in record and "The Seer Olga" not in record
+    story_sweep(game, organiser_client, steps=None)
+
+
 def test_a_steps_mail_names_who_held_the_seats_in_it_not_who_holds_them_as_the_next_opens(
     organiser: Any, organiser_client: Client
 ) -> None:
