@@ -474,9 +474,10 @@ def story_sweep(game: Game, organiser: Client, steps: int | None = 2) -> None:
     reason. The export's writers and seats, the replay's cards table and hand-overs
     (its last `steps` steps; None: every step), the public log, the dashboard's mail
     received (each mail under its writer), the mails (each phase mail to the seat's holder
-    when it was queued, each newcomer told whose seat they take), and, once the game is
-    over, the record PDF (read back with pypdf): its roles as dealt, and each card the
-    replay shows."""
+    when it was queued, each newcomer told whose seat they take, and every mail sent since
+    the last sweep telling its steps' events by the record's names: `_mails_tell_the_record`),
+    and, once the game is over, the record PDF (read back with pypdf): its roles as dealt,
+    and each card the replay shows."""
     import io
 
     from pypdf import PdfReader
