@@ -9,9 +9,9 @@ from random import Random
 
 from werewolf import engine
 from werewolf.engine import rulesets
-from werewolf.engine.people import Memory, remember
+from werewolf.engine.people import ALLY, ALONE, Memory, remember
 from werewolf.engine.simulate import TALK, simulate
-from werewolf.engine.speech import COMING_OUT, DIVINED, VOTE, Remark, Square, read
+from werewolf.engine.speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Remark, Square, read
 from werewolf.engine.state import State
 from werewolf.engine.talkers import CERTAIN, PUBLIC_SEAT, TEMPER, Table, Temper, suspicion, talking_cards
 
@@ -217,3 +217,146 @@ def test_a_player_the_pack_killed_is_no_wolf_even_with_its_card_hidden() -> None
     claims = read(square, memory, TEMPER.trust)
     assert claims.proven == {1}
     assert suspicion(memory, claims, square, [0, 3, 4, 5, 6, 7], TEMPER)[4] >= 1
+
+
+TABULA = rulesets.get("tabula")
+POSSESSED, MASON, BODYGUARD, MEDIUM, HAMSTER = "possessed", "freemason", "bodyguard", "medium", "werehamster"
+THIRTEEN = [SEER, WOLF, WOLF, POSSESSED, MASON, MASON, BODYGUARD, MEDIUM, *[VILLAGER] * 5]
+"""Thirteen Tabula seats: the Seer at 0, the wolves at 1 and 2 (1 the alpha), the
+Possessed at 3, the Freemasons at 4 and 5, the Bodyguard at 6, the Medium at 7,
+villagers 8 to 12."""
+
+
+def tabula_started(temper: Temper, roles: list[str] = THIRTEEN, specials: str = "") -> tuple[State, Table]:
+    """A Tabula game of `roles` (a quiet first night) and its table of talking bots."""
+    specials = specials or "medium,possessed,bodyguard,freemasons"
+    state, events = engine.setup("tabula", {"specials": specials}, len(roles), 7, {"roles": roles, "alpha": 1})
+    table = Table({seat: Memory(seat) for seat in (PUBLIC_SEAT, *range(len(roles)))}, temper=temper)
+    remember(table.memories, events, TABULA.lessons())
+    return state, table
+
+
+def tabula_resolved(state: State, table: Table, cards: dict[int, engine.Order]) -> State:
+    state, events = engine.resolve(state, cards, Random(0))
+    remember(table.memories, events, TABULA.lessons())
+    return state
+
+
+def tabula_day(state: State, table: Table, lynched: int) -> State:
+    """A day whose accusation and ballot all name `lynched`, written by hand."""
+    living = state.living()
+    state = tabula_resolved(state, table, {seat: vote(lynched) for seat in living if seat != lynched})
+    return tabula_resolved(
+        state, table, {seat: engine.Order("ballot", (lynched,)) for seat in engine.phase(state).slots}
+    )
+
+
+def test_the_tabula_family_tells_each_seat_its_stance_and_its_lodge() -> None:
+    """The Possessed knows it sides with a pack it does not know, the Werehamster that
+    it is alone; each Freemason knows the other holds its role (and is no wolf)."""
+    _state, table = tabula_started(TEMPER)
+    memories = table.memories
+    assert memories[3].stance == ALLY and not memories[3].pack
+    assert all(memories[seat].stance == "" for seat in (0, 1, 4, 6, 7, 8))
+    assert memories[4].roles == {5: MASON} and 5 in memories[4].cleared
+    assert memories[5].roles == {4: MASON} and not memories[8].roles
+    assert memories[8].inquiring == SEER
+    roles = [SEER, WOLF, WOLF, HAMSTER, *[VILLAGER] * 5]
+    _state, table = tabula_started(TEMPER, roles, "werehamster")
+    assert table.memories[3].stance == ALONE
+
+
+def test_the_possessed_claims_the_seer_falsely_and_the_real_seer_answers_at_once() -> None:
+    """A Possessed who bluffs (`bluff` 1) claims the Seer on the first day and names a
+    player as a wolf; the real Seer, though it would not come out (`reveal` 0), answers
+    the false claim at once with its own results."""
+    state, table = tabula_started(Temper(reveal=0.0, bluff=1.0, hide=0.0))
+    state = tabula_resolved(state, table, {0: engine.Order("inquire", (1,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(1))
+    said = table.square.remarks
+    claim = said.index(Remark(1, 3, COMING_OUT, role=SEER))
+    named = said[claim + 1]
+    assert named.kind == DIVINED and named.speaker == 3 and named.werewolf and named.target != 3
+    assert said.index(Remark(1, 0, COMING_OUT, role=SEER)) > claim
+    assert Remark(1, 0, DIVINED, 1, werewolf=True) in said
+    assert 3 in read(table.square, table.memories[0], TEMPER.trust).liars
+
+
+def test_a_possessed_who_named_the_seer_is_caught_when_the_pack_kills_the_seer() -> None:
+    """The Seer comes out naming wolf 1; the Possessed counter-claims, naming the Seer.
+    The pack kills the Seer: its card stays hidden, but a player the pack killed is no
+    wolf, so every seat now knows the Possessed lied (and the wolf who counter-claimed
+    too), and votes for one of them."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
+    state = tabula_resolved(state, table, {0: engine.Order("inquire", (1,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(2))
+    said = table.square.remarks
+    assert Remark(1, 0, DIVINED, 1, werewolf=True) in said
+    assert Remark(1, 3, COMING_OUT, role=SEER) in said and Remark(1, 3, DIVINED, 0, werewolf=True) in said
+    state = tabula_day(state, table, 12)
+    state = tabula_resolved(state, table, {1: engine.Order("kill", (0,)), 2: engine.Order("kill", (0,))})
+    assert not state.alive[0]
+    for seat in (PUBLIC_SEAT, 4, 6, 8, 9):
+        claims = read(table.square, table.memories[seat], TEMPER.trust)
+        assert 3 in claims.liars and 0 in claims.proven
+        assert suspicion(table.memories[seat], claims, table.square, state.living(), TEMPER)[3] >= CERTAIN
+    liars = read(table.square, table.memories[PUBLIC_SEAT], TEMPER.trust).liars  # the pack's bluffer 2 too
+    cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(3))
+    assert all(cards[seat].targets[0] in liars for seat in (4, 5, 6, 7, 8, 9, 10, 11))
+
+
+def test_the_freemasons_come_out_together_and_vouch_for_each_other() -> None:
+    """Each Freemason (`reveal` 1) claims its role and says the other is no wolf; a
+    villager then trusts both more than a player nobody spoke for."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+    state = tabula_resolved(state, table, {0: engine.Order("inquire", (8,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(4))
+    said = table.square.remarks
+    for mason, other in ((4, 5), (5, 4)):
+        assert Remark(1, mason, COMING_OUT, role=MASON) in said
+        assert Remark(1, mason, DIVINED, other, werewolf=False) in said
+    villager = table.memories[9]
+    score = suspicion(villager, read(table.square, villager, TEMPER.trust), table.square, state.living(), TEMPER)
+    assert score[4] < score[10] and score[5] < score[10]
+
+
+def test_the_bodyguard_guards_the_seer_who_came_out() -> None:
+    """Once the Seer has come out (and nobody contests it), the Bodyguard's card
+    protects the Seer, whom the pack hunts first."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+    state = tabula_resolved(state, table, {0: engine.Order("inquire", (1,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(5))
+    state = tabula_day(state, table, 12)
+    for seed in range(5):
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        assert cards[6] == engine.Order("protect", (0,))
+        assert cards[1].targets[0] == 0
+
+
+def test_the_pack_turns_the_day_on_the_player_it_could_not_kill() -> None:
+    """The pack chose the Werehamster and nobody died: the wolves then accuse it and
+    vote for it by day (only a lynch or the Seer kills it), and hunt others at night."""
+    roles = [SEER, WOLF, WOLF, HAMSTER, *[VILLAGER] * 5]
+    state, table = tabula_started(Temper(reveal=0.0, bluff=0.0, hide=0.0), roles, "werehamster")
+    state = tabula_resolved(state, table, {0: engine.Order("inquire", (8,))})
+    state = tabula_day(state, table, 8)
+    state = tabula_resolved(state, table, {1: engine.Order("kill", (3,)), 2: engine.Order("kill", (3,))})
+    assert state.alive[3] and len(state.living()) == 8
+    cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(6))
+    assert {Remark(2, 1, ESTIMATE, 3), Remark(2, 2, ESTIMATE, 3)} <= set(table.square.remarks)
+    assert cards[1] == vote(3) and cards[2] == vote(3)
+    state = tabula_day(state, table, 7)
+    for seed in range(5):
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        assert 3 not in cards[1].targets
+
+
+def test_a_mythomaniac_who_became_the_seer_holds_the_seer_role() -> None:
+    """The Mythomaniac's change is a lesson: one who became the Seer claims the Seer."""
+    memory = Memory(4, role="mythomaniac")
+    remember(
+        {4: memory},
+        [engine.Event("mythomaniac_became", {"seat": 4, "target": 0, "role": SEER}, engine.Audience.of(4))],
+        TABULA.lessons(),
+    )
+    assert memory.role == SEER

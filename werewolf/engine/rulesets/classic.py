@@ -447,6 +447,7 @@ OVER_STAGE = Stage("over", "over")
 
 def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
     memory.counts.update({WOLF: int(data["wolves"]), SEER: int(data["seers"])})
+    memory.inquiring = SEER
 
 
 def _seen_as_wolf(role: str) -> bool:
