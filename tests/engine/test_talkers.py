@@ -25,18 +25,20 @@ def vote(*targets: int) -> engine.Order:
     return engine.Order("vote", targets)
 
 
-def started(temper: Temper, roles: list[str] = ROLES) -> tuple[State, Table]:
-    """A classic game of `roles` (a night first, no lynch without a majority) and its
-    table of talking bots, each seat taught what the setup told it."""
-    state, events = engine.setup("classic", {}, len(roles), 7, {"roles": roles, "alpha": 1})
+def started(
+    temper: Temper, roles: list[str] = ROLES, ruleset: str = "classic", options: dict[str, object] | None = None
+) -> tuple[State, Table]:
+    """A game of `roles` (by default classic's: a night first, no lynch without a
+    majority) and its table of talking bots, each seat taught what the setup told it."""
+    state, events = engine.setup(ruleset, options or {}, len(roles), 7, {"roles": roles, "alpha": 1})
     table = Table({seat: Memory(seat) for seat in (PUBLIC_SEAT, *range(len(roles)))}, temper=temper)
-    remember(table.memories, events, CLASSIC.lessons())
+    remember(table.memories, events, rulesets.get(ruleset).lessons())
     return state, table
 
 
 def resolved(state: State, table: Table, cards: dict[int, engine.Order]) -> State:
     state, events = engine.resolve(state, cards, Random(0))
-    remember(table.memories, events, CLASSIC.lessons())
+    remember(table.memories, events, rulesets.get(state.ruleset).lessons())
     return state
 
 
@@ -229,26 +231,14 @@ villagers 8 to 12."""
 
 def tabula_started(temper: Temper, roles: list[str] = THIRTEEN, specials: str = "") -> tuple[State, Table]:
     """A Tabula game of `roles` (a quiet first night) and its table of talking bots."""
-    specials = specials or "medium,possessed,bodyguard,freemasons"
-    state, events = engine.setup("tabula", {"specials": specials}, len(roles), 7, {"roles": roles, "alpha": 1})
-    table = Table({seat: Memory(seat) for seat in (PUBLIC_SEAT, *range(len(roles)))}, temper=temper)
-    remember(table.memories, events, TABULA.lessons())
-    return state, table
-
-
-def tabula_resolved(state: State, table: Table, cards: dict[int, engine.Order]) -> State:
-    state, events = engine.resolve(state, cards, Random(0))
-    remember(table.memories, events, TABULA.lessons())
-    return state
+    return started(temper, roles, "tabula", {"specials": specials or "medium,possessed,bodyguard,freemasons"})
 
 
 def tabula_day(state: State, table: Table, lynched: int) -> State:
     """A day whose accusation and ballot all name `lynched`, written by hand."""
     living = state.living()
-    state = tabula_resolved(state, table, {seat: vote(lynched) for seat in living if seat != lynched})
-    return tabula_resolved(
-        state, table, {seat: engine.Order("ballot", (lynched,)) for seat in engine.phase(state).slots}
-    )
+    state = resolved(state, table, {seat: vote(lynched) for seat in living if seat != lynched})
+    return resolved(state, table, {seat: engine.Order("ballot", (lynched,)) for seat in engine.phase(state).slots})
 
 
 def test_the_tabula_family_tells_each_seat_its_stance_and_its_lodge() -> None:
@@ -271,7 +261,7 @@ def test_the_possessed_claims_the_seer_falsely_and_the_real_seer_answers_at_once
     player as a wolf; the real Seer, though it would not come out (`reveal` 0), answers
     the false claim at once with its own results."""
     state, table = tabula_started(Temper(reveal=0.0, bluff=1.0, hide=0.0))
-    state = tabula_resolved(state, table, {0: engine.Order("inquire", (1,))})
+    state = resolved(state, table, {0: engine.Order("inquire", (1,))})
     talking_cards(table, engine.phase(state), TABULA.aims(), Random(1))
     said = table.square.remarks
     claim = said.index(Remark(1, 3, COMING_OUT, role=SEER))
@@ -288,13 +278,13 @@ def test_a_possessed_who_named_the_seer_is_caught_when_the_pack_kills_the_seer()
     wolf, so every seat now knows the Possessed lied (and the wolf who counter-claimed
     too), and votes for one of them."""
     state, table = tabula_started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
-    state = tabula_resolved(state, table, {0: engine.Order("inquire", (1,))})
+    state = resolved(state, table, {0: engine.Order("inquire", (1,))})
     talking_cards(table, engine.phase(state), TABULA.aims(), Random(2))
     said = table.square.remarks
     assert Remark(1, 0, DIVINED, 1, werewolf=True) in said
     assert Remark(1, 3, COMING_OUT, role=SEER) in said and Remark(1, 3, DIVINED, 0, werewolf=True) in said
     state = tabula_day(state, table, 12)
-    state = tabula_resolved(state, table, {1: engine.Order("kill", (0,)), 2: engine.Order("kill", (0,))})
+    state = resolved(state, table, {1: engine.Order("kill", (0,)), 2: engine.Order("kill", (0,))})
     assert not state.alive[0]
     for seat in (PUBLIC_SEAT, 4, 6, 8, 9):
         claims = read(table.square, table.memories[seat], TEMPER.trust)
@@ -309,7 +299,7 @@ def test_the_freemasons_come_out_together_and_vouch_for_each_other() -> None:
     """Each Freemason (`reveal` 1) claims its role and says the other is no wolf; a
     villager then trusts both more than a player nobody spoke for."""
     state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
-    state = tabula_resolved(state, table, {0: engine.Order("inquire", (8,))})
+    state = resolved(state, table, {0: engine.Order("inquire", (8,))})
     talking_cards(table, engine.phase(state), TABULA.aims(), Random(4))
     said = table.square.remarks
     for mason, other in ((4, 5), (5, 4)):
@@ -324,7 +314,7 @@ def test_the_bodyguard_guards_the_seer_who_came_out() -> None:
     """Once the Seer has come out (and nobody contests it), the Bodyguard's card
     protects the Seer, whom the pack hunts first."""
     state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
-    state = tabula_resolved(state, table, {0: engine.Order("inquire", (1,))})
+    state = resolved(state, table, {0: engine.Order("inquire", (1,))})
     talking_cards(table, engine.phase(state), TABULA.aims(), Random(5))
     state = tabula_day(state, table, 12)
     for seed in range(5):
@@ -338,9 +328,9 @@ def test_the_pack_turns_the_day_on_the_player_it_could_not_kill() -> None:
     vote for it by day (only a lynch or the Seer kills it), and hunt others at night."""
     roles = [SEER, WOLF, WOLF, HAMSTER, *[VILLAGER] * 5]
     state, table = tabula_started(Temper(reveal=0.0, bluff=0.0, hide=0.0), roles, "werehamster")
-    state = tabula_resolved(state, table, {0: engine.Order("inquire", (8,))})
+    state = resolved(state, table, {0: engine.Order("inquire", (8,))})
     state = tabula_day(state, table, 8)
-    state = tabula_resolved(state, table, {1: engine.Order("kill", (3,)), 2: engine.Order("kill", (3,))})
+    state = resolved(state, table, {1: engine.Order("kill", (3,)), 2: engine.Order("kill", (3,))})
     assert state.alive[3] and len(state.living()) == 8
     cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(6))
     assert {Remark(2, 1, ESTIMATE, 3), Remark(2, 2, ESTIMATE, 3)} <= set(table.square.remarks)
@@ -360,3 +350,61 @@ def test_a_mythomaniac_who_became_the_seer_holds_the_seer_role() -> None:
         TABULA.lessons(),
     )
     assert memory.role == SEER
+
+
+def test_the_medium_comes_out_when_its_answer_bears_on_a_claim() -> None:
+    """The Possessed claimed the Seer and named a player a wolf; the village lynched
+    that player; the Medium, told it was no wolf, comes out the next day with its answer
+    (`reveal` 1), and knows the Possessed lied."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(7))
+    named = next(target for target, _werewolf in table.square.results[3])
+    assert named not in (1, 2, 3, 7)
+    state = tabula_day(state, table, named)
+    state = resolved(state, table, {1: engine.Order("kill", (9,))})
+    assert table.memories[7].results == [(named, False)]
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(8))
+    said = table.square.remarks
+    assert Remark(2, 7, COMING_OUT, role=MEDIUM) in said and Remark(2, 7, DIVINED, named, werewolf=False) in said
+    assert 3 in read(table.square, table.memories[7], TEMPER.trust).liars
+
+
+def test_a_ghost_votes_in_the_accusation_as_it_would_have_said() -> None:
+    """Tabula's ghosts vote in the accusation: the Seer, killed before it came out
+    (`reveal` 0), still names the wolf it found."""
+    state, table = tabula_started(Temper(reveal=0.0, bluff=0.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(9))
+    assert COMING_OUT not in {remark.kind for remark in table.square.remarks if remark.speaker == 0}
+    state = tabula_day(state, table, 12)
+    state = resolved(state, table, {1: engine.Order("kill", (0,)), 2: engine.Order("kill", (0,))})
+    assert not state.alive[0]
+    for seed in range(5):
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        assert cards[0] == vote(1)
+
+
+def test_lupusburgs_accusations_and_ballots_name_the_houses_of_the_player_the_talk_settled_on() -> None:
+    """Lupusburg's cards name houses: each talking seat's votes go on the living houses
+    of the player it said it would vote for (never its own), so the talk decides."""
+    rules = rulesets.get("lupusburg")
+    checked = 0
+    for seed in range(4):
+        rng = Random(seed)
+        state, events = rules.setup(rules.options({}, 6), 6, rng.getrandbits(64))
+        table = Table.seated(6, rng)
+        remember(table.memories, events, rules.lessons())
+        assert table.memories[PUBLIC_SEAT].houses == {house: house // 2 for house in range(12)}
+        while state.winner is None:
+            spec = engine.phase(state)
+            cards = talking_cards(table, spec, rules.aims(), rng)
+            if spec.kind == "day" and any(card.kind in ("accuse", "ballot") for card in cards.values()):
+                for seat, card in cards.items():
+                    if card.kind in ("accuse", "ballot") and seat in table.intentions:
+                        houses = {*card.targets, *(value for _name, values in card.more for value in values)}
+                        assert {house // 2 for house in houses} == {table.intentions[seat]} != {seat}
+                        checked += 1
+            state, events = engine.resolve(state, cards, rng, checked=True)
+            remember(table.memories, events, rules.lessons())
+    assert checked > 50
