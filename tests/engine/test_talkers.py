@@ -88,15 +88,17 @@ def test_a_seer_who_will_not_reveal_keeps_quiet_until_it_leads_the_square() -> N
 
 def test_a_wolf_claiming_seer_falsely_is_caught_by_the_seers_card_and_lynched() -> None:
     """The pack counter-claims (`bluff` 1): wolf 2 claims to be the Seer and names the
-    real one. Once the real Seer's card is shown (the village lynched it), everyone
-    knows wolf 2 lied: it is all but certain to be a wolf, and the next day lynches it."""
+    real one (wolf 1, named by the Seer and leading the square, claims it too in its
+    defence). Once the real Seer's card is shown (the village lynched it), everyone
+    knows wolf 2 lied: it is all but certain to be a wolf, and the next day lynches a
+    liar."""
     state, table = started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
     state = night_one(state, table)
     talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(1))
     said = table.square.remarks
     assert Remark(1, 2, COMING_OUT, role=SEER) in said and Remark(1, 2, DIVINED, 0, werewolf=True) in said
     villager = table.memories[5]
-    assert read(table.square, villager, TEMPER.trust).contested == {0: 0.5, 2: 0.5}
+    assert read(table.square, villager, TEMPER.trust).contested == dict.fromkeys((0, 1, 2), 1 - 1 / 3)
     state = resolved(state, table, {seat: vote(0) for seat in (1, 2, 4, 5, 6, 7, 8)})
     assert not state.alive[0] and table.memories[PUBLIC_SEAT].roles[0] == SEER
     state = resolved(state, table, {1: engine.Order("kill", (4,))})
@@ -104,10 +106,13 @@ def test_a_wolf_claiming_seer_falsely_is_caught_by_the_seers_card_and_lynched() 
         claims = read(table.square, table.memories[seat], TEMPER.trust)
         assert 2 in claims.liars and 0 in claims.proven
         assert suspicion(table.memories[seat], claims, table.square, state.living(), TEMPER)[2] >= CERTAIN
+    liars = read(table.square, table.memories[PUBLIC_SEAT], TEMPER.trust).liars
+    assert liars == {1, 2}
     cards = talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(2))
-    assert all(cards[seat] == vote(2) for seat in (5, 6, 7, 8))
+    (liar,) = {cards[seat].targets[0] for seat in (5, 6, 7, 8)}
+    assert liar in liars
     state = resolved(state, table, cards)
-    assert not state.alive[2]
+    assert not state.alive[liar]
 
 
 def test_a_result_contradicted_by_a_card_shown_makes_its_claimant_a_liar() -> None:

@@ -63,7 +63,9 @@ class Temper:
     away once that packmate's card is shown); `follow`, how far a seat without stronger
     evidence follows the square's leading suspect (the weight of a whole square's
     votes); `votes`, how far a vote once cast for a player later shown to be a wolf
-    clears its voter."""
+    clears its voter; `hunch`, the largest private hunch a seat holds about another;
+    `doubt`, how far a counter-claimed claimant is suspect, times the chance, from the
+    count alone, that it is the false one."""
 
     reveal: float = 0.7
     trust: float = 0.7
@@ -72,10 +74,12 @@ class Temper:
     follow: float = 0.8
     votes: float = 0.1
     hunch: float = 0.2
+    doubt: float = 0.5
 
 
 TEMPER = Temper()
-"""The bots' temper, calibrated on classic's suggested tables (docs/lab.md)."""
+"""The bots' temper, calibrated on classic's suggested tables, `doubt` on Lupus in
+Tabula's at 12 and 16 players (docs/lab.md)."""
 
 
 @dataclass(slots=True)
@@ -147,7 +151,7 @@ def suspicion(
                 score[target] += weight if werewolf else -weight
     for claimant, chance in claims.contested.items():
         if claimant in score:
-            score[claimant] += chance - claims.weight[claimant]
+            score[claimant] += temper.doubt * chance - claims.weight[claimant]
     if memory.votes:
         wolves = memory.wolves - memory.pack
         for voter, named in memory.votes:
