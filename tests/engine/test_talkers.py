@@ -413,3 +413,16 @@ def test_lupusburgs_accusations_and_ballots_name_the_houses_of_the_player_the_ta
             state, events = engine.resolve(state, cards, rng, checked=True)
             remember(table.memories, events, rules.lessons())
     assert checked > 50
+
+
+def test_a_counter_claim_makes_each_claimant_suspect_by_doubt() -> None:
+    """Two claim the one Seer: each is trusted by half of `trust` and suspect by `doubt`
+    times the chance, from the count alone, that it is the false one (a half)."""
+    square = Square()
+    for seat in (3, 4):
+        square.say(Remark(1, seat, COMING_OUT, role=SEER))
+    memory = Memory(6, counts={SEER: 1, WOLF: 2})
+    for doubt in (0.0, 0.5, 1.0):
+        temper = Temper(doubt=doubt)
+        score = suspicion(memory, read(square, memory, temper.trust), square, [3, 4, 5, 6], temper)
+        assert score[3] == score[4] == doubt * 0.5 - temper.trust / 2 and score[5] == 0.0

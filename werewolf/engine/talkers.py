@@ -6,8 +6,8 @@ through its ruleset's `lessons`) and reads the public `Square` of remarks
 (`suspicion`): a wolf it knows of, or a claimant it has seen lie, is all but certain; a
 player cleared or a claimant borne out, all but trusted; a result claimed by a claimant
 still open counts as far as the seat trusts the claim, and so does the claim itself
-for its claimant's innocence; a counter-claim makes each claimant suspect by the chance,
-from the count alone, that it is the false one; a vote
+for its claimant's innocence; a counter-claim makes each claimant suspect by `doubt`
+times the chance, from the count alone, that it is the false one; a vote
 once cast for a player later shown to be a wolf speaks for its voter.
 
 A day is talked before anyone votes (`day_talk`): an inquirer who found a wolf (or saw
