@@ -426,3 +426,15 @@ def test_a_counter_claim_makes_each_claimant_suspect_by_doubt() -> None:
         temper = Temper(doubt=doubt)
         score = suspicion(memory, read(square, memory, temper.trust), square, [3, 4, 5, 6], temper)
         assert score[3] == score[4] == doubt * 0.5 - temper.trust / 2 and score[5] == 0.0
+
+
+def test_a_fortune_tellers_reading_is_a_result_it_may_claim() -> None:
+    """Luna Piena's Fortune-teller learns a character: the seat knows that role, whether
+    it is a wolf, and keeps the answer to claim as the Seer claims its own."""
+    memory = Memory(4, role="fortune_teller")
+    remember(
+        {4: memory},
+        [engine.Event("character_read", {"seat": 4, "target": 2, "role": WOLF}, engine.Audience.of(4))],
+        rulesets.get("lunapiena").lessons(),
+    )
+    assert memory.roles == {2: WOLF} and memory.wolves == {2} and memory.results == [(2, True)]

@@ -34,7 +34,7 @@ from ..options import gettext_noop as _
 from ..orders import Order
 from ..outcome import Outcome, finish
 from ..pack import succession
-from ..people import AIMS, ALLY, ALONE, LESSONS, Aim, Lesson, Memory, died, inquired
+from ..people import AIMS, ALLY, ALONE, LESSONS, Aim, Lesson, Memory, died, found, inquired
 from ..random import setup_rng
 from ..state import PhaseSpec, RulesetState, Stage, State
 from ..table import Role
@@ -272,9 +272,10 @@ class TabulaFamily(BaseRuleset, ABC):
         death (the card known only where the game shows it; a player killed at night is
         no wolf, whatever it shows), the Medium's answer kept for it to claim, the
         setup's counts of Werewolves, Seers and specials, a seat's own stance (the
-        Possessed sides with a pack it does not know, the Werehamster with nobody), and
-        a lodge's members known to each other by role (the Freemasons: each may vouch
-        for the others in the square)."""
+        Possessed sides with a pack it does not know, the Werehamster with nobody), a
+        lodge's members known to each other by role (the Freemasons: each may vouch for
+        the others in the square), and an exact reading (the Fortune-teller's): the
+        character read, kept as a result to claim as the Seer claims its own."""
         rows = self.roles
 
         def wolfish(role: str) -> bool:
@@ -287,9 +288,17 @@ class TabulaFamily(BaseRuleset, ABC):
                 if row is not None and not row.pack and row.side != VILLAGE:
                     memory.stance = ALLY if row.side == WOLVES else ALONE
 
+        def read(memory: Memory, data: Mapping[str, Any]) -> None:
+            if data["seat"] == memory.seat:
+                target, role = data["target"], data["role"]
+                memory.roles[target] = role
+                found(memory, target, wolfish(role))
+                memory.results.append((target, wolfish(role)))
+
         return {
             **LESSONS,
             "role_dealt": dealt,
+            "character_read": read,
             "masons_met": _lodge("masons"),
             "group_met": _lodge("members"),
             "game_set_up": _counted,
