@@ -82,7 +82,17 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=240, help="pages counted for each figure")
     parser.add_argument("--top", type=int, default=20, help="rows of each table")
     parser.add_argument("--profile", action="store_true", help="also the project's functions by cumulative time")
+    parser.add_argument(
+        "--first-visits",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="instead, each seat of GAMES fresh games once (a storm's pattern): queries and calls a page",
+    )
     args = parser.parse_args()
+    if args.first_visits:
+        first_visits(args.first_visits, args.top)
+        return
     seats = make_games(2)[PLAYERS:]
     from django.test import Client
 
@@ -103,6 +113,41 @@ def main() -> None:
         profile.disable()
         print()
         pstats.Stats(profile).sort_stats("cumulative").print_stats(r"/werewolf/", args.top)
+
+
+def first_visits(games: int, top: int) -> None:
+    """Each seat of `games` fresh games asked once, as a storm's readers ask them (one
+    game first, not counted: templates compiled): the queries and the function calls a
+    page, which a machine's load does not change, and the project's functions by
+    cumulative share."""
+    from django.db import connection
+    from django.test import Client
+
+    seats = make_games(games + 1)
+    client = Client()
+    for path in seats[:PLAYERS]:
+        client.get(path)
+    counted = seats[PLAYERS:]
+    statements = 0
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        nonlocal statements
+        statements += 1
+        return execute(sql, params, many, context)
+
+    profile = cProfile.Profile()
+    with connection.execute_wrapper(count):
+        profile.enable()
+        for path in counted:
+            response = client.get(path)
+            assert response.status_code == 200, response.status_code
+        profile.disable()
+    stats = pstats.Stats(profile)
+    calls = sum(entry[1] for entry in stats.stats.values())  # type: ignore[attr-defined]
+    print(f"first visits: {len(counted)} pages of {games} games")
+    print(f"queries a page: {statements / len(counted):.1f}; function calls a page: {calls / len(counted):,.0f}")
+    print()
+    stats.sort_stats("cumulative").print_stats(r"/werewolf/", top)
 
 
 if __name__ == "__main__":

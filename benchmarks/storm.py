@@ -3,7 +3,7 @@
 processes (one with the beat) and a loopback SMTP server; beside it, in the same run, a
 bare loop doing the same claims, event rows and SMTP sends with no framework.
 
-    python benchmarks/storm.py [--games 1000] [--players 12] [--workers 2]
+    python benchmarks/storm.py [--games 1000] [--players 12] [--workers 2] [--nice 0]
 
 It uses the configured database and broker (DATABASE_URL, CELERY_BROKER_URL; SQLite and
 the SQLite broker under a temporary directory when unset). It prints, for the project and
@@ -143,6 +143,8 @@ def project(
     workers = []
     for number in range(args.workers):
         command = [sys.executable, "-m", "celery", "-A", "werewolf", "worker", "--pool=solo", "-n", f"storm{number}@%h"]
+        if getattr(args, "nice", 0):  # the README's deployment: the workers below the web server
+            command = ["nice", "-n", str(args.nice), *command]
         command += ["--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         if number == 0:
             command += ["-B", "--schedule", f"{VAR}/beat-schedule"]
@@ -234,6 +236,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=12)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=900)
+    parser.add_argument("--nice", type=int, default=0, help="the workers' niceness (the README's deployment: 10)")
     args = parser.parse_args()
     try:  # a table the rules refuse fails here, not halfway through setting games up
         engine.options("classic", {}, args.players)

@@ -7,7 +7,7 @@ deployment.
 
     python benchmarks/storm_pages.py [--games 1000] [--players 12] [--workers 2]
         [--web-workers 4] [--threads 4] [--clients 8] [--quiet-seconds 10] [--quiet-clients 1]
-        [--share 1.0]
+        [--share 1.0] [--nice 10] [--no-scaling]
 
 It uses the configured database and broker as `storm.py` does. Before the deadline, with
 the workers up and idle, `--quiet-clients` players (one: a page's own time, with no queue
@@ -20,6 +20,13 @@ It prints the storm's figures and ratios against the bare loop (as `storm.py`), 
 pages' and polls' p50 / p99 while the storm ran (asked between the deadline and the last
 mail) against the quiet ones of the same run (issue 40: the p99 within 5x the quiet
 p99), with how long a player waited from their mail to their page.
+
+Unless `--no-scaling`, it first runs the storm alone (no web server, no pages), with
+one worker and then with `--workers`, each on games of its own: the storm's own ratios
+against the bare loop and what one more worker buys. It ends with issue 40's table, each
+figure beside its goal (the seat page's CPU against the trivial view is `web.py`'s).
+The workers run at `--nice` (10), as the README's deployment runs them beside the web
+server; `--nice 0` runs them at the web's priority.
 """
 
 from __future__ import annotations
@@ -224,6 +231,10 @@ def main() -> int:
     parser.add_argument("--quiet-clients", type=int, default=1, help="players reading before the storm")
     parser.add_argument("--share", type=float, default=1.0, help="of the players mailed, those who open the page")
     parser.add_argument("--drain", type=float, default=300.0, help="seconds the players still queued may wait")
+    parser.add_argument("--nice", type=int, default=10, help="the workers' niceness (the README's deployment: 10)")
+    parser.add_argument(
+        "--no-scaling", dest="scaling", action="store_false", help="skip the storms alone (1 worker, then --workers)"
+    )
     args = parser.parse_args()
     try:
         engine.options("classic", {}, args.players)
@@ -233,6 +244,17 @@ def main() -> int:
 
     django.setup()
     inbox = storm.Inbox()
+    alone: dict[int, dict[str, float]] = {}
+    if args.scaling:
+        try:
+            for workers in sorted({1, args.workers}):
+                print(f"The storm alone, {workers} worker(s): setting up {args.games} games ...", flush=True)
+                alone[workers] = storm.project(argparse.Namespace(**{**vars(args), "workers": workers}), inbox)
+                with inbox.lock:
+                    inbox.times.clear()
+        except BaseException:
+            inbox.stop()
+            raise
     server, port = serve(args.web_workers, args.threads)
     quiet: list[Visit] = []
     players: Players | None = None
@@ -261,6 +283,10 @@ def main() -> int:
         inbox.stop()
         server.terminate()
         server.wait(timeout=30)
+    for workers, figures_alone in alone.items():
+        print(f"\nThe storm alone (no pages), {workers} worker(s):", end="")
+        storm.report(argparse.Namespace(**{**vars(args), "workers": workers}), figures_alone, baseline)
+    print("\nThe storm with the pages:", end="")
     storm.report(args, ours, baseline)
     during = [visit for visit in players.visits if visit.asked <= last_mail]
     after = [visit for visit in players.visits if visit.asked > last_mail]
@@ -275,7 +301,40 @@ def main() -> int:
     print(f"web workers' CPU through the storm: {spent['web']:.1f} s; errors: {len(players.errors)}")
     for problem in players.errors[:5]:
         print(f"  {problem}")
+    table(args, alone, ours, baseline, figures(quiet, "page")[1], figures(during, "page")[1])
     return 1 if players.errors else 0
+
+
+def table(
+    args: argparse.Namespace,
+    alone: dict[int, dict[str, float]],
+    ours: dict[str, float],
+    baseline: dict[str, float],
+    quiet_p99: float,
+    storm_p99: float,
+) -> None:
+    """Issue 40's table: each figure of this run beside its goal."""
+
+    def ratio(top: float, bottom: float) -> str:
+        return f"{top / bottom:.2f}x" if bottom and top == top and bottom == bottom else "n/a"
+
+    storm_alone = alone.get(args.workers, {})
+    print(f"\nissue 40's figures, this run ({args.games} games of {args.players}, {args.workers} workers):")
+    rows = [
+        ("every mail received / the bare loop (storm alone)", "within 1.2x", storm_alone, "mailed"),
+        ("the workers' CPU / the bare loop's (storm alone)", "within 2x", storm_alone, "cpu"),
+        ("every mail received / the bare loop (with pages)", "", ours, "mailed"),
+        ("the workers' CPU / the bare loop's (with pages)", "", ours, "cpu"),
+    ]
+    for label, goal, measured, key in rows:
+        shown = ratio(measured[key], baseline[key]) if measured else "not run (--no-scaling)"
+        print(f"  {label:52} {shown:>12}   {goal}")
+    if 1 in alone and args.workers in alone and args.workers != 1:
+        label = f"1 -> {args.workers} workers (every mail received)"
+        scaled = ratio(alone[1]["mailed"], alone[args.workers]["mailed"])
+        print(f"  {label:52} {scaled:>12}   1.8x or better for 2")
+    print(f"  {'seat page p99 in the storm / quiet p99':52} {ratio(storm_p99, quiet_p99):>12}   within 5x")
+    print(f"  {'seat page CPU / the trivial view':52} {'(web.py)':>12}   within 10x")
 
 
 if __name__ == "__main__":

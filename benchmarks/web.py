@@ -229,6 +229,9 @@ def main() -> int:
         web, db, clients = per[name]
         ratio = sum(per["trivial"]) / sum(per[name]) if sum(per[name]) else 0.0
         print(f"  {label:13} {web:8.0f} + {db:6.0f} + {clients:6.0f} = {web + db + clients:8.0f}   ratio {ratio:5.2f}")
+    page_cpu, trivial_cpu = per["pages"][0], per["trivial"][0]
+    times = f"{page_cpu / trivial_cpu:.1f}x" if trivial_cpu else "n/a"
+    print(f"seat page CPU / trivial view's (web workers): {times}  (issue 40's goal: within 10x)")
     return 0
 
 

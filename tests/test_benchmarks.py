@@ -31,9 +31,10 @@ SMALLEST = {
     "storm.py": ["--games", "3", "--players", "7", "--workers", "1", "--timeout", "120"],
     "storm_pages.py": [
         *["--games", "3", "--players", "7", "--workers", "1", "--timeout", "120", "--quiet-seconds", "0.5"],
-        *["--web-workers", "1", "--threads", "2", "--clients", "2", "--drain", "30"],
+        *["--web-workers", "1", "--threads", "2", "--clients", "2", "--drain", "30", "--no-scaling"],
     ],
     "talk.py": [*_SERVED],
+    "worker_profile.py": ["--games", "2", "--players", "7", "--top", "3"],
     "web.py": [*_SERVED, "--games", "2"],
 }
 """Each script, and the arguments that make it smallest."""
@@ -47,7 +48,8 @@ PRINTS = {
     "seat_profile.py": "ratio page / trivial:",
     "simulate.py": "ratio (model/engine)",
     "storm.py": "mails received 21 of 21",
-    "storm_pages.py": "errors: 0",
+    "storm_pages.py": "issue 40's figures",
+    "worker_profile.py": "function calls a game",
     "talk.py": "ratio:",
     "web.py": "card POST:",
 }

@@ -41,7 +41,7 @@ def test_each_seat_s_mail_is_what_it_would_be_alone(organiser, language: str) ->
     events = list(phase.events.order_by("pk"))
     together = outbound.Shared(game.engine_state, game.current_phase(), [p.name for p in players])
     batch = [steady(outbound._render_phase(player, phase, events, together)) for player in players]
-    assert {key[0] for key in together.words} == {"subject", "deadline_summary", "slot_help"}
+    assert {key[0] for key in together.words} == {"subject", "deadline_summary", "slot_help", "next_phase_deadline"}
     alone = [steady(outbound._render_phase(player, phase, events)) for player in players]
     assert batch == alone
     # ... and the seats asked for a card and those not asked are both there.

@@ -152,3 +152,32 @@ def test_the_answer_is_in_the_games_language(organiser) -> None:
     (answer,) = answers_to(email)
     assert answer.subject.endswith("Il tuo posto è ora di qualcun altro")
     assert f"Ciao {name}," in answer.body and "dato definitivamente a qualcun altro" in " ".join(answer.body.split())
+
+
+def test_a_player_whose_address_was_corrected_is_answered_at_the_new_one(organiser) -> None:
+    game = away_game(organiser)
+    name, email, old = old_reply_address(game)
+    services.substitute_player(game.players.get(seat=SEAT), name=name, email="new@example.org")
+    mail.outbox.clear()
+    kept = inbound.receive(letter(Game.objects.get(pk=game.pk), SEAT, vote_for(game), to=old, sender=email))
+    assert (kept.code, kept.author, kept.player.seat) == ("revoked_reference", name, SEAT)
+    assert answers_to(email) == []
+    (answer,) = answers_to("new@example.org")
+    assert "Reply to the newest mail" in answer.body
+
+
+def test_the_seat_stays_the_away_players_when_the_organiser_replaces_their_standby(organiser) -> None:
+    game = away_game(organiser)
+    name, email, old = old_reply_address(game)
+    absence = away(game, SEAT, days=3)
+    next_phase(game)  # Zelda stands in
+    _, zelda, zelda_old = old_reply_address(Game.objects.get(pk=game.pk))
+    seat = Game.objects.get(pk=game.pk).players.get(seat=SEAT)
+    services.substitute_player(seat, name="Yorick", email="yorick@example.org", new_person=True)
+    game = Game.objects.get(pk=game.pk)
+    kept = inbound.receive(letter(game, SEAT, vote_for(game), to=old, sender=email))
+    assert (kept.code, kept.author) == ("seat_away", name)
+    (answer,) = answers_to(email)
+    assert f"until the end of your absence on {absence.end.day} {absence.end:%b %Y}" in " ".join(answer.body.split())
+    kept = inbound.receive(letter(game, SEAT, vote_for(game), to=zelda_old, sender=zelda))
+    assert (kept.code, kept.author) == ("seat_replaced", "Zelda")

@@ -16,7 +16,8 @@ from django.test import Client
 from django.utils import timezone
 
 from werewolf.games import pauses, services
-from werewolf.games.models import Game, InboundMessage
+from werewolf.games.calendar import DaysOff
+from werewolf.games.models import Game, InboundMessage, Phase
 from werewolf.mail import inbound
 
 from ..web.play import seat_roles, started_game, text_of
@@ -60,6 +61,43 @@ def test_a_short_pause_says_the_minute_the_deadline_moved(organiser) -> None:
     assert after - before == timedelta(minutes=1)
     page = text_of(Client().get(f"/g/{game.public_key}/").content.decode())
     assert "after a pause of 1 minute." in page and "pause of 0 minutes" not in page
+
+
+def test_a_pause_of_no_time_says_the_deadline_did_not_move(organiser) -> None:
+    game = started_game(organiser, "No pause")
+    before = game.current_phase().deadline
+    mail.outbox.clear()
+    with mock.patch("django.utils.timezone.now", return_value=timezone.now()):
+        pauses.pause(game)
+        pauses.resume(fresh(game))  # in the same instant
+    assert fresh(game).current_phase().deadline == before
+    page = text_of(Client().get(f"/g/{game.public_key}/").content.decode())
+    assert "after a pause of less than a minute. The deadline did not move: it is still" in page
+    assert "0 minutes" not in page and "moved on by as much" not in page
+    resumed = [" ".join(message.body.split()) for message in mail.outbox if "resumed" in message.body]
+    assert resumed and all("has not moved" in body and "as long as the pause" not in body for body in resumed)
+
+
+def test_a_resume_onto_a_day_off_says_the_calendar_moved_the_deadline_on_again(organiser) -> None:
+    game = started_game(organiser, "Weekend words")
+    phase = game.current_phase()
+    utc = timezone.get_fixed_timezone(0)
+    Phase.objects.filter(pk=phase.pk).update(deadline=timezone.datetime(2026, 12, 5, 10, 0, tzinfo=utc))  # Saturday
+    Game.objects.filter(pk=game.pk).update(days_off=DaysOff(frozenset({5, 6})).to_json())
+    now = timezone.datetime(2026, 12, 5, 9, 0, tzinfo=utc)
+    mail.outbox.clear()
+    with mock.patch("django.utils.timezone.now", return_value=now):
+        pauses.pause(fresh(game))
+    with mock.patch("django.utils.timezone.now", return_value=now + timedelta(seconds=35)):
+        pauses.resume(fresh(game))
+    assert fresh(game).current_phase().deadline == timezone.datetime(2026, 12, 7, 10, 1, tzinfo=utc)  # Monday
+    page = text_of(Client().get(f"/g/{game.public_key}/").content.decode())
+    assert (
+        "after a pause of 1 minute. The deadline moved on by the pause, then on again past the game's days off" in page
+    )
+    assert "moved on by as much" not in page
+    resumed = [" ".join(message.body.split()) for message in mail.outbox if "resumed" in message.body]
+    assert resumed and all("then on again past the game's days off" in body for body in resumed)
 
 
 def test_a_card_mailed_while_paused_is_told_the_game_is_paused_not_the_old_deadline(organiser) -> None:

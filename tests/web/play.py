@@ -7,6 +7,7 @@ from html import unescape
 from random import Random
 from typing import Any
 
+from django.conf import settings
 from django.core import mail
 from django.test import Client
 from django.utils import translation
@@ -316,7 +317,8 @@ def foreign_roles(game: Game) -> re.Pattern[str]:
             for one in rules.roles
             if one not in held
         }
-    words = sorted(others - own, key=len, reverse=True)
+    # The site's own name ("Werewolf") is on every page and mail: it names the site, not a role.
+    words = sorted(others - own - {settings.SITE_NAME}, key=len, reverse=True)
     alternatives = "|".join(map(re.escape, words))
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
 
@@ -329,47 +331,26 @@ def open_phase(game: Game) -> Phase | None:
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 
 
-ROLE_TELLING = (
-    "seer_saw",
-    "killed",
-    "lynched",
-    "shot",
-    "vigilante_fired",
-    "tested",
-    "exposed",
-    "converted",
-    "medium_saw",
-    "mythomaniac_became",
-    "character_read",
-    "token_given",
-)
-"""Events that tell their audience something of the role of the seat they name."""
-
-
 def known_roles(game: Game, viewer: engine.Viewer) -> set[int]:
-    """Seats whose role the viewer knows, or may have narrowed down, from what it saw."""
+    """Seats whose role the viewer knows, or may have narrowed down, from what it saw: as
+    the game's ruleset declares its events (`engine.event_kinds`: the fields of each that
+    name seats whose role its audience learns), and every seat at the end."""
     state = game.engine_state
+    tells = engine.event_kinds(game.ruleset)
     known = {seat for seat, shown in enumerate(state.revealed) if shown}
     if isinstance(viewer, int):
         known.add(viewer)
     for event in game.events.all():
         if not event.visible_to(viewer):
             continue
-        data = event.data
-        known.update(data.get("pack", ()))
-        if event.kind == "masons_met":  # the Freemasons who met
-            known.update(data["masons"])
-        if event.kind == "group_met":  # Luna Piena's groups (the Freemasons) who met
-            known.update(data["members"])
-        if event.kind == "seers_met":  # a Mythomaniac who became a Seer meets the Seer
-            known.update(data["seers"])
-        if event.kind == "token_given":  # a token tells who could give it
-            known.add(data["giver"])
-        for key in ("target", "seat"):
-            if isinstance(data.get(key), int) and event.kind in ROLE_TELLING:
-                known.add(data[key])
-        if event.kind in ("game_over", "game_ended"):
+        if event.kind in selectors.OUTCOME_KINDS:
             known.update(range(state.seats))
+        for field in tells.get(event.kind, ()):
+            value = event.data.get(field)
+            if isinstance(value, int) and not isinstance(value, bool):
+                known.add(value)
+            elif isinstance(value, list):
+                known.update(seat for seat in value if isinstance(seat, int))
     return known
 
 

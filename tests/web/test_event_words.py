@@ -21,12 +21,14 @@ from .play import played_by_bots
 
 pytestmark = pytest.mark.django_db
 
-EVENTS = Path(__file__).resolve().parents[2] / "templates" / "events"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+EVENTS = [TEMPLATES / "events", *sorted((TEMPLATES / "rulesets").glob("*/events"))]
+"""The event templates: the shared ones and each family's own."""
 
 
 def test_event_templates_read_nothing_of_the_event_but_the_phases_resolution_where_said() -> None:
     readers = set()
-    for path in sorted(EVENTS.rglob("*.html")):
+    for path in sorted(path for folder in EVENTS for path in folder.rglob("*.html")):
         text = path.read_text()
         uses = re.findall(r"\bevent\b[\w.]*", text)
         assert set(uses) <= {"event.phase.resolution"}, (path, uses)

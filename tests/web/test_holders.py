@@ -300,6 +300,33 @@ def test_the_migration_fills_the_record_of_a_game_stored_before(organiser: Any, 
     assert [row.email for row in chiara] == ["chiara@example.org", "sam@example.org", "chiara@example.org"]
 
 
+def test_the_migration_that_drops_the_links_addresses_gives_the_record_those_it_lacks(
+    organiser: Any, organiser_client: Client
+) -> None:
+    """Before 0016 a link kept the name and address it was issued to; the record of a
+    game stored then may lack an address a link had (0015 knew only today's and an
+    absence's), and 0016 gives it to the record before the links drop theirs."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    game = play_the_issue(organiser, organiser_client)
+    before, after = [("games", "0015_seat_holders")], [("games", "0016_seatlink_drop_name_email")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    try:
+        old = executor.loader.project_state(before).apps
+        Link, Holding = old.get_model("games", "SeatLink"), old.get_model("games", "SeatHolding")
+        hugo = Holding.objects.get(game_id=game.pk, seat=HUGO, name="Hugo")
+        Holding.objects.filter(pk=hugo.pk).update(email="")
+        first = Link.objects.filter(player_id=hugo.player_id).order_by("pk").first()
+        Link.objects.filter(pk=first.pk).update(name="Hugo", email="hugo@example.org")
+        Link.objects.filter(player_id=hugo.player_id).exclude(pk=first.pk).update(name="Ivan", email="ivan@x.org")
+    finally:
+        MigrationExecutor(connection).migrate(after)
+    held = holders.of(Game.objects.get(pk=game.pk))
+    assert [holding.email for holding in held.of_seat(HUGO)] == ["hugo@example.org", "ivan@example.org"]
+
+
 def test_the_story_sweep_over_the_issues_game(organiser: Any, organiser_client: Client) -> None:
     game = play_the_issue(organiser, organiser_client)
     story_sweep(game, organiser_client, steps=None)
@@ -416,3 +443,27 @@ def test_the_staff_admin_shows_who_held_each_seat(
     staff.force_login(django_user_model.objects.create_superuser("staff", password="x" * 12))
     page = text_of(staff.get(f"/admin/games/game/{game.pk}/change/").content.decode())
     assert "a standby standing in while the player is away" in page and "sam@example.org" in page
+
+
+def test_how_a_persons_time_in_a_seat_ended() -> None:
+    """`Holders.left`: a correction keeps the seat the person's, a stand-in gives it back
+    once they are back (whoever held it meanwhile), anything else takes it for good."""
+    when = timezone.now()
+
+    def chain(seat: int, *held: tuple[str, str]) -> list[holders.Holding]:
+        return [
+            holders.Holding(seat, name, f"{name.lower()}@example.org", reason, when + timedelta(minutes=at), at, 1)
+            for at, (name, reason) in enumerate(held)
+        ]
+
+    Left = holders.Left
+    away = chain(0, ("Chiara", Reason.DEALT), ("Sam", Reason.STOOD_IN), ("Ivan", Reason.SUBSTITUTED))
+    back = chain(
+        1, ("Chiara", Reason.DEALT), ("Sam", Reason.STOOD_IN), ("Sam", Reason.CORRECTED), ("Chiara", Reason.BACK)
+    )
+    replaced = chain(2, ("Hugo", Reason.DEALT), ("Hugo", Reason.CORRECTED), ("Ivan", Reason.TOOK_OVER))
+    held = holders.Holders([away, back, replaced])
+    assert [held.left(holding) for holding in away] == [Left.AWAY, Left.REPLACED, Left.HOLDS]
+    assert [held.left(holding) for holding in back] == [Left.HOLDS, Left.STAND_IN_OVER, Left.STAND_IN_OVER, Left.HOLDS]
+    assert [held.left(holding) for holding in replaced] == [Left.REPLACED, Left.REPLACED, Left.HOLDS]
+    assert held.by_address("SAM@example.org", 1) == back[1:3] and held.by_address("sam@example.org", 2) == []

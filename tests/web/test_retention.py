@@ -16,7 +16,7 @@ from django.utils import timezone
 from tasks import housekeeping
 from werewolf import engine
 from werewolf.games import retention, services
-from werewolf.games.models import Absence, Dispatch, Event, Game, InboundMessage, Player, SeatLink
+from werewolf.games.models import Absence, Dispatch, Event, Game, InboundMessage, Player, SeatHolding
 
 from .play import started_game
 from .test_accounts import text
@@ -55,7 +55,7 @@ def _addresses(game: Game) -> list[str]:
         bytes(row.raw).decode() for row in InboundMessage.objects.filter(game=game) if "@" in bytes(row.raw).decode()
     ]
     found += [str(event.data) for event in Event.objects.filter(game=game) if "@" in str(event.data)]
-    found += [link.email for link in SeatLink.objects.filter(player__game=game) if link.email]
+    found += [holding.email for holding in SeatHolding.objects.filter(game=game) if holding.email]
     found += [absence.away_email for absence in Absence.objects.filter(game=game) if absence.away_email]
     return found
 

@@ -57,9 +57,13 @@ def _seat_absences(player: Player) -> QuerySet[Absence]:
     now in the seat. While a standby holds it for an absence, those are the ones declared
     since (the absent player's are theirs, neither seen nor withdrawn by the standby)."""
     found = player.absences.filter(withdrawn_at=None, end__gte=today(player.game))
-    held = player.absences.filter(stood_in_at__isnull=False, handed_back_at=None)
-    since = held.order_by("-stood_in_at").values_list("stood_in_at", flat=True).first()
-    return found if since is None else found.filter(created_at__gt=since)
+    held = stood_in_for(player)
+    return found if held is None else found.filter(created_at__gt=held.stood_in_at)
+
+
+def stood_in_for(player: Player) -> Absence | None:
+    """The absence a standby holds the seat for now (None: the seat's player holds it)."""
+    return player.absences.filter(stood_in_at__isnull=False, handed_back_at=None).order_by("-stood_in_at").first()
 
 
 def of_game(game: Game) -> list[Absence]:

@@ -92,12 +92,13 @@ class Verdict:
     mails: list[int]
 
 
-def tally(game: Game, phase: Phase, state: engine.State, resolution: str) -> Verdict:
+def tally(game: Game, phase: Phase, state: engine.State, resolution: str, handed: set[int]) -> Verdict:
     """Count the phase's missed cards, under the game's lock, in the transaction that
-    resolved it (`state`: the game's state before it resolved). Queues the prods and the
-    organiser's note, and the standbys' take-over where the policy says so."""
+    resolved it (`state`: the game's state before it resolved; `handed`: the seats with
+    a card in the phase, which the resolution read with the cards it counted). Queues
+    the prods and the organiser's note, and the standbys' take-over where the policy
+    says so."""
     spec = engine.phase(state)
-    handed = set(phase.orders.order_by().values_list("seat", flat=True).distinct())
     missing, kept = missed(spec.slots, handed, resolution)
     if kept:
         Player.objects.filter(game=game, seat__in=kept).exclude(missed_cards=0).update(missed_cards=0)

@@ -16,6 +16,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from .models import Event, Game, Phase, SeatHolding
@@ -24,6 +25,19 @@ Reason = SeatHolding.Reason
 
 EARLIEST = datetime.min.replace(tzinfo=UTC)
 """Before any moment: where a holding's start is not known (see `of`)."""
+
+
+class Left(StrEnum):
+    """How a person's time in a seat ended, as the holders record tells it (`Holders.left`)."""
+
+    HOLDS = "holds"
+    """It has not: they hold the seat still (maybe at an address or name corrected since)."""
+    AWAY = "away"
+    """A standby stands in while they are away: the seat comes back to them."""
+    STAND_IN_OVER = "stand_in_over"
+    """They stood in for the seat's player, who has it back."""
+    REPLACED = "replaced"
+    """Someone else holds the seat for good."""
 
 
 @dataclass(frozen=True)
@@ -145,14 +159,46 @@ class Holders:
     def names_now(self) -> list[str]:
         return self.names_at(None)
 
-    def by_address(self, email: str) -> list[Holding]:
+    def by_address(self, email: str, seat: int | None = None) -> list[Holding]:
         """Every holding of an address (compared as mail compares it: case aside), in
-        order: the seats a mail from it may be about, now or before."""
+        order: the seats a mail from it may be about, now or before (`seat`: that seat's
+        only)."""
         wanted = email.strip().casefold()
         if not wanted:
             return []
-        found = [holding for held in self._seats for holding in held if holding.email.casefold() == wanted]
+        seats = self._seats if seat is None else self._seats[seat : seat + 1]
+        found = [holding for held in seats for holding in held if holding.email.casefold() == wanted]
         return sorted(found, key=lambda holding: (holding.since or EARLIEST, holding.seat))
+
+    def left(self, holding: Holding) -> Left:
+        """How the time in the seat of `holding`'s person ended, if it did. The same
+        person goes on through a correction of their name or address, and after a standby
+        stood in for them once they are back. The next holder who is someone else tells
+        the rest: a standby standing in, while the player is not back yet (`AWAY`: the
+        seat comes back to them, whoever holds it meanwhile); the player back, after
+        `holding`'s person stood in for them (`STAND_IN_OVER`); anyone else (`REPLACED`:
+        for good)."""
+        held = self._seats[holding.seat]
+        at = start = held.index(holding)
+        while start > 0 and held[start].reason == Reason.CORRECTED:
+            start -= 1  # (whom the corrections were of: how the person came to the seat)
+        while True:
+            taker = next(
+                (number for number in range(at + 1, len(held)) if held[number].reason != Reason.CORRECTED), None
+            )
+            if taker is None:
+                return Left.HOLDS
+            if held[taker].reason == Reason.STOOD_IN:
+                back = next(
+                    (number for number in range(taker + 1, len(held)) if held[number].reason == Reason.BACK), None
+                )
+                if back is None:
+                    return Left.AWAY
+                at = back  # (theirs again)
+                continue
+            if held[start].reason == Reason.STOOD_IN and held[taker].reason == Reason.BACK:
+                return Left.STAND_IN_OVER
+            return Left.REPLACED
 
 
 def closed_at(phase: Phase) -> datetime | None:

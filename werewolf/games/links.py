@@ -34,7 +34,7 @@ _TOKEN = re.compile(rf"[a-z2-7]{{{TOKEN_LENGTH}}}")
 
 class LinkError(Exception):
     """A link that does not open a seat: `code` is "unknown" or "revoked". A revoked
-    mail reference names its `link` (whose seat, and the person it was issued to)."""
+    mail reference names its `link` (whose seat)."""
 
     def __init__(self, code: str, link: SeatLink | None = None) -> None:
         super().__init__(code)
@@ -43,13 +43,10 @@ class LinkError(Exception):
 
 
 def issue(player: Player) -> SeatLink:
-    """Give `player` a new link, revoking any earlier one; the link remembers the person
-    it is issued to (the seat's name and address now)."""
+    """Give `player` a new link, revoking any earlier one."""
     player.links.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
     nonce = secrets.token_hex(16)
-    return SeatLink.objects.create(
-        player=player, nonce=nonce, token_hash=digest(token_for(nonce)), name=player.name, email=player.email
-    )
+    return SeatLink.objects.create(player=player, nonce=nonce, token_hash=digest(token_for(nonce)))
 
 
 def token_for(nonce: str) -> str:

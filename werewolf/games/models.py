@@ -7,6 +7,7 @@ the game; the rows here are what the pages, mails and exports read.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cached_property
 from typing import Any
 
@@ -193,13 +194,11 @@ class SeatLink(models.Model):
     """A player's private link. Only a hash of its secret is stored; the secret itself
     is derived from `nonce` and the site's secret key, so mails can repeat the link.
 
-    `name` and `email` are the person the link was issued to (a seat changes hands with
-    a new link), so that a reply to a mail of a link since revoked is known to come from
-    the person who held the seat with it, and is answered (werewolf/mail/held.py)."""
+    A seat changes hands with a new link; who held the seat with each is the holders
+    record's to say (`SeatHolding`), which is how a reply to a mail of a link since
+    revoked is known and answered (werewolf/mail/held.py)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="links")
-    name = models.CharField(max_length=60, blank=True)
-    email = models.EmailField(blank=True)
     nonce = models.CharField(max_length=32, unique=True)
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -247,9 +246,21 @@ class Phase(models.Model):
     def current_orders(self) -> dict[int, engine.Order]:
         """The card that counts for each seat at the deadline: the newest one handed in
         (instant cards, already applied, are not counted again; see `acts`)."""
+        return Phase.counted(self.orders.filter(act=None).order_by("pk").values_list("seat", "payload", "act"))
+
+    def cards(self) -> list[tuple[int, Any, int | None]]:
+        """Every card of the phase as (seat, payload, act), oldest first: what a reader
+        that asks several things of them reads once (who has a card in, the counted
+        ones: `counted`)."""
+        return list(self.orders.order_by("pk").values_list("seat", "payload", "act"))
+
+    @staticmethod
+    def counted(rows: Iterable[tuple[int, Any, int | None]]) -> dict[int, engine.Order]:
+        """`current_orders` from the phase's cards as `cards` reads them."""
         cards: dict[int, engine.Order] = {}
-        for seat, payload in self.orders.filter(act=None).order_by("pk").values_list("seat", "payload"):
-            cards[seat] = engine.Order.from_json(payload)
+        for seat, payload, act in rows:
+            if act is None:
+                cards[seat] = engine.Order.from_json(payload)
         return cards
 
     def acts(self) -> list[tuple[int, engine.Order]]:

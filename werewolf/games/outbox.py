@@ -84,7 +84,9 @@ class Outbox(Protocol):
 
     def queue_deadline_moved(self, phase: Phase, players: list[Player], reason: str = "organiser") -> list[int]:
         """The open phase's new deadline, to each of `players`; `reason` says why it moved
-        ("organiser", "absence": a player is away, "resumed": the game was paused)."""
+        ("organiser", "absence": a player is away, "resumed": the game was paused and the
+        deadline moved on by the pause, "resumed_further": by the pause and then off the
+        game's calendar, "resumed_unmoved": a pause of no time, the deadline as it was)."""
 
     def queue_paused(self, game: Game, phase: Phase | None, players: list[Player]) -> list[int]:
         """The organiser paused the game (since `game.paused_at`): to each of `players`."""

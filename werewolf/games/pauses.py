@@ -7,7 +7,8 @@ the old deadline, the organiser's "resolve now"), and reminds nobody. Resuming m
 open step's deadline on by the time the game was paused, then off the game's days off
 and past absences as a new deadline would be (`deadlines.settle`), and schedules it; the
 step then resolves once, at that deadline, as any other. Both are in the public log
-(`game_paused`, `game_resumed` with the pause's length) and every player is mailed.
+(`game_paused`, `game_resumed` with the pause's length and how far the deadline moved)
+and every player is mailed.
 
 Only those who run the game (its organiser and co-organisers: `access.Action.RUN`) reach
 these; no player's door does.
@@ -65,15 +66,19 @@ def resume(game: Game) -> Game:
             _record(game, None, [engine.Event("game_resumed", {"minutes": minutes}, engine.Audience.public())])
             return game
         placed = deadlines.settle(game, game.engine_state, calendar.resumed(phase.deadline, paused_at, now))
+        # How far the deadline moved, which is the pause's minutes unless the calendar
+        # moved it on again (a day off, an absence), or nothing (a pause of no time).
+        moved = round((placed.deadline - phase.deadline).total_seconds() / 60)
         phase.deadline = placed.deadline
         phase.save(update_fields=["deadline"])
-        data = {"minutes": minutes, **deadlines.wall_clock(game, placed.deadline)}
+        data = {"minutes": minutes, "moved": moved, **deadlines.wall_clock(game, placed.deadline)}
         events = [engine.Event("game_resumed", data, engine.Audience.public())]
         if placed.by_absence:
             events.append(deadlines.moved_event(game, placed.deadline))
         _record(game, phase, events)
         _schedule(phase)
-        _mail([outbox().queue_deadline_moved(phase, _mailed(game), reason="resumed")])
+        reason = "resumed_unmoved" if moved == 0 else "resumed" if moved == minutes else "resumed_further"
+        _mail([outbox().queue_deadline_moved(phase, _mailed(game), reason=reason)])
     return game
 
 

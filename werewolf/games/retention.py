@@ -3,10 +3,10 @@ whole, or keep its record (names, cards, events) with the mail addresses removed
 site removes them on its own from games that ended `WEREWOLF_KEEP_ADDRESSES_DAYS` ago.
 
 A player's address sits in the seat (`Player.email`), the seat's holders record
-(`SeatHolding.email`), the seat's links (`SeatLink.email`), an absence a standby stood in
-for (`Absence.away_email`), the mails sent to it (`Dispatch.recipient`), the mails it
-sent (`InboundMessage.sender` and the raw message, whose headers carry it) and the
-reasons its bounced mails came back with. All go; what the players wrote stays."""
+(`SeatHolding.email`), an absence a standby stood in for (`Absence.away_email`), the
+mails sent to it (`Dispatch.recipient`), the mails it sent (`InboundMessage.sender` and
+the raw message, whose headers carry it) and the reasons its bounced mails came back
+with. All go; what the players wrote stays."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .models import Absence, Dispatch, Event, Game, InboundMessage, Player, SeatHolding, SeatLink, Standby
+from .models import Absence, Dispatch, Event, Game, InboundMessage, Player, SeatHolding, Standby
 
 OVER = (Game.Status.FINISHED, Game.Status.ENDED)
 """The games whose players' data may go: those that no longer need to reach anyone."""
@@ -59,8 +59,7 @@ def forget_addresses(game: Game, now: Any = None) -> int:
         )
         SeatHolding.objects.filter(game=game).exclude(email="").update(email="")
         Dispatch.objects.filter(player__game=game).update(recipient="", headers={})
-        # Who held each seat's links, and who was away while a standby stood in.
-        SeatLink.objects.filter(player__game=game).exclude(email="").update(email="")
+        # Who was away while a standby stood in.
         Absence.objects.filter(game=game).exclude(away_email="").update(away_email="")
         Standby.objects.filter(game=game).update(email="")  # (their mails go with the organisers', by age)
         inbound = InboundMessage.objects.filter(game=game) | InboundMessage.objects.filter(player__game=game)

@@ -70,9 +70,19 @@ def names(game: Game) -> list[str]:
     return [player.name for player in seated(game)]
 
 
+def phases(game: Game) -> list[Phase]:
+    """The game's phases, by index, read once per game instance: a page's log groups its
+    events by them, and the open one is among them (`open_phase`)."""
+    # By index alone: the model's ordering, by game first, would join the game's row to sort.
+    return _once(game, "phases", lambda: list(game.phases.order_by("index")))
+
+
 def open_phase(game: Game) -> Phase | None:
-    """The phase open now, if the game runs."""
-    return _once(game, "open_phase", lambda: game.current_phase() if game.is_running else None)
+    """The phase open now, if the game runs (`Game.current_phase`, from `phases`: a page
+    reads them all for its log, and a game has a few dozen at most)."""
+    if not game.is_running:
+        return None
+    return next((phase for phase in phases(game) if phase.status == Phase.Status.OPEN), None)
 
 
 def visible_events(game: Game, viewer: engine.Viewer) -> list[Event]:
@@ -86,11 +96,11 @@ def log(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[PhaseLog]:
     carries the names the seats had when it happened (`names_then`) and its phase, so
     rendering the log costs no query per event."""
     groups: list[PhaseLog] = []
-    phases = {phase.pk: phase for phase in game.phases.order_by()}
+    by_pk = {phase.pk: phase for phase in phases(game)}
     _names_then(game, seen)
     for event in seen:
         event.private = isinstance(viewer, int) and not event.visible_to(engine.PUBLIC)
-        phase = phases.get(event.phase_id) if event.phase_id else None
+        phase = by_pk.get(event.phase_id) if event.phase_id else None
         if phase is not None:
             event.phase = phase
         if not groups or groups[-1].phase != phase:
@@ -205,8 +215,15 @@ def cards_in(phase: Phase | None) -> dict[int, bool]:
     every living player writes one."""
     if phase is None:
         return {}
-    handed = _once(phase, "handed", lambda: set(phase.orders.order_by().values_list("seat", flat=True).distinct()))
-    return handed_of(phase.game.engine_state, handed)
+    return handed_of(phase.game.engine_state, {seat for seat, _, _ in cards(phase)})
+
+
+def cards(phase: Phase) -> list[tuple[int, Any, int | None]]:
+    """Every card of the phase as (seat, payload, act), oldest first, read once per phase
+    instance: a page asks who has a card in, the seat's own card and the public tally
+    (each for what it shows and again for its version), and each is a reading of these
+    rows (a phase holds a few cards a seat), so the page asks the database once."""
+    return _once(phase, "cards", phase.cards)
 
 
 def handed_of(state: engine.State, handed: set[int]) -> dict[int, bool]:
@@ -215,10 +232,16 @@ def handed_of(state: engine.State, handed: set[int]) -> dict[int, bool]:
 
 
 def card_of(phase: Phase | None, seat: int) -> engine.Order | None:
+    newest = newest_card(phase, seat)
+    return engine.Order.from_json(newest[1]) if newest else None
+
+
+def newest_card(phase: Phase | None, seat: int) -> tuple[int, Any, int | None] | None:
+    """The seat's newest card of the phase, as `cards` reads it (its `act` is set if it
+    acted when it went in: a Lupusburg bet)."""
     if phase is None:
         return None
-    row = _once(phase, ("card", seat), lambda: phase.orders.filter(seat=seat).order_by("-pk").first())
-    return row.order if row else None
+    return next((row for row in reversed(cards(phase)) if row[0] == seat), None)
 
 
 def card_history(phase: Phase, seat: int) -> list[tuple[Order, str]]:
@@ -248,7 +271,7 @@ def running_tally(phase: Phase | None) -> Ballots | None:
     if phase is None:
         return None
     game = phase.game
-    return tally_of(game.engine_state, game.capabilities.houses, lambda: _once(phase, "counted", phase.current_orders))
+    return tally_of(game.engine_state, game.capabilities.houses, lambda: Phase.counted(cards(phase)))
 
 
 def tally_of(state: engine.State, houses: bool, counted: Callable[[], dict[int, engine.Order]]) -> Ballots | None:

@@ -596,7 +596,8 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
         state = game.engine_state
         if state.index != phase.index or game.status != Game.Status.RUNNING:
             raise ServiceError("phase_out_of_step", phase=phase_id)
-        new_state, events = engine.resolve(state, phase.current_orders())
+        cards = phase.cards()  # read once: the counted ones, and who handed any in (attendance)
+        new_state, events = engine.resolve(state, Phase.counted(cards))
         now = timezone.now()
         if resolution == Phase.Resolution.MODERATOR:
             _moderator_event(game, phase, "resolved_by_organiser")
@@ -613,7 +614,8 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
         players = list(game.players.all())  # read once: for the bots' cards and for the mails
         following = None if new_state.over else _open_phase(game, new_state, now, players, closing=phase)
         # Missed cards counted once, here: prods, the organiser's note, a standby's take-over.
-        missed = attendance.tally(game, phase, state, resolution).mails if following else []
+        handed = {seat for seat, _, _ in cards}
+        missed = attendance.tally(game, phase, state, resolution, handed).mails if following else []
         # (After the tally: a seat that changes hands starts from nought.)
         if following is not None and stand_in(game, new_state, following):
             players = list(game.players.all())  # the seats that changed hands read their mails

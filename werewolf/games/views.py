@@ -50,6 +50,7 @@ from .forms import (
     words,
 )
 from .models import Dispatch, Game, Order, Phase, Player
+from .templatetags.werewolf import own
 
 DEMO_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
 _PUBLIC_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -144,7 +145,7 @@ def _introductions() -> list[dict[str, Any]]:
         known = families.setdefault(
             family,
             {
-                "introduction": f"rulesets/{family}/games/intro.html",
+                "introduction": own(ruleset, "games/intro.html"),
                 "least": rules.min_players,
                 "most": rules.max_players,
             },
@@ -555,18 +556,17 @@ def seat(request: HttpRequest, token: str) -> HttpResponse:
     handed_index = validators.ascii_number(request.GET.get("handed", ""))
     handed_phase = None
     if handed_index is not None and error is None:
-        handed_phase = player.game.phases.filter(index=handed_index).first()
+        handed_phase = next((known for known in selectors.phases(player.game) if known.index == handed_index), None)
     still_open = handed_phase is not None and phase is not None and handed_phase.pk == phase.pk
     context = selectors.seat_context(player, card)
+    newest = selectors.newest_card(phase, seat) if still_open else None
     context.update(
         {
             "form": form,
             "error": error,
             "handed": still_open,
             # An instant card (a Lupusburg bet) acted when it went in: it is not changed.
-            "handed_at_once": still_open
-            and Order.objects.filter(phase=phase, seat=seat).order_by("-pk").values_list("act", flat=True).first()
-            is not None,
+            "handed_at_once": newest is not None and newest[2] is not None,
             "handed_phase": handed_phase if handed_phase is not None and not still_open else None,
             # Why no card is asked (a ghost in a ballot, a suspect): public facts only.
             "unasked": selectors.unasked(card["state"], seat) if phase and slot is None else "",

@@ -9,6 +9,9 @@ with, in words that say who holds the seat (for now, or for good) and what to do
 game is not changed, and the answer says nothing of what happened in the seat since
 (what the standby did or learnt is the seat's, not theirs). A sender the seat never had
 is told nothing.
+
+Who wrote is the seat's holders record's to say (werewolf/games/holders.py): the address
+the sender held the seat with, and how their time in it ended.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from werewolf.games.models import Absence, SeatLink
+from werewolf.games import absences, holders
+from werewolf.games.models import SeatLink
 
 AWAY = "seat_away"
 """A standby holds the seat while its player is away: the seat comes back to them."""
@@ -32,6 +36,13 @@ answer goes to the seat's registered address, as every answer to a seat does."""
 CODES = (AWAY, REPLACED, STAND_IN_OVER)
 """The codes answered at the writer's own address rather than the seat's."""
 
+_CODE = {
+    holders.Left.HOLDS: MOVED,
+    holders.Left.AWAY: AWAY,
+    holders.Left.STAND_IN_OVER: STAND_IN_OVER,
+    holders.Left.REPLACED: REPLACED,
+}
+
 
 @dataclass(frozen=True)
 class Former:
@@ -46,24 +57,23 @@ class Former:
 
 
 def former(link: SeatLink, sender: str) -> Former | None:
-    """Who `sender` was to the seat of `link`, a link since revoked; None if they never
-    held it (a stranger with a copy of an old mail)."""
+    """Who `sender` was to the seat of `link`, a link since revoked: their latest time in
+    the seat at that address, and how it ended; None if they never held it (a stranger
+    with a copy of an old mail)."""
     sender = sender.strip().casefold()
-    if not sender:
-        return None
     seat = link.player
-    if seat.email.strip().casefold() == sender:
-        return Former(seat.name, sender, MOVED)  # an older mail of their own (before a stand-in, say)
-    away = (
-        Absence.objects.filter(player=seat, stood_in_at__isnull=False, handed_back_at=None, away_email__iexact=sender)
-        .order_by("-stood_in_at")
-        .first()
-    )
-    if away is not None:
-        return Former(away.away_name, sender, AWAY, away.end)
-    if link.email.strip().casefold() != sender:
+    if not sender or seat.seat is None:
         return None
-    if link.name == seat.name:
-        return Former(seat.name, sender, MOVED)  # the same person, at an address since corrected
-    stood_in = Absence.objects.filter(player=seat, standby__email__iexact=sender, handed_back_at__isnull=False)
-    return Former(link.name, sender, STAND_IN_OVER if stood_in.exists() else REPLACED)
+    held = holders.of(seat.game)
+    if seat.seat >= held.seats:
+        return None
+    theirs = held.by_address(sender, seat.seat)
+    if not theirs:
+        return None
+    code = _CODE[held.left(theirs[-1])]
+    if code == MOVED:  # an older mail of their own (before a stand-in, or a corrected address)
+        return Former(held.now(seat.seat).name, sender, MOVED)
+    if code == AWAY:
+        away = absences.stood_in_for(seat)
+        return Former(theirs[-1].name, sender, AWAY, away.end if away is not None else None)
+    return Former(theirs[-1].name, sender, code)

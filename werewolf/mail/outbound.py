@@ -914,7 +914,11 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
         said = ("slot_help", context["slot"], context.get("alive"), context.get("viewer") == engine.MODERATOR)
         context = {**context, "slot_help": _said_alike(context, said, "includes/slot_help.html", _plain)}
     if context.get("next_phase") is not None and "next_phase_text" not in context:
-        # What the open phase asks: said in the text and the HTML alike, written once.
+        # What the open phase asks: said in the text and the HTML alike, written once. Its
+        # first line, the phase and its deadline (in the game's zone, or its pause), is
+        # every seat's alike: written once for the moment's mails.
+        deadline = _said_alike(context, ("next_phase_deadline",), "emails/next_phase_deadline.txt", _plain)
+        context = {**context, "next_phase_deadline": deadline.rstrip("\n")}
         context = {**context, "next_phase_text": _plain("emails/next_phase.txt", context)}
     subject_template = f"emails/{template}_subject.txt"
     if template in ALIKE_SUBJECTS:
@@ -1016,6 +1020,8 @@ def _ical_fold(line: str) -> str:
     """A content line folded at 75 octets, never inside a character (RFC 5545, 3.1)."""
     if len(line.encode("utf-8")) <= 75:
         return line
+    if line.isascii():  # a character an octet: the same cut, without weighing each one
+        return "\r\n ".join([line[:75], *(line[start : start + 74] for start in range(75, len(line), 74))])
     parts: list[str] = []
     current, size = "", 0
     for char in line:

@@ -36,10 +36,11 @@ from ..people import Aim, Lesson, Memory
 from ..registry import register
 from ..state import PhaseSpec, State
 from ..table import Role, table
-from .base import Advice, Capabilities
+from .base import Advice, Capabilities, EventKinds
 from .tabula_family import (
     ACCUSE,
     BALLOT,
+    FAMILY_EVENTS,
     HOLDER,
     INQUIRE,
     KILL,
@@ -358,7 +359,15 @@ class Tabula(TabulaFamily):
     roles beside the organiser's characters, its specials, its night."""
 
     id = ID
-    capabilities = Capabilities(family=ID, rank=1, typical_table=9, timings=TIMINGS)
+    capabilities = Capabilities(family=ID, rank=1, typical_table=9, timings=TIMINGS, lineage=("werewolf",))
+    events: EventKinds = {
+        **FAMILY_EVENTS,
+        "masons_met": ("masons",),
+        "mythomaniac_became": ("seat", "target"),
+        "ruling_inquiry_choice": (),
+        "seers_met": ("seers",),
+        "welcome_passed": (),
+    }
     roles = ROLES
     cards = CARDS
     state_type = TabulaState

@@ -32,14 +32,13 @@ from ..events import Audience, Event
 from ..night import Death, Night, Pipeline
 from ..options import gettext_noop as _
 from ..orders import Order
-from ..outcome import Outcome, finish
 from ..pack import succession
 from ..people import AIMS, ALLY, ALONE, LESSONS, Aim, Lesson, Memory, died, found, inquired
 from ..random import setup_rng
 from ..state import PhaseSpec, RulesetState, Stage, State
 from ..table import Role
 from ..talk import Channel
-from .base import BaseRuleset, DealShape, Timing, one_role_deal, one_role_shape
+from .base import DealShape, EventKinds, JudgedBySides, Timing, one_role_deal, one_role_shape
 
 MIN_PLAYERS = 7
 MAX_PLAYERS = 24
@@ -159,7 +158,42 @@ def origin(state: State) -> int:
     return 0 if holder is None else int(holder)
 
 
-class TabulaFamily(BaseRuleset, ABC):
+FAMILY_EVENTS: EventKinds = {
+    "alpha_passed": ("pack",),
+    "ballot_revealed": (),
+    "character_read": ("seat", "target"),
+    "dawn_no_death": (),
+    "game_over": (),
+    "game_set_up": (),
+    "killed": ("seat",),
+    "lynched": ("seat",),
+    "medium_saw": ("seat",),
+    "owl_chose": (),
+    "pack_chose": (),
+    "pack_formed": ("pack",),
+    "pack_known": ("pack",),
+    "power_used": (),
+    "revived": (),
+    "role_dealt": (),
+    "role_set_aside": (),
+    "rose_again": (),
+    "ruling_frail": (),
+    "ruling_immune": (),
+    "ruling_owl": (),
+    "ruling_pack_choice": (),
+    "ruling_power_spent": (),
+    "ruling_protected": (),
+    "ruling_tie_broken": (),
+    "seer_saw": ("target",),
+    "suspects_named": (),
+    "taken": (),
+    "token_given": ("giver",),
+}
+"""The kinds of event both editions write (`Ruleset.events`); each adds its own. (The
+ability blocks' events are here: Tabula's organiser's characters are made of them too.)"""
+
+
+class TabulaFamily(JudgedBySides, ABC):
     """The day, the deal, the deaths and the end of the Lupus in Tabula family; an
     edition gives the abstract hooks and overrides what else it plays otherwise."""
 
@@ -374,9 +408,6 @@ class TabulaFamily(BaseRuleset, ABC):
             return "target_self"
         return "not_a_choice"
 
-    def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:
-        raise ValueError(f"{self.id} has no instant cards")
-
     def decisive(self, state: State, cards: Mapping[int, Order]) -> bool:
         """No step ends before its deadline on the cards alone: the accusation counts
         every vote to find two suspects, and the ballot is revealed all at once."""
@@ -471,19 +502,7 @@ class TabulaFamily(BaseRuleset, ABC):
         events += taken
         return state
 
-    def judge(self, state: State, events: list[Event]) -> State:
-        """End the game if a side has won (or a sole winner, outliving it)."""
-        winner = self._winner(state)
-        if winner is None:
-            return state
-        return finish(state, winner, self._winners(state, winner), state.rules.roles, events)
-
-    def outcome(self, state: State) -> Outcome | None:
-        if state.winner is None:
-            return None
-        return Outcome(state.winner, self._winners(state, state.winner))
-
-    def _winner(self, state: State) -> str | None:
+    def winner(self, state: State) -> str | None:
         """The village when no wolf lives; the wolves when the living wolves are at least
         as many as the other living players (those who side with the wolves but do not
         count as one, such as the Possessed, count as the others); but whichever side
@@ -505,7 +524,7 @@ class TabulaFamily(BaseRuleset, ABC):
             return None
         return solo or (WOLVES if wolves else VILLAGE)
 
-    def _winners(self, state: State, side: str) -> tuple[int, ...]:
+    def winners(self, state: State, side: str) -> tuple[int, ...]:
         """The seats on the winning side, its dead included."""
         rows = self.game_cast(state.options).rows
         return tuple(seat for seat, role in enumerate(state.rules.roles) if rows[role].side == side)

@@ -101,7 +101,7 @@ def token_name(token: str | None) -> str:
 def character(role_id: str | None, game: Any) -> Any:
     """The definition of a character of `game` (anything with `ruleset` and `options`),
     in rulesets whose characters are made of ability blocks (Luna Piena): what
-    includes/character_text.html puts in words. None elsewhere."""
+    rulesets/werewolf/includes/character_text.html puts in words. None elsewhere."""
     if not role_id or game is None:
         return None
     ruleset = game.get("ruleset") if isinstance(game, dict) else getattr(game, "ruleset", None)
@@ -130,13 +130,21 @@ def ruleset_of(holder: Any) -> str | None:
 @register.filter
 def own(holder: Any, name: str) -> list[str]:
     """The template `name` as the ruleset's own folder holds it
-    (templates/rulesets/<family>/<name>, shared by the editions of one game), then the
-    shared one: what `{% include %}` and `select_template` pick from, the ruleset's words
-    first. `holder` is a game, a ruleset's id, or anything holding one as `ruleset`."""
+    (templates/rulesets/<family>/<name>, shared by the editions of one game), then as the
+    folders of its lineage hold it (rulesets/werewolf/<name>: the words of every werewolf
+    game), then the shared one, whose words are neutral: what `{% include %}` and
+    `select_template` pick from, the ruleset's words first. `holder` is a game, a
+    ruleset's id, or anything holding one as `ruleset`."""
     ruleset = ruleset_of(holder)
     if ruleset is None:
         return [name]
-    return [f"rulesets/{engine.capabilities(ruleset).family}/{name}", name]
+    return [*_chain(ruleset, name), name]
+
+
+@lru_cache(maxsize=1024)
+def _chain(ruleset: str, name: str) -> tuple[str, ...]:
+    capabilities = engine.capabilities(ruleset)
+    return tuple(f"rulesets/{folder}/{name}" for folder in (capabilities.family, *capabilities.lineage))
 
 
 def _own_template(ruleset: str | None, name: str) -> template.Template:
@@ -274,7 +282,8 @@ def card_text(context: template.Context, order: engine.Order | None) -> str:
     game = context.get("game")
     ruleset = getattr(game, "ruleset", None) or context.get("ruleset")
     words, other = written(order, names, ruleset) if order is not None else ([], False)
-    text = get_template("includes/card.html").render({"order": order, "names": names, "written": words, "other": other})
+    compiled = _own_template(ruleset, "includes/card.html")
+    text = compiled.render(template.Context({"order": order, "names": names, "written": words, "other": other}))
     return mark_safe(text.strip()) if context.autoescape else text.strip()
 
 
@@ -293,6 +302,13 @@ def render_event(
     templates read nothing else of the event, and that the words are the same as a
     fresh rendering's for every event of whole games of every ruleset."""
     kind = event.kind
+    visible_to = getattr(event, "visible_to", None)
+    if isinstance(viewer, int) and visible_to is not None and visible_to(engine.PUBLIC):
+        # A public event reads alike for every seat and the public (checked for every
+        # event of whole games of each ruleset, tests/web/test_shared_pages.py): worded
+        # once for them all, not once a seat (a phase's twelve mails, a storm's first
+        # visits to twelve pages).
+        viewer = engine.PUBLIC
     phase: str | None = _NO_PHASE
     if kind in PHASE_READERS:
         opened = getattr(event, "phase", None)
@@ -360,6 +376,7 @@ def talk(context: template.Context, game: Any, viewer: Any, talk_url: str) -> di
     request = context.get("request")
     before = ascii_number(request.GET.get("before", "")) if request is not None else None
     return {
+        "game": game,
         "rooms": rooms.rooms(game, viewer, before),
         "before": before,
         "talk_url": talk_url,

@@ -24,7 +24,7 @@ from ...outcome import Outcome
 from ...people import LESSONS, Lesson, Memory, found
 from ...random import setup_rng
 from ...state import PhaseSpec, State
-from ..base import Advice, BaseRuleset, BetSeen, Capabilities, DealShape, HandPart, HouseSeen, Ring
+from ..base import Advice, BaseRuleset, BetSeen, Capabilities, DealShape, EventKinds, HandPart, HouseSeen, Ring
 from .scoring import outcome_of, points, winner_of
 from .state import Bet, LupusburgOptions, LupusburgState
 from .table import (
@@ -81,7 +81,39 @@ class Lupusburg(BaseRuleset):
         rank=3,
         typical_table=6,
         timings=(SHORT_STEPS,),
+        lineage=("werewolf",),
     )
+    events: EventKinds = {
+        "ballot_revealed": (),
+        "bet_placed": (),
+        "burgomaster_named": (),
+        "burgomaster_passed": (),
+        "character_shown": (),
+        "characters_dealt": (),
+        "characters_drawn": (),
+        "claw_fell": (),
+        "coin_kept": (),
+        "dawn_no_death": (),
+        "game_over": (),
+        "game_set_up": (),
+        "goal_changed": (),
+        "goal_drawn": (),
+        "house_seen": (),
+        "killed": ("seat",),
+        "lynched": ("seat",),
+        "privilege_unused": (),
+        "privilege_used": (),
+        "ruling_bag_draw": (),
+        "ruling_bet_paid": (),
+        "ruling_chest_found": (),
+        "ruling_chest_scored": (),
+        "ruling_drawn": (),
+        "ruling_end_check": (),
+        "ruling_tie_broken": (),
+        "suspects_named": (),
+        "sweeper_named": (),
+    }
+    """(The goals' kinds, `goal_drawn` and the rest, only with goals.)"""
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles = ROLES

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Where a storm worker's CPU goes, in one process: the task a worker runs for each game
+of a deadline storm (`tasks.phases.resolve_due_phase`: the claim, the resolution, the
+phase's mails queued and handed to the mail backend at once), run here for `--games`
+twelve-player games of `benchmarks/storm.py`, counted deterministically: the queries a
+game, the functions called a game, and, with cProfile, each function's share of the
+whole (cumulative). On a machine shared with other work, these are the figures to compare
+before and after a change; a wall-clock time there is noise.
+
+    python benchmarks/worker_profile.py [--games 40] [--players 12] [--top 25]
+
+It uses the configured database (a temporary SQLite one unless DATABASE_URL says
+otherwise) and, as the storm's workers do, SMTP to `storm.py`'s loopback sink, which runs
+in a thread of this process: the profile counts this thread's CPU only (`thread_time`),
+not the sink's. The first game is resolved outside the count (templates compiled,
+catalogs loaded, as a worker's `_warm` does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import cProfile
+import logging
+import os
+import pstats
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "werewolf.settings")
+os.environ.setdefault("WEREWOLF_VAR_DIR", tempfile.mkdtemp(prefix="werewolf-worker-profile-"))
+os.environ.pop("WEREWOLF_INLINE_TASKS", None)  # the worker's way: mails sent by the resolving task
+
+from benchmarks import storm  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=40, help="games counted (one more is resolved first)")
+    parser.add_argument("--players", type=int, default=12)
+    parser.add_argument("--top", type=int, default=25, help="rows of the profile")
+    parser.add_argument("--queries", action="store_true", help="also each statement's count a game")
+    parser.add_argument("--dump", help="also write the profile to this file (pstats)")
+    args = parser.parse_args()
+    inbox = storm.Inbox()
+    os.environ.update(
+        {"WEREWOLF_EMAIL": "smtp", "WEREWOLF_EMAIL_HOST": "127.0.0.1", "WEREWOLF_EMAIL_PORT": str(inbox.port)}
+    )
+    logging.disable(logging.INFO)  # a line a mail: not the worker's work here
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.utils import timezone
+
+    from tasks.phases import resolve_due_phase
+    from werewolf.games.models import Dispatch, Phase
+    from werewolf.mail import outbound
+
+    ids = storm.make_games(args.games + 1, args.players)
+    Dispatch.objects.filter(phase=None, player__game_id__in=ids).update(status=Dispatch.Status.SENT)
+    Phase.objects.filter(game_id__in=ids, index=0).update(deadline=timezone.now() - timedelta(seconds=1))
+    phases = list(Phase.objects.filter(game_id__in=ids, index=0).order_by("game_id").values_list("pk", flat=True))
+    outbound.warm()
+    try:
+        assert resolve_due_phase.run(phases[0])  # warm: not counted
+        counted = phases[1:]
+        sent = inbox.count()
+        kinds: collections.Counter[str] = collections.Counter()
+        statements: collections.Counter[str] = collections.Counter()
+
+        def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+            kinds[sql.lstrip().split(None, 1)[0].upper()] += 1
+            statements[sql[:150]] += 1
+            return execute(sql, params, many, context)
+
+        with connection.execute_wrapper(count):
+            profile = cProfile.Profile(time.thread_time)
+            start = time.thread_time()
+            profile.enable()
+            for pk in counted:
+                assert resolve_due_phase.run(pk)
+            profile.disable()
+            cpu = time.thread_time() - start
+        time.sleep(0.5)  # the sink's last answers
+        mails = inbox.count() - sent
+    finally:
+        inbox.stop()
+    stats = pstats.Stats(profile)
+    if args.dump:
+        stats.dump_stats(args.dump)
+    calls = sum(entry[1] for entry in stats.stats.values())  # type: ignore[attr-defined]
+    games = len(counted)
+    print(f"{games} games x {args.players} players, {connection.vendor}, SMTP to a loopback sink")
+    print(f"mails sent: {mails} ({mails / games:.1f} a game)")
+    print(f"queries a game: {sum(kinds.values()) / games:.1f} ", end="")
+    print("(" + ", ".join(f"{kind} {count / games:.1f}" for kind, count in kinds.most_common()) + ")")
+    if args.queries:
+        for sql, number in statements.most_common():
+            print(f"  {number / games:5.1f}  {sql}")
+    print(f"function calls a game: {calls / games:,.0f}")
+    print(f"this thread's CPU a game, profiled (its share is the figure; ms wander): {cpu / games * 1000:.1f} ms")
+    print()
+    stats.sort_stats("cumulative").print_stats(args.top)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
