@@ -437,6 +437,7 @@ class Classic(SimpleFamily):
 
 def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
     memory.counts.update({WOLF: int(data["wolves"]), SEER: int(data["seers"])})
+    memory.inquiring = SEER
 
 
 def default_wolves(players: int) -> int:

@@ -162,9 +162,11 @@ class Lupusburg(BaseRuleset):
         return ("characters", "chest", "bet", "goal") if self.goals else ("characters", "chest", "bet")
 
     def lessons(self) -> Mapping[str, Lesson]:
-        """Besides the shared lessons: a player holding the Werewolf knows it is the wolf;
-        a character shown to a player, or one gone with its house, is one less of its
-        owner's two that may be the Werewolf (the top suspects are the least trusted)."""
+        """Besides the shared lessons: who owns each house (for the talking bots, whose
+        accusations and ballots name the houses of the players they suspect); a player
+        holding the Werewolf knows it is the wolf; a character shown to a player, or one
+        gone with its house, is one less of its owner's two that may be the Werewolf
+        (the top suspects are the least trusted)."""
         return _LESSONS
 
     def setup(
@@ -996,8 +998,14 @@ def _character_seen(memory: Memory, data: Mapping[str, Any]) -> None:
         memory.trust[data["seat"]] += 1
 
 
+def _housed(memory: Memory, data: Mapping[str, Any]) -> None:
+    """Every player holds two houses, 2i and 2i + 1 for seat i (the ring's order)."""
+    memory.houses = {house: house // 2 for house in range(2 * int(data["players"]))}
+
+
 _LESSONS: Mapping[str, Lesson] = {
     **LESSONS,
+    "game_set_up": _housed,
     "characters_dealt": _own_hand,
     "characters_drawn": _own_hand,
     "character_shown": _character_seen,
