@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from werewolf import engine
-from werewolf.engine import grammar, registry
+from werewolf.engine import grammar, lab, registry
 from werewolf.engine.rulesets import mafia
 from werewolf.engine.rulesets.mafia import (
     COP,
@@ -30,6 +30,7 @@ from werewolf.engine.simulate import STRATEGIES, bot_orders, simulate
 from werewolf.engine.state import State
 
 from . import test_scenarios as catalogue
+from .test_cards import offered
 
 ID = mafia.ID
 
@@ -356,6 +357,25 @@ def test_a_written_card_names_its_carrier_and_no_elimination_is_its_own_word() -
 def test_bots_play_each_preset_to_the_end(strategy: str, preset: str, players: int) -> None:
     result = simulate(ID, players, {"preset": preset}, 20, 4, strategy=strategy)
     assert sum(result.wins.values()) == 20 and set(result.wins) <= {TOWN, MAFIA}
+
+
+def test_the_lab_studies_a_preset_and_its_neighbours() -> None:
+    study = lab.study(ID, 7, {"preset": "mini_cop"}, games=6)
+    assert study.sides == (MAFIA, TOWN) and {figure.players for figure in study.figures} == {6, 7, 8}
+    assert ("doctors", 1) in lab.changes(ID, 7, {"preset": "mini_cop"})
+
+
+@pytest.mark.parametrize("raw", [{"preset": "power"}, {"preset": "power", "start": "night", "doctor_repeat": False}])
+def test_every_card_a_slot_offers_is_accepted(raw: dict[str, Any]) -> None:
+    for seed in range(4):
+        state, _ = engine.setup(ID, raw, 13, seed)
+        rng = Random(seed)
+        while not state.over:
+            for seat, slot in engine.phase(state).slots.items():
+                for card in [*offered(slot), *(engine.Order(other.kind) for other in slot.instead)]:
+                    checked = engine.validate(state, seat, card)
+                    assert isinstance(checked, engine.Order), (state.phase, seat, card, checked)
+            state, _ = engine.resolve(state, bot_orders(state, rng))
 
 
 def test_a_game_survives_json_and_replays_from_its_seed() -> None:
