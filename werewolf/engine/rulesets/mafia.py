@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from random import Random
 from typing import Any, ClassVar
 
 from .. import rulings
@@ -32,14 +31,12 @@ from ..events import Audience, Event
 from ..night import DEATHS, JUDGE, Death, Night, Pipeline
 from ..options import as_json, option, parse_options
 from ..options import gettext_noop as _
-from ..orders import Order
 from ..pack import victim as pack_victim
 from ..people import AIMS, LESSONS, Aim, Lesson, Memory, died, found
 from ..state import PhaseSpec, State
 from ..table import Role, table
-from ..voting import leaders, strict_majority
 from .base import Advice, Capabilities
-from .simple import DAY, INQUIRE, PROTECT, SHOOT, VOTE, SimpleFamily, Tally
+from .simple import DAY, INQUIRE, NO_ELIMINATION, PROTECT, SHOOT, VOTE, SimpleFamily
 
 ID = "mafia"
 MIN_PLAYERS = 5
@@ -74,13 +71,7 @@ CARRIER = Field("by", optional=True, word="BY", prune=True)
 """Who of the Mafia carries the kill out (a living mafioso); left out, the one who sent it."""
 KILL = Card("kill", "KILL", (Field(), CARRIER))
 """The Mafia's kill: one target and, if they like, who carries it out (KILL Ada BY Bruno)."""
-NO_ELIMINATION = Card("no_elimination", "NO ELIMINATION", blank=False)
-"""A day's vote for no elimination, handed in instead of a VOTE where the game allows it;
-a blank VOTE (NO VOTE) is an abstention, which counts for nobody."""
 CARDS = (KILL, INQUIRE, PROTECT, SHOOT, BLOCK, VOTE, NO_ELIMINATION)
-
-NOBODY = -1
-"""In a tally, the vote for no elimination (never a seat)."""
 
 COUNTS = ("godfathers", "goons", "cops", "doctors", "vigilantes", "roleblockers")
 """The options that count the roles a setup deals, and the role each counts."""
@@ -224,6 +215,8 @@ class Mafia(SimpleFamily):
     options_type = MafiaOptions
     SIDES = (TOWN, MAFIA)
     MEET_AT_NIGHTFALL = False
+    DAY_DEATH = "eliminated"
+    NO_ELIMINATION_VOTE = True
     CAUSES = ("eliminated", "shot")
     ROLE_TELLING: ClassVar[Mapping[str, tuple[str, ...]]] = ROLE_TELLING
 
@@ -345,62 +338,6 @@ class Mafia(SimpleFamily):
             return "protected_last_night"
         return "not_a_choice"
 
-    # The day.
-
-    def decisive(self, state: State, cards: Mapping[int, Order]) -> bool:
-        """A strict majority of the living for one player, or for no elimination, ends
-        the day at once."""
-        if state.phase != "day":
-            return False
-        return strict_majority(votes(cards), len(state.living())) is not None
-
-    def tally(self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> Tally:
-        """Count the open vote, a vote for no elimination as one more candidate: a strict
-        majority decides; else as the game's `day_deadline` says, nobody or the plurality.
-        No elimination winning, or tied for the most votes, eliminates nobody; a tie
-        between players eliminates nobody or one drawn (`tie`)."""
-        counted = votes(cards)
-        ballots = {voter: named for voter, named in counted.items() if named != NOBODY}
-        named = strict_majority(counted, len(state.living()))
-        how = "majority"
-        tied: list[int] = []
-        if named is None:
-            top = leaders(counted)
-            if state.options["day_deadline"] == "no-lynch":
-                how = "no_majority"
-            elif top == [NOBODY]:
-                how = "no_elimination"
-            elif len(top) == 1:
-                named, how = top[0], "plurality"
-            elif NOBODY in top:
-                how, tied = "tie", [seat for seat in top if seat != NOBODY]
-            elif top and state.options["tie"] == "random":
-                named, how, tied = rng.choice(top), "tie_drawn", top
-                events.append(rulings.tie_broken("day", top, (named,), "random"))
-            else:
-                how, tied = ("tie", top) if top else ("no_votes", [])
-        elif named == NOBODY:
-            named, how = None, "no_elimination"
-        return Tally(ballots, named, how, tied)
-
-    def resolve_day(
-        self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]
-    ) -> tuple[State, bool]:
-        """End the day: `day_ended` tells the votes (the players named, and who voted
-        for no elimination) and whom they eliminate, if anyone."""
-        tally = self.tally(state, cards, rng, events)
-        data = {
-            "ballots": [[voter, tally.ballots[voter]] for voter in sorted(tally.ballots)],
-            "no_elimination": sorted(seat for seat, card in cards.items() if card.kind == NO_ELIMINATION.kind),
-            "lynched": tally.named,
-            "how": tally.how,
-            "tied": tally.tied,
-        }
-        events.append(Event("day_ended", data, Audience.public()))
-        if tally.named is None:
-            return state, False
-        return self.die(state, tally.named, "eliminated", events), False
-
     # The night.
 
     def choose_kill(self, night: Night) -> None:
@@ -465,18 +402,6 @@ class Mafia(SimpleFamily):
     def aims(self) -> Mapping[str, Aim]:
         """The shared aims, and a roleblock's: it is aimed at a suspect."""
         return {**AIMS, BLOCK.kind: "hostile"}
-
-
-def votes(cards: Mapping[int, Order]) -> dict[int, int]:
-    """Voter to the seat voted for, or `NOBODY` for a vote for no elimination; a blank
-    vote is an abstention and counts for nobody."""
-    counted: dict[int, int] = {}
-    for seat, card in cards.items():
-        if card.kind == VOTE.kind and card.targets:
-            counted[seat] = card.targets[0]
-        elif card.kind == NO_ELIMINATION.kind:
-            counted[seat] = NOBODY
-    return counted
 
 
 def _decided_before_vote(options: MafiaOptions, players: int) -> bool:
