@@ -19,6 +19,10 @@ options (`options`), `deck`, `set_up_summary` and its night (`night_steps`, buil
 a named hook where it plays otherwise (classic: Cupid's Lovers die together and may win
 alone, Dark City hides the dead's cards, "Thing" tests by day and converts by night).
 
+Where the ruleset says `NO_ELIMINATION_VOTE` (Mafia), the day may also vote NO ELIMINATION
+(a card its day slot offers `instead` of VOTE): a candidate like a player, which names
+nobody when it wins; the day's death is `DAY_DEATH` ("lynched"; Mafia's "eliminated").
+
 The options the base reads by key, which a simple ruleset's options must hold: `start`
 ("night" or "day"), `day_deadline` ("no-lynch" or "plurality"), `tie` ("none" or "random")
 and `reveal_dead`. Its state keeps `roles`, `pack`, `spent` and `unmet` (`SimpleState`)
@@ -327,7 +331,8 @@ class SimpleFamily(JudgedBySides, ABC):
         """A day ends as soon as a strict majority of the living vote for one player."""
         if state.phase != "day":
             return False
-        return strict_majority(ballots(cards, NOBODY), len(state.living())) is not None
+        nobody = NOBODY if self.NO_ELIMINATION_VOTE else None
+        return strict_majority(ballots(cards, nobody), len(state.living())) is not None
 
     # Resolution: the night, the day, the next phase.
 
@@ -350,7 +355,7 @@ class SimpleFamily(JudgedBySides, ABC):
         says, nobody or the plurality. No elimination alone at the top, or tied there,
         names nobody; a tie between players names nobody or one of them drawn at random
         (`tie`)."""
-        votes = ballots(cards, NOBODY)
+        votes = ballots(cards, NOBODY if self.NO_ELIMINATION_VOTE else None)
         named = strict_majority(votes, len(state.living()))
         how = "majority"
         tied: list[int] = []
@@ -371,9 +376,9 @@ class SimpleFamily(JudgedBySides, ABC):
                 how, tied = ("tie", top) if top else ("no_votes", [])
         elif named == NOBODY:
             named, how = None, "no_elimination"
-        players = {voter: choice for voter, choice in votes.items() if choice != NOBODY}
         if not self.NO_ELIMINATION_VOTE:
-            return Tally(players, named, how, tied)
+            return Tally(votes, named, how, tied)
+        players = {voter: choice for voter, choice in votes.items() if choice != NOBODY}
         nobody = sorted(voter for voter, choice in votes.items() if choice == NOBODY)
         return Tally(players, named, how, tied, {"no_elimination": nobody})
 
