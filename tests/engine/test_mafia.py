@@ -347,6 +347,9 @@ def test_a_written_card_names_its_carrier_and_no_elimination_is_its_own_word() -
     ballot = engine.phase(day()).slots[1]
     assert grammar.read_card("NO ELIMINATION", names, ballot, ID) == engine.Order("no_elimination")
     assert grammar.read_card("NO VOTE", names, ballot, ID) == engine.Order("vote")
+    assert grammar.read_card("UCCIDI Gina PER MANO DI Ada", names, slot, ID) == order
+    assert grammar.read_card("NESSUNA ELIMINAZIONE", names, ballot, ID) == engine.Order("no_elimination")
+    assert grammar.spoken("NO ELIMINATION", "it") == "NESSUNA ELIMINAZIONE"
 
 
 # Whole games.
