@@ -182,9 +182,20 @@ def test_a_blocked_mafioso_s_kill_fails() -> None:
     state, events = play(start(), s4=("block", 0), s5=("kill", 6, "by", 0))
     assert state.alive[6] and "dawn_no_death" in kinds(events)
     assert event(events, "mafia_chose").data["blocked"] is True
+    assert event(events, "ruling_kill_blocked").data == {"seat": 6, "by": 0, "blockers": [4]}
+    assert "roleblocked" not in kinds(events), "as the forums do, the carrier is not told"
+    _, events = play(start(tell_blocked=True), s4=("block", 0), s5=("kill", 6, "by", 0))
     told = event(events, "roleblocked")
     assert told.data == {"seat": 0} and told.audience.seats == frozenset({0})
-    assert event(events, "ruling_kill_blocked").data == {"seat": 6, "by": 0, "blockers": [4]}
+
+
+def test_a_blocked_cop_is_told_its_check_gave_no_result_and_a_blocked_doctor_nothing() -> None:
+    state, events = play(start(), s4=("block", 1), s1=("inquire", 0))
+    assert "cop_checked" not in kinds(events)
+    assert event(events, "roleblocked").audience.seats == frozenset({1})
+    state, events = play(start(), s4=("block", 2), s2=("protect", 6), s5=("kill", 6))
+    assert not state.alive[6] and "roleblocked" not in kinds(events)
+    assert event(events, "ruling_roleblocked").data == {"seat": 2, "by": [4], "card": "protect"}
 
 
 def test_a_blocked_mafioso_s_own_card_does_not_count() -> None:

@@ -150,6 +150,11 @@ class MafiaOptions:
     reveal_dead: bool = option(True, label=_("Reveal a dead player's role"))
     doctor_self: bool = option(False, label=_("The Doctor may protect themself"))
     doctor_repeat: bool = option(True, label=_("The Doctor may protect the same player two nights running"))
+    tell_blocked: bool = option(
+        False,
+        label=_("Tell every roleblocked player they were blocked"),
+        help=_("Otherwise only a blocked Cop is told: their check gives no result."),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +228,7 @@ class Mafia(SimpleFamily):
     def __init__(self) -> None:
         self.night_steps = Pipeline(
             (
-                ("block", roleblock),
+                ("block", _block),
                 ("pack", self.choose_kill),
                 ("cop", _cop),
                 ("doctor", _doctor),
@@ -365,7 +370,8 @@ class Mafia(SimpleFamily):
         data = {"target": target, "by": carrier, "how": how, "blocked": blocked}
         night.tell("mafia_chose", data, Audience.of(*mafia))
         if blocked:
-            if carrier not in {event.data["seat"] for event in night.events if event.kind == "roleblocked"}:
+            told = {event.data["seat"] for event in night.events if event.kind == "roleblocked"}
+            if state.options["tell_blocked"] and carrier not in told:
                 night.tell("roleblocked", {"seat": carrier}, Audience.of(carrier))
             night.events.append(rulings.ruling("kill_blocked", {"seat": target, "by": carrier, "blockers": blockers}))
             return
@@ -415,6 +421,24 @@ def _decided_before_vote(options: MafiaOptions, players: int) -> bool:
 
 
 # The night's own steps, in call order: see `Mafia.night_steps`.
+
+
+def _block(night: Night) -> None:
+    """The roleblocks (engine/abilities.py): a blocked player's action is void. As the
+    forums do, a blocked player is told only where it cannot be helped (a Cop, whose
+    check gives no result), unless the game tells every blocked player."""
+    start = len(night.events)
+    roleblock(night)
+    if night.state.options["tell_blocked"]:
+        return
+    cards = {
+        event.data["seat"]: event.data["card"] for event in night.events[start:] if event.kind == "ruling_roleblocked"
+    }
+    night.events[start:] = [
+        event
+        for event in night.events[start:]
+        if event.kind != "roleblocked" or cards.get(event.data["seat"]) == INQUIRE.kind
+    ]
 
 
 def _cop(night: Night) -> None:
