@@ -166,7 +166,7 @@ def test_the_cop_sees_a_goon_as_mafia_and_the_godfather_as_town() -> None:
 def test_the_mafia_kill_together_and_the_sender_carries_it_out() -> None:
     state, events = play(start(), s5=("kill", 6), s0=("kill", 6))
     chose = event(events, "mafia_chose")
-    assert chose.data == {"target": 6, "by": 5, "how": "consensus", "blocked": False}
+    assert chose.data == {"target": 6, "by": 5, "how": "consensus"}
     assert chose.audience.seats == frozenset({0, 5})
     assert event(events, "killed").data == {"seat": 6, "role": TOWNSPERSON}
     assert not state.alive[6]
@@ -174,14 +174,14 @@ def test_the_mafia_kill_together_and_the_sender_carries_it_out() -> None:
 
 def test_disagreeing_cards_follow_the_highest_ranked_mafioso_and_its_carrier() -> None:
     state, events = play(start(), s0=("kill", 7, "by", 0), s5=("kill", 6, "by", 0))
-    assert event(events, "mafia_chose").data == {"target": 6, "by": 0, "how": "rank", "blocked": False}
+    assert event(events, "mafia_chose").data == {"target": 6, "by": 0, "how": "rank"}
     assert not state.alive[6] and state.alive[7]
 
 
 def test_a_blocked_mafioso_s_kill_fails() -> None:
     state, events = play(start(), s4=("block", 0), s5=("kill", 6, "by", 0))
     assert state.alive[6] and "dawn_no_death" in kinds(events)
-    assert event(events, "mafia_chose").data["blocked"] is True
+    assert event(events, "mafia_chose").data == {"target": 6, "by": 0, "how": "consensus"}
     assert event(events, "ruling_kill_blocked").data == {"seat": 6, "by": 0, "blockers": [4]}
     assert "roleblocked" not in kinds(events), "as the forums do, the carrier is not told"
     _, events = play(start(tell_blocked=True), s4=("block", 0), s5=("kill", 6, "by", 0))

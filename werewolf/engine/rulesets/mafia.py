@@ -350,7 +350,8 @@ class Mafia(SimpleFamily):
         mafioso's card's (the pack's rule, engine/pack.py); carried out by the mafioso
         that card (or, by consensus, the highest-ranked card with one) names after BY,
         else by whoever sent it. A roleblocked carrier carries out nothing: the kill fails.
-        The living Mafia are told the kill and its carrier (`mafia_chose`)."""
+        The living Mafia are told the kill and its carrier (`mafia_chose`), not whether it
+        was blocked: the carrier is told so only where the game tells every blocked player."""
         state = night.state
         mafia = [seat for seat in state.rules.pack if state.alive[seat]]
         night.notes["pack"] = mafia
@@ -366,10 +367,8 @@ class Mafia(SimpleFamily):
         named = [night.cards[seat].field(CARRIER.name) for seat in sent]
         carrier = next((by[0] for by in named if by and state.alive[by[0]]), sent[0])
         blockers = sorted(seat for seat, card in night.written(BLOCK.kind) if card.targets == (carrier,))
-        blocked = bool(blockers)
-        data = {"target": target, "by": carrier, "how": how, "blocked": blocked}
-        night.tell("mafia_chose", data, Audience.of(*mafia))
-        if blocked:
+        night.tell("mafia_chose", {"target": target, "by": carrier, "how": how}, Audience.of(*mafia))
+        if blockers:
             told = {event.data["seat"] for event in night.events if event.kind == "roleblocked"}
             if state.options["tell_blocked"] and carrier not in told:
                 night.tell("roleblocked", {"seat": carrier}, Audience.of(carrier))
