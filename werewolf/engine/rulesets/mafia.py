@@ -211,7 +211,7 @@ class Mafia(SimpleFamily):
     elimination, and the Mafia's events (`mafia_met`, `mafia_chose`, `cop_checked`)."""
 
     id = ID
-    capabilities = Capabilities(family=ID, rank=5, typical_table=13)
+    capabilities = Capabilities(family=ID, rank=4, typical_table=13)
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles = ROLES
