@@ -105,18 +105,12 @@ def preset_counts(preset: str, players: int) -> dict[str, int]:
 _COUNT_HELP = _("Empty: as the setup says.")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MafiaOptions:
     """The options of a Mafia game; see docs/rulesets/mafia.md for what each one does.
-    The role counts have no default of their own: the setup (`preset`) fills in those
-    the organiser leaves out."""
+    The role counts have no default of their own: the setup (`preset`, listed first)
+    fills in those the organiser leaves out."""
 
-    goons: int = option(label=_("Goons"), help=_COUNT_HELP, least=0)
-    godfathers: int = option(label=_("Godfathers (seen as town by the Cop)"), help=_COUNT_HELP, least=0)
-    cops: int = option(label=_("Cops"), help=_COUNT_HELP, least=0)
-    doctors: int = option(label=_("Doctors"), help=_COUNT_HELP, least=0)
-    vigilantes: int = option(label=_("Vigilantes (one shot each)"), help=_COUNT_HELP, least=0)
-    roleblockers: int = option(label=_("Roleblockers"), help=_COUNT_HELP, least=0)
     preset: str = option(
         "vanilla",
         label=_("Setup"),
@@ -128,6 +122,12 @@ class MafiaOptions:
             "power": _("Power roles: a Godfather and goons against a Cop, a Doctor, a Vigilante and a Roleblocker"),
         },
     )
+    goons: int = option(label=_("Goons"), help=_COUNT_HELP, least=0)
+    godfathers: int = option(label=_("Godfathers (seen as town by the Cop)"), help=_COUNT_HELP, least=0)
+    cops: int = option(label=_("Cops"), help=_COUNT_HELP, least=0)
+    doctors: int = option(label=_("Doctors"), help=_COUNT_HELP, least=0)
+    vigilantes: int = option(label=_("Vigilantes (one shot each)"), help=_COUNT_HELP, least=0)
+    roleblockers: int = option(label=_("Roleblockers"), help=_COUNT_HELP, least=0)
     start: str = option(
         "day",
         label=_("The game starts with"),
