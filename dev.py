@@ -11,11 +11,21 @@
                                      to pytest)
     python3 dev.py install           set up what `test` needs, and run nothing (CI does this
                                      once before its two test runs side by side)
+    python3 dev.py messages [--check]
+                                     bring the Italian catalogue (werewolf/locale/it/
+                                     LC_MESSAGES/django.po) up to date with the code and
+                                     templates, changing only what changed: each new msgid
+                                     is appended untranslated (an empty msgstr, where it is
+                                     used above it), each msgid nothing marks any more is
+                                     marked obsolete (#~), and every other entry is left
+                                     byte for byte as it is. --check writes nothing and
+                                     exits 1 if the catalogue would change
 
 Both make a virtual environment in .venv and install what the project needs into it
 (again only when pyproject.toml changes). `test` (and `install`) also install axe-core (npm),
 and Debian's chromium, poppler-utils, gettext, dovecot-imapd and postfix for the browser,
 printing, translation, IMAP and Postfix tests, when they are missing and this user may run apt-get.
+`messages` needs GNU gettext (Django's makemessages runs xgettext), installed the same way.
 """
 
 from __future__ import annotations
@@ -24,15 +34,18 @@ import collections
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import venv
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -46,10 +59,19 @@ def main(argv: list[str]) -> int:
     if argv and argv[0] in HELP:
         print(__doc__)
         return 0
-    if len(argv) < 1 or argv[0] not in ("run", "test", "install"):
+    if len(argv) < 1 or argv[0] not in ("run", "test", "install", "messages"):
         print(__doc__, file=sys.stderr)
         return 2
     command, rest, address = argv[0], argv[1:], ""
+    if command == "messages":
+        if any(arg in HELP for arg in rest):
+            print(__doc__)
+            return 0
+        if rest not in ([], ["--check"]):
+            print(f"dev.py messages takes only --check, not {' '.join(rest)!r}.", file=sys.stderr)
+            return 2
+        install(dev=False)
+        return messages(check=bool(rest))
     if command == "run":
         # Everything about the command line is checked before anything is installed.
         if any(arg in HELP for arg in rest):
@@ -157,22 +179,268 @@ def ensure_chromium() -> None:
         ("xgettext", "gettext", "the translation check (makemessages)"),
         ("postfix", "postfix", "the Postfix route's test (its own instance; the system's is left unconfigured)"),
     ):
-        if shutil.which(binary):
-            continue
-        if os.geteuid() == 0 and shutil.which("apt-get"):
-            print(f"Installing Debian's {package} for {purpose} ...", flush=True)
-            env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-            if package == "postfix":  # installed, not configured: the test runs an instance of its own
-                subprocess.run(
-                    ["debconf-set-selections"], input=b"postfix postfix/main_mailer_type select No configuration\n"
-                )
-            # Another apt-get (a second checkout's setup, the machine's own) may hold the
-            # dpkg lock: wait for it rather than go on without the package.
-            wait = ["-o", "DPkg::Lock::Timeout=600"]
-            subprocess.call(["apt-get", *wait, "update", "-qq"], env=env)
-            subprocess.call(["apt-get", *wait, "install", "-y", "-qq", package], env=env)
-        if not shutil.which(binary):
+        if not ensure_debian(binary, package, purpose):
             print(f"{binary} is missing: {purpose} will be skipped (and fail under CI).", file=sys.stderr)
+
+
+def ensure_debian(binary: str, package: str, purpose: str) -> bool:
+    """Install Debian's `package` for `purpose` when `binary` is missing and this user may
+    run apt-get; whether `binary` is there now."""
+    if shutil.which(binary):
+        return True
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        print(f"Installing Debian's {package} for {purpose} ...", flush=True)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        if package == "postfix":  # installed, not configured: the test runs an instance of its own
+            subprocess.run(
+                ["debconf-set-selections"], input=b"postfix postfix/main_mailer_type select No configuration\n"
+            )
+        # Another apt-get (a second checkout's setup, the machine's own) may hold the
+        # dpkg lock: wait for it rather than go on without the package.
+        wait = ["-o", "DPkg::Lock::Timeout=600"]
+        subprocess.call(["apt-get", *wait, "update", "-qq"], env=env)
+        subprocess.call(["apt-get", *wait, "install", "-y", "-qq", package], env=env)
+    return shutil.which(binary) is not None
+
+
+CATALOGUE = ROOT / "werewolf" / "locale" / "it" / "LC_MESSAGES" / "django.po"
+"""The catalogue `messages` keeps up to date (the one language the site has beside English)."""
+
+
+def messages(*, check: bool) -> int:
+    """`dev.py messages`: the catalogue brought up to date with a small diff (`merge_catalogue`),
+    what changed said; with `check`, nothing written and 1 if anything would change."""
+    if not ensure_debian("xgettext", "gettext", "makemessages"):
+        print("xgettext is missing: install GNU gettext (Debian: apt-get install gettext).", file=sys.stderr)
+        return 1
+    current = CATALOGUE.read_text(encoding="utf-8")
+    merged, changes = merge_catalogue(current, fresh_catalogue(ROOT, PYTHON))
+    for key in changes.added:
+        print(f"new, to translate: {_shown(key)}")
+    for key in changes.revived:
+        print(f"used again, its old translation kept and marked fuzzy (check it): {_shown(key)}")
+    for key in changes.obsolete:
+        print(f"obsolete, marked #~: {_shown(key)}")
+    for key, old, new in changes.flags:
+        print(f"format flag {new or 'none'} (was {old or 'none'}): {_shown(key)}")
+    where = CATALOGUE.relative_to(ROOT)
+    if merged == current:
+        print(f"{where} is up to date.")
+        return 0
+    if check:
+        print(f"{where} is not up to date: run python3 dev.py messages.", file=sys.stderr)
+        return 1
+    CATALOGUE.write_text(merged, encoding="utf-8")
+    print(
+        f"{where}: {len(changes.added)} new, {len(changes.revived)} used again, {len(changes.obsolete)} obsolete, "
+        f"{len(changes.flags)} format flags set."
+    )
+    if changes.added or changes.revived:
+        print("Translate the entries with an empty msgstr, check the fuzzy ones, then python3 dev.py install.")
+    return 0
+
+
+def fresh_catalogue(root: Path, python: Path) -> str:
+    """The Italian catalogue Django's makemessages makes from scratch (no translation yet)
+    of the code (werewolf/) and templates (templates/, every kind of file there) under
+    `root`, in a temporary copy, so the real catalogue is never rewritten."""
+    extensions = sorted({path.suffix.lstrip(".") for path in (root / "templates").rglob("*.*")} | {"py"})
+    with tempfile.TemporaryDirectory(prefix="werewolf-messages-") as temporary:
+        copy = Path(temporary)
+        ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.mo", "django.po")
+        shutil.copytree(root / "werewolf", copy / "werewolf", ignore=ignore)
+        shutil.copytree(root / "templates", copy / "templates", ignore=ignore)
+        shutil.copy(root / "manage.py", copy / "manage.py")
+        (copy / "var").mkdir()
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "werewolf.settings",
+            "WEREWOLF_VAR_DIR": str(copy / "var"),
+            "PYTHONPATH": str(copy),
+        }
+        command = [str(python), "manage.py", "makemessages", "-l", "it", "--no-obsolete", "-v", "0"]
+        command += [f"--extension={extension}" for extension in extensions]
+        subprocess.run(command, cwd=copy, env=env, check=True)
+        return (copy / CATALOGUE.relative_to(ROOT)).read_text(encoding="utf-8")
+
+
+Key = tuple[str, str | None]
+"""An entry's msgid (the singular one of a plural entry) and its msgctxt."""
+
+
+class Entry(NamedTuple):
+    """One entry of a .po file as written: its lines (comments and strings), where it
+    starts and ends in the file's text, its key (None for the header) and flags
+    (`#,` lines), and whether it is obsolete (`#~`)."""
+
+    lines: list[str]
+    start: int
+    end: int
+    key: Key | None
+    flags: tuple[str, ...]
+    obsolete: bool
+
+
+class CatalogueChanges:
+    """What `merge_catalogue` did: the keys appended, revived and marked obsolete, and the
+    entries whose flags makemessages would write otherwise, as (key, old, new)."""
+
+    def __init__(self) -> None:
+        self.added: list[Key] = []
+        self.revived: list[Key] = []
+        self.obsolete: list[Key] = []
+        self.flags: list[tuple[Key, str, str]] = []
+
+
+_FLAG_KINDS = re.compile(r"^(?:python|python-brace|c)-format$")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+
+
+def merge_catalogue(current: str, fresh: str) -> tuple[str, CatalogueChanges]:
+    """`current` (the catalogue as committed) brought up to date with `fresh` (what
+    makemessages extracts now, untranslated): an entry of `fresh` whose key `current`
+    lacks is appended at the end as makemessages wrote it (its references, its flags, an
+    empty msgstr), or, where `current` holds it obsolete, made live again where it stands
+    with its old translation, marked fuzzy for a translator to check; a live entry of
+    `current` that `fresh` lacks is marked obsolete in place, as msgmerge marks one (`#~`
+    before its strings, its references dropped). Every other byte of `current` stays as
+    it is: its references, wrapping and order are never rewritten. An entry whose format
+    flag differs (a msgid now used as a format string, or no longer) takes makemessages'
+    format flag and keeps its other flags: the flag is what makes the catalogue's compiler
+    check that a translation's placeholders are the msgid's."""
+    entries = parse_catalogue(current)
+    wanted = [entry for entry in parse_catalogue(fresh) if entry.key is not None and not entry.obsolete]
+    wanted_keys = {entry.key for entry in wanted}
+    live = {entry.key: entry for entry in entries if entry.key is not None and not entry.obsolete}
+    dead = {entry.key: entry for entry in entries if entry.key is not None and entry.obsolete}
+    changes = CatalogueChanges()
+    replaced: dict[int, str] = {}
+    appended: list[str] = []
+    for entry in wanted:
+        assert entry.key is not None
+        old = live.get(entry.key)
+        if old is not None:
+            old_flags, new_flags = _format_flags(old.flags), _format_flags(entry.flags)
+            if old_flags != new_flags:
+                replaced[old.start] = "\n".join(_with_format_flags(old.lines, entry.flags))
+                changes.flags.append((entry.key, old_flags, new_flags))
+        elif entry.key in dead:
+            buried = dead[entry.key]
+            comments = [line for line in entry.lines if line.startswith("#") and not line.startswith(("#~", "#,"))]
+            comments.append("#, " + ", ".join(("fuzzy", *dict.fromkeys(entry.flags))))
+            strings = [
+                line[3:] if line.startswith("#~ ") else line[2:] for line in buried.lines if line.startswith("#~")
+            ]
+            replaced[buried.start] = "\n".join(comments + strings)
+            changes.revived.append(entry.key)
+        else:
+            appended.append("\n".join(entry.lines))
+            changes.added.append(entry.key)
+    for key, entry in live.items():
+        if key not in wanted_keys:
+            kept = [line for line in entry.lines if line.startswith("#") and not line.startswith(("#:", "#."))]
+            strings = ["#~ " + line for line in entry.lines if not line.startswith("#")]
+            replaced[entry.start] = "\n".join(kept + strings)
+            changes.obsolete.append(key)
+    merged, last = [], 0
+    for entry in entries:
+        if entry.start in replaced:
+            merged += [current[last : entry.start], replaced[entry.start]]
+            last = entry.end
+    text = "".join(merged) + current[last:]
+    if appended:
+        text = text.rstrip("\n") + "\n\n" + "\n\n".join(appended) + "\n"
+    return text, changes
+
+
+def parse_catalogue(text: str) -> list[Entry]:
+    """The entries of a .po file, in order: a blank line ends one, and so does a comment,
+    msgctxt or msgid after a msgstr (an entry appended by hand without its blank line)."""
+    entries: list[Entry] = []
+    lines: list[str] = []
+    start = end = offset = 0
+    after_msgstr = False
+
+    def close() -> None:
+        if lines:
+            entries.append(Entry(list(lines), start, end, *_key(lines)))
+            lines.clear()
+
+    for line in text.split("\n"):
+        obsolete = line.startswith("#~")
+        bare = line[2:].lstrip() if obsolete else line
+        if not line.strip():
+            close()
+            after_msgstr = False
+        else:
+            comment = line.startswith("#") and not obsolete
+            if after_msgstr and (comment or bare.startswith(("msgctxt", "msgid"))):
+                close()
+                after_msgstr = False
+            if not lines:
+                start = offset
+            lines.append(line)
+            end = offset + len(line)
+            after_msgstr = after_msgstr or bare.startswith("msgstr")
+        offset += len(line) + 1
+    close()
+    return entries
+
+
+def _key(lines: list[str]) -> tuple[Key | None, tuple[str, ...], bool]:
+    """The key of an entry's lines, its flags and whether it is obsolete."""
+    parts: dict[str, str] = {}
+    current = ""
+    flags: list[str] = []
+    obsolete = False
+    for line in lines:
+        if line.startswith("#,"):
+            flags += [flag.strip() for flag in line[2:].split(",") if flag.strip()]
+            continue
+        if line.startswith("#~"):
+            obsolete = True
+            line = line[2:].lstrip()
+        elif line.startswith("#"):
+            continue
+        line = line.strip()
+        word = re.match(r"^(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s+", line)
+        if word is not None:
+            current = word.group(1)
+            parts[current] = ""
+            line = line[word.end() :]
+        if line.startswith('"') and current:
+            parts[current] += _unquote(line)
+    if "msgid" not in parts or not parts["msgid"]:
+        return None, tuple(flags), obsolete
+    return (parts["msgid"], parts.get("msgctxt")), tuple(flags), obsolete
+
+
+def _unquote(quoted: str) -> str:
+    """A .po string's text: the quotes taken off, its C escapes read."""
+    inner = quoted.strip()[1:-1]
+    return re.sub(r"\\(.)", lambda escape: _ESCAPES.get(escape.group(1), escape.group(1)), inner)
+
+
+def _with_format_flags(lines: list[str], fresh: tuple[str, ...]) -> list[str]:
+    """An entry's lines with the format flags of `fresh` in place of its own, its other
+    flags (fuzzy, say) kept: the one `#,` line rewritten, added above the strings, or
+    dropped when no flag is left."""
+    kept = [flag for line in lines if line.startswith("#,") for flag in line[2:].split(",") if flag.strip()]
+    flags = [flag.strip() for flag in kept if not _FLAG_KINDS.match(flag.strip())]
+    flags += [flag for flag in fresh if _FLAG_KINDS.match(flag)]
+    body = [line for line in lines if not line.startswith("#,")]
+    at = next((i for i, line in enumerate(body) if not line.startswith("#") or line.startswith("#~")), len(body))
+    return body[:at] + (["#, " + ", ".join(dict.fromkeys(flags))] if flags else []) + body[at:]
+
+
+def _format_flags(flags: tuple[str, ...]) -> str:
+    return ", ".join(sorted({flag for flag in flags if _FLAG_KINDS.match(flag)}))
+
+
+def _shown(key: Key) -> str:
+    msgid, context = key
+    text = msgid if len(msgid) <= 70 else msgid[:67] + "..."
+    return repr(text) + (f" (context {context!r})" if context else "")
 
 
 AXE_VERSION = "4.14.1"

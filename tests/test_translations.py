@@ -4,10 +4,10 @@ translation; the catalogue compiles; and a game in Italian reads Italian."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,8 +21,10 @@ from werewolf.engine import grammar
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = ROOT / "werewolf" / "locale" / "it" / "LC_MESSAGES" / "django.po"
-EXTENSIONS = sorted({path.suffix.lstrip(".") for path in (ROOT / "templates").rglob("*.*")} | {"py"})
-"""Every kind of template there is (html, txt, svg), and the Python code."""
+_spec = importlib.util.spec_from_file_location("dev_translations", ROOT / "dev.py")
+assert _spec and _spec.loader
+dev = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dev)
 TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
 
 
@@ -44,46 +46,34 @@ def _key(message: Message) -> tuple[str, str | None]:
 
 
 def test_every_marked_string_has_its_italian_translation(tmp_path: Path) -> None:
-    """Django's makemessages, run on a copy of the code and templates with the committed
-    catalogue, must find nothing new: every msgid already there, translated, not fuzzy;
-    and the catalogue holds no string the code no longer marks."""
+    """Django's makemessages, run on a copy of the code and templates as `dev.py messages`
+    runs it, finds nothing the committed catalogue lacks: every msgid already there,
+    translated, not fuzzy; and the catalogue holds no string the code no longer marks."""
     if shutil.which("xgettext") is None:
         message = "GNU gettext (xgettext) is missing: python3 dev.py install installs it"
         if os.environ.get("CI"):
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
-    copy = tmp_path / "project"
-    ignore = shutil.ignore_patterns("__pycache__", "*.mo", "*.pyc")
-    shutil.copytree(ROOT / "werewolf", copy / "werewolf", ignore=ignore)
-    shutil.copytree(ROOT / "templates", copy / "templates", ignore=ignore)
-    shutil.copy(ROOT / "manage.py", copy / "manage.py")
-    (copy / "var").mkdir()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "werewolf.settings",
-        "WEREWOLF_VAR_DIR": str(copy / "var"),
-        "PYTHONPATH": str(copy),
-    }
-    command = [sys.executable, "manage.py", "makemessages", "-l", "it", "--no-obsolete", "-v", "0"]
-    command += [f"--extension={extension}" for extension in EXTENSIONS]
-    result = subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stdout + result.stderr
-
-    merged = _catalogue(copy / "werewolf" / "locale" / "it" / "LC_MESSAGES" / "django.po")
-    committed = {_key(message) for message in _catalogue(CATALOGUE) if message.id}
-    marked = {_key(message): message for message in merged if message.id}
+    fresh = tmp_path / "django.po"
+    fresh.write_text(dev.fresh_catalogue(ROOT, Path(sys.executable)), encoding="utf-8")
+    translated = {_key(message): message for message in _catalogue(CATALOGUE) if message.id}
+    committed = set(translated)
+    marked = {_key(message): message for message in _catalogue(fresh) if message.id}
     untranslated = sorted(
         f"{key[0]!r} ({', '.join(f'{path}:{line}' for path, line in message.locations[:2])})"
         for key, message in marked.items()
-        if key not in committed or message.fuzzy or not all(_strings(message))
+        if key not in committed or translated[key].fuzzy or not all(_strings(translated[key]))
     )
     assert not untranslated, (
         f"{len(untranslated)} string(s) marked for translation have no Italian translation in "
-        f"{CATALOGUE.relative_to(ROOT)} (run `manage.py makemessages -l it "
-        f"{' '.join('-e ' + e for e in EXTENSIONS)}` and translate them):\n" + "\n".join(untranslated)
+        f"{CATALOGUE.relative_to(ROOT)} (run `python3 dev.py messages`, which appends them untranslated, "
+        "and translate them):\n" + "\n".join(untranslated)
     )
     stale = sorted(repr(key[0]) for key in committed - set(marked))
-    assert not stale, "the catalogue holds strings nothing marks any more (run makemessages):\n" + "\n".join(stale)
+    assert not stale, (
+        "the catalogue holds strings nothing marks any more (run `python3 dev.py messages`, which marks them "
+        "obsolete):\n" + "\n".join(stale)
+    )
 
 
 def test_the_catalogue_compiles_and_keeps_every_placeholder_and_tag(tmp_path: Path) -> None:

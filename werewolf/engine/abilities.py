@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from . import rulings
-from .cards import Card, Field
+from .cards import SLEEP, Card, Field
 from .characters import (
     ACTS,
     IMMUNE,
@@ -37,6 +37,9 @@ READ = Card("read", "READ", (Field(),))
 SHOOT = Card("shoot", "SHOOT", (Field(),))
 RAISE = Card("raise", "RAISE", (Field(),))
 GIVE = Card("give", "GIVE", (Field(),))
+BLOCK = Card("block", "BLOCK", (Field(),))
+"""A roleblocker's card (`roleblock`), for a ruleset whose role table gives a role the
+night card "block"; no shipped ruleset deals one yet."""
 CARD_OF_BLOCK = ACTS
 """The card each acting block writes."""
 
@@ -176,6 +179,32 @@ def revive(night: Night) -> None:
         state = night.state
         night.state = state.evolve(alive=(*state.alive[:target], True, *state.alive[target + 1 :]))
         night.tell("revived", {"seat": target}, Audience.public())
+
+
+def roleblock(night: Night) -> None:
+    """A roleblock voids its target's night card: the seat a BLOCK card names writes
+    nothing tonight, as if it had slept (its card set aside before the steps after this one
+    read the night's cards; a pack member's list no longer counts towards the pack's
+    choice). Blocks act together, first: a BLOCK card is never voided, so two roleblockers
+    who block each other both block. A target whose card did something is told it did
+    nothing (one that slept learns nothing), and the moderator reads who blocked which
+    card (a ruling)."""
+    blocked: dict[int, list[int]] = {}
+    for seat, card in night.written("block"):
+        if card.targets:
+            blocked.setdefault(card.targets[0], []).append(seat)
+    voided = {
+        seat: by
+        for seat, by in blocked.items()
+        if seat in night.cards and night.cards[seat].kind not in (BLOCK.kind, SLEEP.kind)
+    }
+    if not voided:
+        return
+    for seat, by in sorted(voided.items()):
+        night.tell("roleblocked", {"seat": seat}, Audience.of(seat))
+        night.events.append(rulings.ruling("roleblocked", {"seat": seat, "by": by, "card": night.cards[seat].kind}))
+    night.cards = {seat: card for seat, card in night.cards.items() if seat not in voided}
+    night.by_kind = None
 
 
 def taken_along(state: State, seat: int) -> list[Death]:

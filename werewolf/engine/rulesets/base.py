@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
@@ -13,7 +14,7 @@ from ..events import Event, Viewer
 from ..night import Death
 from ..options import OptionSpec
 from ..orders import Order
-from ..outcome import Outcome
+from ..outcome import Outcome, finish
 from ..people import AIMS, LESSONS, Aim, Lesson
 from ..state import PhaseSpec, RulesetState, State
 from ..table import Role
@@ -94,7 +95,11 @@ class Capabilities:
       print page's), lowest first; its editions follow one another by id.
     - `typical_table`: the players a game open to sign-up is checked for before they are
       known (0: the ruleset's least).
-    - `timings`: the day's steps a game may give their own length (`Timing`)."""
+    - `timings`: the day's steps a game may give their own length (`Timing`).
+    - `lineage`: the folders of words the family's own falls back on, nearest first,
+      before the shared tree's neutral words: a family of the werewolf games says
+      `("werewolf",)`, whose folder words the pack, the village and their roles once for
+      them all; a game of another world (Mafia) names its own, or none."""
 
     family: str
     houses: bool = False
@@ -103,6 +108,13 @@ class Capabilities:
     rank: int = 0
     typical_table: int = 0
     timings: tuple[Timing, ...] = ()
+    lineage: tuple[str, ...] = ()
+
+
+EventKinds = Mapping[str, tuple[str, ...]]
+"""A ruleset's `events`: each kind of event it writes, with the fields of its data that
+name seats whose role its audience learns, or narrows down ("target" of `seer_saw`,
+"pack" of `pack_formed`); () where it tells none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +184,13 @@ class Ruleset(Protocol):
     @property
     def capabilities(self) -> Capabilities:
         """What the web side asks of the ruleset by name (never by its id)."""
+        ...
+
+    @property
+    def events(self) -> EventKinds:
+        """Every kind of event the ruleset writes (besides the engine's own,
+        `engine.ENGINE_EVENTS`), and which of them tell a role (`EventKinds`): what the
+        guard tests check its games against, and what the secrecy sweep counts as known."""
         ...
 
     @property
@@ -336,9 +355,16 @@ class BaseRuleset:
     class derives from it and overrides what it has of its own (so the engine calls
     each hook, never `getattr` with a fallback)."""
 
+    id: str
     roles: Mapping[str, Role]
+    events: EventKinds
+    """Declared by every ruleset, with no default (`Ruleset.events`)."""
     extra_options: tuple[OptionSpec, ...] = ()
     """None: the options dataclass holds every option."""
+
+    def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:
+        """None: only a ruleset with instant cards (`Card.instant`) acts at once."""
+        raise ValueError(f"{self.id} has no instant cards")
 
     def channels(self, state: State) -> tuple[Channel, ...]:
         """The standard square, den and ghosts' corner (`engine.talk.standard`)."""
@@ -372,3 +398,29 @@ class BaseRuleset:
     def aims(self) -> Mapping[str, Aim]:
         """The aims of the card kinds the rulesets share (`people.AIMS`)."""
         return AIMS
+
+
+class JudgedBySides(BaseRuleset, ABC):
+    """A ruleset whose game ends when one side has won (the simple rulesets, the Tabula
+    family): `winner` says which side has won (None: none yet) and `winners` that side's
+    seats; the end is judged, and the outcome read, from those two alone."""
+
+    @abstractmethod
+    def winner(self, state: State) -> str | None:
+        """The side that has won, or None while the game goes on."""
+
+    @abstractmethod
+    def winners(self, state: State, side: str) -> tuple[int, ...]:
+        """The seats that win with `side`."""
+
+    def judge(self, state: State, events: list[Event]) -> State:
+        """End the game if a side has won."""
+        winner = self.winner(state)
+        if winner is None:
+            return state
+        return finish(state, winner, self.winners(state, winner), state.rules.roles, events)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.winner is None:
+            return None
+        return Outcome(state.winner, self.winners(state, state.winner))

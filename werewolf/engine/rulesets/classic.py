@@ -9,7 +9,7 @@ player's card at once; days take votes until a strict majority or the deadline.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
@@ -22,17 +22,13 @@ from ..night import DEATHS, JUDGE, Death, Night, Pipeline
 from ..options import as_json, option, parse_options
 from ..options import gettext_noop as _
 from ..orders import Order
-from ..outcome import Outcome, finish
-from ..pack import succession
-from ..pack import victim as choose_victim
-from ..people import LESSONS, Lesson, Memory, died
-from ..random import setup_rng
+from ..people import Lesson, Memory
 from ..registry import register
-from ..state import PhaseKind, PhaseSpec, Stage, State
+from ..state import State
 from ..table import Role, table
 from ..talk import Channel
-from ..voting import leaders, strict_majority
-from .base import Advice, BaseRuleset, Capabilities, DealShape, one_role_deal, one_role_shape
+from .base import Capabilities, EventKinds
+from .simple import INQUIRE, KILL, LIST, PROTECT, SHOOT, VOTE, SimpleFamily, others
 
 ID = "classic"
 MIN_PLAYERS = 5
@@ -60,19 +56,10 @@ ROLES = table(
     )
 )
 
-_LIST = Field(most=None, ranked=True, optional=True, count_error="empty_list", prune=True)
 _SWAP = Field("swap", least=2, most=2, optional=True, word="SWAP", count_error="two_names", prune=True)
-KILL = Card("kill", "KILL", (_LIST,), empty_error="empty_list")
-KILL_AND_SWAP = Card("kill", "KILL", (_LIST, _SWAP), empty_error="empty_list")
-INQUIRE = Card("inquire", "INQUIRE", (Field(),))
-PROTECT = Card("protect", "PROTECT", (Field(),))
-SHOOT = Card("shoot", "SHOOT", (Field(),))
+KILL_AND_SWAP = Card("kill", "KILL", (LIST, _SWAP), empty_error="empty_list")
 PAIR = Card("pair", "PAIR", (Field(least=2, most=2, count_error="two_names"),))
-VOTE = Card("vote", "VOTE", (Field(least=0),), blank=False)
 CARDS = (KILL, KILL_AND_SWAP, INQUIRE, PROTECT, SHOOT, PAIR, VOTE)
-
-NIGHT = Stage("night", "night")
-DAY = Stage("day", "day", cards="public", decisive=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,24 +178,75 @@ class ClassicOptions:
     )
 
 
-class Classic(BaseRuleset):
+class Classic(SimpleFamily):
+    """Classic on the simple rulesets' base (simple.py): its own are the options, the
+    deck, the night's powers (Cupid, the wolfsbane, Dark City's swap), the Lovers (their
+    channel, their broken hearts, their win), Dark City's half-shown cards and the
+    "Thing" day that tests and night that converts."""
+
     id = ID
-    capabilities = Capabilities(family=ID, rank=0, typical_table=9)
+    capabilities = Capabilities(family=ID, rank=0, typical_table=9, lineage=("werewolf",))
+    events: EventKinds = {
+        "alpha_passed": ("pack",),
+        "card_changed": (),
+        "cards_swapped": (),
+        "converted": ("seat",),
+        "dawn_no_death": (),
+        "day_ended": (),
+        "exposed": ("seat",),
+        "fell_in_love": (),
+        "game_over": (),
+        "game_set_up": (),
+        "heartbroken": (),
+        "infected": (),
+        "killed": ("seat",),
+        "lovers_paired": (),
+        "lynched": ("seat",),
+        "pack_chose": (),
+        "pack_formed": ("pack",),
+        "role_dealt": (),
+        "ruling_kill_void": (),
+        "ruling_pack_choice": (),
+        "ruling_power_spent": (),
+        "ruling_protected": (),
+        "ruling_swap_choice": (),
+        "ruling_test_again": (),
+        "ruling_tie_broken": (),
+        "seer_announced": (),
+        "seer_saw": ("target",),
+        "shot": ("seat",),
+        "swap_skipped": (),
+        "tested": ("seat",),
+        "vigilante_fired": ("target",),
+    }
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles = ROLES
     cards = CARDS
     state_type = ClassicState
     options_type = ClassicOptions
+    SIDES = (VILLAGE, WOLVES)
+    CAUSES = ("lynched", "shot", "heartbroken", "exposed")
 
-    @property
-    def night_order(self) -> tuple[str, ...]:
-        """The night's steps in call order (the moderator's script reads them)."""
-        return NIGHT_STEPS.names
-
-    def advice(self, options: Mapping[str, Any], players: int) -> tuple[Advice, ...]:
-        """No advice: every option this ruleset takes is the rulebook's to take."""
-        return ()
+    def __init__(self) -> None:
+        self.night_steps = Pipeline(
+            (
+                ("pack", self.choose_victim),
+                ("cupid", _cupid),
+                ("seer", _seer),
+                ("wolfsbane", _wolfsbane),
+                ("vigilante", self.shoot_once),
+                ("pack_kill", self.kill_victim),
+                (DEATHS, None),
+                ("convert", _convert),
+                (JUDGE, None),
+                ("swap", _swap_cards),
+            )
+        )
+        """The night's cards act together at dawn, in this order: the pack's choice,
+        Cupid, the inquiries, the wolfsbane, the Vigilante's shot, the pack's kill; then
+        the deaths, each applied once with its broken heart; the conversion in "Thing";
+        the end judged once; and, if the game goes on, Dark City's swap."""
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Check and complete the options for a table of `players`."""
@@ -226,40 +264,12 @@ class Classic(BaseRuleset):
             raise SetupError("decided_before_vote")
         return checked
 
-    def setup(
-        self, options: Mapping[str, Any], players: int, seed: int, deal: Mapping[str, Any] | None = None
-    ) -> tuple[State, list[Event]]:
-        """Deal the roles (or take the given deal: each seat's role and the alpha's
-        seat), choose the alpha, and tell each seat its role and the wolves their pack."""
-        rng = setup_rng(seed)
-        wolves, seers = options["wolves"], options["seers"]
-        roles = (deal or {}).get("roles")
-        alpha = (deal or {}).get("alpha")
-        if roles is None:
-            deck = list(self.deck(options, players))
-            rng.shuffle(deck)
-        else:
-            deck = list(roles)
-            if len(deck) != players or any(role not in ROLES for role in deck):
-                raise SetupError("bad_roles", "roles", roles)
-            wanted = self.deck(options, players)
-            if any(deck.count(role) != wanted.count(role) for role in ROLES if role != VILLAGER):
-                raise SetupError("bad_roles", "roles", roles)
-        pack = succession([seat for seat, role in enumerate(deck) if ROLES[role].pack], alpha, players, rng)
-        state = State(
-            ruleset=ID,
-            options=dict(options),
-            seed=seed,
-            alive=(True,) * players,
-            revealed=(False,) * players,
-            phase=options["start"],
-            number=1,
-            rules=ClassicState(tuple(deck), pack, unmet=pack if options["start"] == "day" else ()),
-        )
+    def set_up_summary(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
+        """The table's size, its wolves and Seers, and the variants it plays."""
         setup = {
             "players": players,
-            "wolves": wolves,
-            "seers": seers,
+            "wolves": options["wolves"],
+            "seers": options["seers"],
             "wolfsbane": options["wolfsbane"],
             "vigilante": bool(options["vigilante"]),
             "cupid": bool(options["cupid"]),
@@ -268,13 +278,7 @@ class Classic(BaseRuleset):
         }
         if options["thing"]:
             setup["thing_free"] = options.get("thing_free", "first_test")
-        events = [Event("game_set_up", setup, Audience.public())]
-        events += [
-            Event("role_dealt", {"seat": seat, "role": role}, Audience.of(seat)) for seat, role in enumerate(deck)
-        ]
-        if options["start"] == "night":
-            events.append(_pack_formed(state))
-        return state, events
+        return setup
 
     def channels(self, state: State) -> tuple[Channel, ...]:
         """The square, the den (open day and night: the wolves may confer whenever they
@@ -295,174 +299,145 @@ class Classic(BaseRuleset):
         plain = players - wolves - seers - len(specials)
         return (WOLF,) * wolves + (SEER,) * seers + specials + (VILLAGER,) * plain
 
-    def deal(self, state: State) -> dict[str, Any]:
-        """Each seat's role and the alpha's seat. Asked of a state fresh from `setup`
-        (the server records it when the game starts), it sets the same game up again;
-        later a Dark City swap or a "Thing" conversion will have changed the roles."""
-        return {"roles": list(state.rules.roles), "alpha": state.rules.pack[0]}
+    # The night's cards.
 
-    def deal_shape(self, options: Mapping[str, Any], players: int) -> DealShape:
-        """One role a seat from the table's deck, and the alpha if the organiser likes."""
-        return one_role_shape(self.deck(options, players))
+    def quiet(self, state: State) -> bool:
+        """The first night is quiet if the organiser says so: the wolves meet only."""
+        return state.number == 1 and state.options["first_night"] == "quiet"
 
-    def deal_from_hands(self, hands: Sequence[Mapping[str, Any]], mark: int | None) -> dict[str, Any]:
-        return one_role_deal(hands, mark)
+    def random_victim(self, state: State) -> bool:
+        return bool(state.options["missing_wolves"] == "random")
 
-    def phase(self, state: State) -> PhaseSpec:
-        if state.over:
-            return PhaseSpec(OVER_STAGE, state.number, {})
-        living = state.living()
-        if state.phase == "day":
-            ballot = Slot(VOTE, (tuple(living),))
-            return PhaseSpec(DAY, state.number, {seat: ballot for seat in living}, step=state.step)
-        rules: ClassicState = state.rules
-        roles = rules.roles
-        quiet = state.number == 1 and state.options["first_night"] == "quiet"
-        prey = tuple(seat for seat in living if ROLES[roles[seat]].prey)
-        if state.options["dark_city"]:
-            hunt = Slot(KILL_AND_SWAP, (prey, prey))
-        else:
-            hunt = Slot(KILL, (prey,))
-        slots: dict[int, Slot] = {}
-        for seat in living:
-            row = ROLES[roles[seat]]
-            if row.pack:
-                slots[seat] = SLEEPER if quiet else hunt
-            elif row.night is None:
-                slots[seat] = SLEEPER
-            elif row.night == "inquire":
-                slots[seat] = Slot(INQUIRE, (_others(living, seat),))
-            elif row.night == "protect" and state.options["wolfsbane"] == "doorstep":
-                slots[seat] = Slot(PROTECT, (tuple(living),))
-            elif row.night == "shoot" and seat not in rules.spent:
-                slots[seat] = Slot(SHOOT, (_others(living, seat),))
-            elif row.night == "pair" and seat not in rules.spent and state.number == 1:
-                # Cupid shoots at the start of the game: on its first night (Night 1,
-                # whether or not Day 1 came before it), never later.
-                slots[seat] = Slot(PAIR, (_others(living, seat),))
-            else:
-                slots[seat] = SLEEPER
-        return PhaseSpec(NIGHT, state.number, slots)
+    def pack_slot(self, state: State, prey: tuple[int, ...]) -> Slot:
+        """In Dark City a wolf's list may also name two villagers to swap."""
+        if state.options["dark_city"] and not self.quiet(state):
+            return Slot(KILL_AND_SWAP, (prey, prey))
+        return super().pack_slot(state, prey)
 
-    def bound(self, state: State, field: Field) -> int:
-        return state.seats
-
-    def misfit(self, state: State, seat: int, order: Order) -> str:
-        return "wrong_order"
-
-    def unasked(self, state: State, seat: int) -> str:
-        return "not_asked"
+    def power_slot(self, state: State, seat: int, row: Role, living: list[int]) -> Slot:
+        """The Herbalist writes only in the doorstep variant; Cupid on its first night
+        only; the Seer and the Vigilante as the base's."""
+        if row.night == "protect":
+            return Slot(PROTECT, (tuple(living),)) if state.options["wolfsbane"] == "doorstep" else SLEEPER
+        if row.night == "pair":
+            # Cupid shoots at the start of the game: on its first night (Night 1,
+            # whether or not Day 1 came before it), never later.
+            if seat not in state.rules.spent and state.number == 1:
+                return Slot(PAIR, (others(living, seat),))
+            return SLEEPER
+        return super().power_slot(state, seat, row, living)
 
     def refusal(self, state: State, seat: int, field: Field, value: int) -> str:
-        """A dead name, a wolf on a wolf's card, or the writer's own name."""
-        if not state.alive[value]:
-            return "target_dead"
-        if field.prune and not ROLES[state.rules.roles[value]].prey:
-            return "swap_wolf" if field.name == "swap" else "target_wolf"
-        if value == seat:
-            return "target_self"
-        return "not_a_choice"
+        """The base's reasons; a wolf named in Dark City's swap is its own refusal."""
+        code = super().refusal(state, seat, field, value)
+        return "swap_wolf" if code == "target_wolf" and field.name == "swap" else code
 
-    def resolve(self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> State:
-        """Resolve the open step with the checked cards."""
-        if state.phase == "night":
-            return _advance(NIGHT_STEPS.run(Night(state, cards, rng, events), self))
-        state, again = _resolve_day(self, state, cards, rng, events)
-        if again:
-            return state.evolve(step=state.step + 1, index=state.index + 1)
-        first_nightfall = state.options["start"] == "day" and state.number == 1
-        if (first_nightfall or state.options["thing"]) and not state.over:
-            # The wolves meet at nightfall: in a day-first game for the first time; in
-            # "Thing" every night, so that the newly converted learn the pack.
-            events.append(_pack_formed(state))
-            state = state.with_rules(unmet=())
-        return _advance(state)
+    def shot_hits(self, state: State, target: int) -> bool:
+        """The Vigilante's one shot kills only a werewolf (and is spent whatever it hit)."""
+        return ROLES[state.rules.roles[target]].counts_as_wolf
 
-    def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:
-        raise ValueError("classic has no instant cards")
+    def victim_falls(self, night: Night, victim: int) -> None:
+        """In "Thing" the pack's victim is converted at dawn (`_convert`) instead."""
+        if not night.state.options["thing"]:
+            super().victim_falls(night, victim)
+
+    # The day and the next phase.
+
+    def resolve_day(
+        self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]
+    ) -> tuple[State, bool]:
+        """End the open vote: lynch the player named, or in "Thing" test them. Returns the
+        state and whether the same day votes again (a "Thing" day goes on after a werewolf
+        is found, and after its first test whatever it found)."""
+        if not state.options["thing"]:
+            return super().resolve_day(state, cards, rng, events)
+        tally = self.tally(state, cards, rng, events)
+        named = tally.named
+        data: dict[str, Any] = {
+            "ballots": [[voter, tally.ballots[voter]] for voter in sorted(tally.ballots)],
+            "lynched": None,
+            "how": tally.how,
+            "tied": tally.tied,
+            "tested": named,
+        }
+        events.append(Event("day_ended", data, Audience.public()))
+        if named is None:
+            return state, False
+        werewolf = _is_wolf(state, named)
+        events.append(Event("tested", {"seat": named, "werewolf": werewolf}, Audience.public()))
+        if werewolf:
+            state = self.die(state, named, "exposed", events)
+            if not state.over:
+                events.append(rulings.ruling("test_again", {"seat": named, "rule": "werewolf_found", "again": True}))
+            return state, not state.over
+        # "The first one's free": the day's first test whatever it found, or (the other
+        # reading) its first test that found no werewolf; see docs/rules.md.
+        if state.options.get("thing_free", "first_test") == "first_innocent":
+            free = state.rules.innocents == 0
+        else:
+            free = state.step == 1
+        rule = state.options.get("thing_free", "first_test")
+        events.append(rulings.ruling("test_again", {"seat": named, "rule": rule, "again": free}))
+        return state.with_rules(innocents=state.rules.innocents + 1), free
+
+    def meets_tonight(self, state: State) -> bool:
+        """The wolves meet at nightfall: in a day-first game for the first time; in
+        "Thing" every night, so that the newly converted learn the pack."""
+        return super().meets_tonight(state) or bool(state.options["thing"])
+
+    def advance(self, state: State) -> State:
+        """The base's next phase; a "Thing" day's count of innocent tests starts again."""
+        state = super().advance(state)
+        if state.over:
+            return state
+        return state.with_rules(innocents=0) if state.rules.innocents else state
 
     def lessons(self) -> Mapping[str, Lesson]:
         """The shared lessons, and classic's own: a death shows its card (so its role,
         and whether it was a wolf's; a player killed at night was none, card shown or
         not), and the setup tells the table how many wolves and Seers it holds."""
-        return _LESSONS
+        return {**super().lessons(), "game_set_up": _counted}
 
-    def outcome(self, state: State) -> Outcome | None:
-        if state.winner is None:
-            return None
-        return Outcome(state.winner, _winners(state, state.winner))
+    # Deaths and the end.
 
-    def decisive(self, state: State, cards: Mapping[int, Order]) -> bool:
-        """A day ends as soon as a strict majority of the living vote for one player."""
-        if state.phase != "day":
-            return False
-        return strict_majority(_ballots(cards), len(state.living())) is not None
+    def taken_with(self, state: State, seat: int) -> list[Death]:
+        """A Lover dies of a broken heart with the other."""
+        partner = _partner(state, seat)
+        return [] if partner is None else [(partner, "heartbroken")]
 
-    def roles_of(self, state: State, seat: int) -> tuple[str, ...]:
-        return (state.rules.roles[seat],)
-
-    def mourned(self, state: State, deaths: Sequence[Death]) -> list[Death]:
-        """The deaths of one moment, in order, each followed by its Lover's broken heart:
-        every seat once, and only a living seat."""
-        dying: list[Death] = []
-        gone: set[int] = set()
-        for seat, cause in deaths:
-            if seat in gone or not state.alive[seat]:
-                continue
-            dying.append((seat, cause))
-            gone.add(seat)
-            partner = _partner(state, seat)
-            if partner is not None and state.alive[partner] and partner not in gone:
-                dying.append((partner, "heartbroken"))
-                gone.add(partner)
-        return dying
-
-    def bury(self, state: State, deaths: Sequence[Death], events: list[Event]) -> State:
-        """Apply the deaths of one moment (from `mourned`), each announced once; then,
-        if the alpha was among them, the role passes on and the wolves who know the pack
-        are told. The end of the game is judged after everything of that moment."""
-        old_alpha = _alpha(state)
-        for seat, cause in deaths:
-            state = _kill(state, seat, cause, events)
-        alpha = _alpha(state)
-        if old_alpha is not None and not state.alive[old_alpha] and alpha is not None:
-            living_pack = [wolf for wolf in state.rules.pack if state.alive[wolf]]
-            # A wolf who has not met the pack yet (before the first night of a day-first
-            # game, or a "Thing" convert before its first nightfall) learns it at nightfall.
-            told = [wolf for wolf in living_pack if wolf not in state.rules.unmet]
-            if told:
-                events.append(Event("alpha_passed", {"alpha": alpha, "pack": living_pack}, Audience.of(*told)))
+    def announce(self, state: State, seat: int, cause: str, events: list[Event]) -> State:
+        """One death, announced. In Dark City a revealed card says only whether it was a
+        werewolf's, never whether it was the Seer's."""
+        if not state.options["dark_city"]:
+            return super().announce(state, seat, cause, events)
+        reveal = bool(state.options["reveal_dead"])
+        state = state.with_death(seat, reveal=False)
+        data: dict[str, Any] = {"seat": seat, "role": None}
+        if reveal:
+            data["werewolf"] = ROLES[state.rules.roles[seat]].seen_as_wolf
+        events.append(Event(cause, data, Audience.public()))
         return state
 
-    def judge(self, state: State, events: list[Event]) -> State:
-        """End the game if a side has won."""
-        winner = _winner(state)
-        if winner is None:
-            return state
-        return finish(state, winner, _winners(state, winner), state.rules.roles, events)
+    def winner(self, state: State) -> str | None:
+        """The Lovers, when a werewolf and a villager in love are the last two alive; else
+        the base's: the village when no wolf lives, the wolves when they are at least as
+        many as everyone else. (Two Lovers of one side left alone have simply won with it.)"""
+        roles, lovers = state.rules.roles, state.rules.lovers
+        if lovers and state.living() == list(lovers):
+            if len({ROLES[roles[seat]].side for seat in lovers}) == 2:
+                return LOVERS
+        return super().winner(state)
 
-
-OVER_STAGE = Stage("over", "over")
+    def winners(self, state: State, side: str) -> tuple[int, ...]:
+        """The seats that win with `side`: the whole side, its dead included, or the Lovers."""
+        if side == LOVERS:
+            return tuple(sorted(state.rules.lovers))
+        return super().winners(state, side)
 
 
 def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
     memory.counts.update({WOLF: int(data["wolves"]), SEER: int(data["seers"])})
-
-
-def _seen_as_wolf(role: str) -> bool:
-    return ROLES[role].seen_as_wolf
-
-
-_LESSONS: Mapping[str, Lesson] = {
-    **LESSONS,
-    "game_set_up": _counted,
-    "killed": died(_seen_as_wolf, prey=True),
-    **{cause: died(_seen_as_wolf) for cause in ("lynched", "shot", "heartbroken", "exposed")},
-}
-
-
-def _others(living: list[int], seat: int) -> tuple[int, ...]:
-    return tuple(other for other in living if other != seat)
+    memory.inquiring = SEER
 
 
 def default_wolves(players: int) -> int:
@@ -489,35 +464,11 @@ def _extras(options: Mapping[str, Any]) -> int:
     return int(options["wolfsbane"] != "none") + int(bool(options["vigilante"])) + int(bool(options["cupid"]))
 
 
-def _winners(state: State, side: str) -> tuple[int, ...]:
-    """The seats that win with `side`: the whole side, its dead included, or the Lovers."""
-    if side == LOVERS:
-        return tuple(sorted(state.rules.lovers))
-    return tuple(seat for seat, role in enumerate(state.rules.roles) if ROLES[role].side == side)
-
-
 def _is_wolf(state: State, seat: int) -> bool:
     return ROLES[state.rules.roles[seat]].seen_as_wolf
 
 
-# The night, in call order: see NIGHT_STEPS at the end of this section.
-
-
-def _pack_choice(night: Night) -> None:
-    """The pack's victim, how it was chosen, and whose list decided (None by
-    consensus): told to the living pack."""
-    state = night.state
-    pack = [seat for seat in state.rules.pack if state.alive[seat]]
-    night.notes["pack"] = pack
-    prey = None
-    if state.options["missing_wolves"] == "random":
-        prey = [seat for seat in state.living() if ROLES[state.rules.roles[seat]].prey]
-    quiet = state.number == 1 and state.options["first_night"] == "quiet"
-    victim, how, decided_by = choose_victim(
-        pack, night.cards, quiet=quiet, prey=prey, rng=night.rng, events=night.events
-    )
-    night.notes["victim"] = victim
-    night.tell("pack_chose", {"victim": victim, "how": how, "decided_by": decided_by}, Audience.of(*pack))
+# The night's own steps, in call order: see `Classic.night_steps`.
 
 
 def _cupid(night: Night) -> None:
@@ -558,36 +509,6 @@ def _wolfsbane(night: Night) -> None:
     if saved_by is not None:
         night.events.append(rulings.protected(victim, herbalist, saved_by))
         night.notes["victim"] = None
-
-
-def _vigilante(night: Night) -> None:
-    """The Vigilante's one shot: it kills a werewolf, and is spent whatever it hit."""
-    for seat, card in night.written("shoot"):
-        target = card.targets[0]
-        hit = ROLES[night.state.rules.roles[target]].counts_as_wolf
-        night.state = night.state.with_rules(spent=tuple(sorted({*night.state.rules.spent, seat})))
-        night.tell("vigilante_fired", {"target": target, "hit": hit}, Audience.of(seat))
-        night.events.append(rulings.power_spent(seat, "shoot", (target,)))
-        if hit:
-            night.kills.append((target, "shot"))
-
-
-def _pack_kill(night: Night) -> None:
-    """The pack's victim dies after the shots, unless a shot's broken heart took it
-    already, or the shots settled the game (say, they killed the last wolf): then it
-    is neither killed nor converted. In "Thing" it is converted at dawn instead."""
-    victim = night.notes["victim"]
-    if victim is None:
-        return
-    state = night.state
-    dying = [seat for seat, _ in RULESET.mourned(state, night.kills)]
-    after_shots = state.evolve(alive=tuple(alive and seat not in dying for seat, alive in enumerate(state.alive)))
-    if not after_shots.alive[victim] or _winner(after_shots) is not None:
-        rule = "died_first" if not after_shots.alive[victim] else "game_decided"
-        night.events.append(rulings.ruling("kill_void", {"seat": victim, "rule": rule}))
-        night.notes["victim"] = None
-    elif not state.options["thing"]:
-        night.kills.append((victim, "killed"))
 
 
 def _convert(night: Night) -> None:
@@ -636,162 +557,11 @@ def _swap_cards(night: Night) -> None:
     night.state = state.with_rules(roles=tuple(roles), spent=tuple(sorted(spent)))
 
 
-NIGHT_STEPS = Pipeline(
-    (
-        ("pack", _pack_choice),
-        ("cupid", _cupid),
-        ("seer", _seer),
-        ("wolfsbane", _wolfsbane),
-        ("vigilante", _vigilante),
-        ("pack_kill", _pack_kill),
-        (DEATHS, None),
-        ("convert", _convert),
-        (JUDGE, None),
-        ("swap", _swap_cards),
-    )
-)
-"""The night's cards act together at dawn, in this order: the pack's choice, Cupid,
-the inquiries, the wolfsbane, the Vigilante's shot, the pack's kill; then the deaths,
-each applied once with its broken heart; the conversion in "Thing"; the end judged once;
-and, if the game goes on, Dark City's swap."""
-
-
-def _resolve_day(
-    rules: Classic, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]
-) -> tuple[State, bool]:
-    """End the open vote: lynch the player named, or in "Thing" test them. Returns the
-    state and whether the same day votes again (a "Thing" day goes on after a werewolf
-    is found, and after its first test whatever it found)."""
-    ballots = _ballots(cards)
-    named = strict_majority(ballots, len(state.living()))
-    how = "majority"
-    tied: list[int] = []
-    if named is None:
-        top = leaders(ballots)
-        if state.options["day_deadline"] == "no-lynch":
-            how = "no_majority"
-        elif len(top) == 1:
-            named, how = top[0], "plurality"
-        elif top and state.options["tie"] == "random":
-            named, how, tied = rng.choice(top), "tie_drawn", top
-            events.append(rulings.tie_broken("day", top, (named,), "random"))
-        else:
-            how, tied = ("tie", top) if top else ("no_votes", [])
-    thing = bool(state.options["thing"])
-    data: dict[str, Any] = {
-        "ballots": [[voter, ballots[voter]] for voter in sorted(ballots)],
-        "lynched": None if thing else named,
-        "how": how,
-        "tied": tied,
-    }
-    if thing:
-        data["tested"] = named
-    events.append(Event("day_ended", data, Audience.public()))
-    if named is None:
-        return state, False
-    if not thing:
-        return _die(rules, state, named, "lynched", events), False
-    werewolf = _is_wolf(state, named)
-    events.append(Event("tested", {"seat": named, "werewolf": werewolf}, Audience.public()))
-    if werewolf:
-        state = _die(rules, state, named, "exposed", events)
-        if not state.over:
-            events.append(rulings.ruling("test_again", {"seat": named, "rule": "werewolf_found", "again": True}))
-        return state, not state.over
-    # "The first one's free": the day's first test whatever it found, or (the other
-    # reading) its first test that found no werewolf; see docs/rules.md.
-    if state.options.get("thing_free", "first_test") == "first_innocent":
-        free = state.rules.innocents == 0
-    else:
-        free = state.step == 1
-    rule = state.options.get("thing_free", "first_test")
-    events.append(rulings.ruling("test_again", {"seat": named, "rule": rule, "again": free}))
-    return state.with_rules(innocents=state.rules.innocents + 1), free
-
-
-def _ballots(cards: Mapping[int, Order]) -> dict[int, int]:
-    """Voter to named seat; a vote naming nobody is an abstention."""
-    return {seat: card.targets[0] for seat, card in cards.items() if card.kind == "vote" and card.targets}
-
-
-def _die(rules: Classic, state: State, seat: int, cause: str, events: list[Event]) -> State:
-    """A death by day (a lynching, or a werewolf found by a "Thing" test) with the
-    heartbreak it causes, then the end of the game judged once after both."""
-    return rules.judge(rules.bury(state, rules.mourned(state, [(seat, cause)]), events), events)
-
-
-def _kill(state: State, seat: int, cause: str, events: list[Event]) -> State:
-    """One death, announced. In Dark City a revealed card says only whether it was a
-    werewolf's, never whether it was the Seer's."""
-    reveal = bool(state.options["reveal_dead"])
-    dark = bool(state.options["dark_city"])
-    state = state.with_death(seat, reveal=reveal and not dark)
-    role = state.rules.roles[seat]
-    data: dict[str, Any] = {"seat": seat, "role": role if reveal and not dark else None}
-    if reveal and dark:
-        data["werewolf"] = ROLES[role].seen_as_wolf
-    events.append(Event(cause, data, Audience.public()))
-    return state
-
-
 def _partner(state: State, seat: int) -> int | None:
     lovers: tuple[int, ...] = state.rules.lovers
     if seat not in lovers:
         return None
     return next(other for other in lovers if other != seat)
-
-
-def _pack_formed(state: State) -> Event:
-    """The living wolves learn each other, the alpha and the order of succession."""
-    pack = [seat for seat in state.rules.pack if state.alive[seat]]
-    return Event("pack_formed", {"pack": pack}, Audience.of(*pack))
-
-
-def _alpha(state: State) -> int | None:
-    pack: tuple[int, ...] = state.rules.pack
-    for seat in pack:
-        if state.alive[seat]:
-            return seat
-    return None
-
-
-def _winner(state: State) -> str | None:
-    """The Lovers, when a werewolf and a villager in love are the last two alive; else
-    the village when no wolf lives; else the wolves when they are at least as many as
-    everyone else. (Two Lovers of one side left alone have simply won with it.)"""
-    roles, lovers = state.rules.roles, state.rules.lovers
-    if lovers and state.living() == list(lovers):
-        if len({ROLES[roles[seat]].side for seat in lovers}) == 2:
-            return LOVERS
-    wolves = others = 0
-    for seat, alive in enumerate(state.alive):
-        if alive:
-            if ROLES[roles[seat]].counts_as_wolf:
-                wolves += 1
-            else:
-                others += 1
-    if wolves == 0:
-        return VILLAGE
-    if wolves >= others:
-        return WOLVES
-    return None
-
-
-def _advance(state: State) -> State:
-    """Open the next phase: nights and days alternate; the cycle number counts from the
-    game's first phase."""
-    if state.over:
-        return state.evolve(index=state.index + 1)
-    starts_at_night = state.options["start"] == "night"
-    phase: PhaseKind
-    if state.phase == "night":
-        number = state.number + (0 if starts_at_night else 1)
-        phase = "day"
-    else:
-        number = state.number + (1 if starts_at_night else 0)
-        phase = "night"
-    state = state.evolve(phase=phase, number=number, index=state.index + 1, step=1)
-    return state.with_rules(innocents=0) if state.rules.innocents else state
 
 
 RULESET = register(Classic())
