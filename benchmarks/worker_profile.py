@@ -14,6 +14,18 @@ otherwise) and, as the storm's workers do, SMTP to `storm.py`'s loopback sink, w
 in a thread of this process: the profile counts this thread's CPU only (`thread_time`),
 not the sink's. The first game is resolved outside the count (templates compiled,
 catalogs loaded, as a worker's `_warm` does).
+
+With `--instructions`, nothing is profiled: the counted games, then `storm.py`'s bare
+loop for as many games, each run inside one call of `operator.call`, for valgrind to
+count the instructions of each (the figure a loaded machine does not move):
+
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=_operator_call \
+        --dump-after=_operator_call --callgrind-out-file=var/worker.%p \
+        python benchmarks/worker_profile.py --instructions --games 10
+
+writes two files, the games' then the bare loop's; their `summary:` lines (the
+instructions of this thread only: the sink's thread is not counted) divided by the games
+are a game's instructions, and their ratio the task's cost against the bare loop's.
 """
 
 from __future__ import annotations
@@ -22,6 +34,7 @@ import argparse
 import collections
 import cProfile
 import logging
+import operator
 import os
 import pstats
 import sys
@@ -47,6 +60,9 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=25, help="rows of the profile")
     parser.add_argument("--queries", action="store_true", help="also each statement's count a game")
     parser.add_argument("--dump", help="also write the profile to this file (pstats)")
+    parser.add_argument(
+        "--instructions", action="store_true", help="no profile: the games, then the bare loop, for valgrind (above)"
+    )
     args = parser.parse_args()
     inbox = storm.Inbox()
     os.environ.update(
@@ -80,6 +96,16 @@ def main() -> int:
             statements[sql[:150]] += 1
             return execute(sql, params, many, context)
 
+        if args.instructions:
+
+            def games() -> None:
+                for pk in counted:
+                    assert resolve_due_phase.run(pk)
+
+            operator.call(games)
+            operator.call(storm.bare, argparse.Namespace(games=len(counted), players=args.players), inbox.port)
+            print(f"{len(counted)} games and the bare loop's as many, each in one operator.call")
+            return 0
         with connection.execute_wrapper(count):
             profile = cProfile.Profile(time.thread_time)
             start = time.thread_time()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -41,7 +42,15 @@ def test_each_seat_s_mail_is_what_it_would_be_alone(organiser, language: str) ->
     events = list(phase.events.order_by("pk"))
     together = outbound.Shared(game.engine_state, game.current_phase(), [p.name for p in players])
     batch = [steady(outbound._render_phase(player, phase, events, together)) for player in players]
-    assert {key[0] for key in together.words} == {"subject", "deadline_summary", "slot_help", "next_phase_deadline"}
+    assert {key[0] for key in together.words} == {
+        "subject",
+        "deadline_summary",
+        "slot_help",
+        "next_phase_deadline",
+        "alike",
+    }
+    # The events, said once for every seat that sees the same words: fewer than the seats.
+    assert len([key for key in together.words if key[1:3] == ("emails/phase.txt", "story")]) < len(players)
     alone = [steady(outbound._render_phase(player, phase, events)) for player in players]
     assert batch == alone
     # ... and the seats asked for a card and those not asked are both there.
@@ -78,3 +87,24 @@ def test_every_ruleset_s_mails_are_what_they_would_be_alone(organiser, ruleset: 
         assert batch == alone
         helps += sum(1 for key in together.words if key[0] == "slot_help")
     assert helps  # (the help was said alike at all)
+
+
+SEAT_READS = re.compile(
+    r"\b(player|viewer|link|role|alive|slot|slot_help|card_in|mail_orders|unasked|reply_to|private|events|standing)\b"
+)
+"""What a mail's context says of its seat (outbound._context and the mails' own)."""
+
+
+def test_a_part_said_alike_reads_nothing_of_its_seat_but_the_values_it_names() -> None:
+    """`{% alike name values %}` keeps a part for every mail of the moment: the part may
+    read of its seat only the values it names (as the story names the seat's words)."""
+    root = Path(__file__).resolve().parents[2] / "templates"
+    parts = 0
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in {".txt", ".html"}:
+            continue
+        for part in re.finditer(r"{% alike (.*?) %}(.*?){% endalike %}", path.read_text(), re.S):
+            named = set(part[1].split()[1:])
+            assert set(SEAT_READS.findall(part[2])) <= named, (path, part[0])
+            parts += 1
+    assert parts  # (the phase mail's head and story)

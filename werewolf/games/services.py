@@ -571,16 +571,17 @@ def early_trigger(early_resolution: bool, state: engine.State, phase: Phase) -> 
 # Resolution ------------------------------------------------------------------------
 
 
-def resolve_phase(phase_id: int, resolution: str) -> bool:
+def resolve_phase(phase_id: int, resolution: str, read: Phase | None = None) -> bool:
     """Resolve the phase once. Returns False when it was already resolved or claimed.
 
     Every service that changes a running game locks the game's row first, so a card, an
     organiser's act and a resolution of the same game never interleave; the conditional
-    UPDATE then claims the phase itself."""
+    UPDATE then claims the phase itself. `read` is the phase's row if the caller read it
+    already (`resolve_if_due`)."""
     with transaction.atomic():
         # (Read before the lock: what a resolution reads of the phase's row never changes
-        # but its status, which the claim below decides.)
-        phase = Phase.objects.filter(pk=phase_id).order_by().first()
+        # but its status and deadline, which the claim below decides.)
+        phase = read if read is not None else Phase.objects.filter(pk=phase_id).order_by().first()
         if phase is None:
             return False
         game = Game.objects.select_for_update().get(pk=phase.game_id)  # as _locked does
@@ -633,8 +634,9 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
 def resolve_if_due(phase_id: int) -> bool:
     """Resolve the phase if its deadline has passed (it may have been extended since
     the task was scheduled)."""
-    due = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN, deadline__lte=timezone.now()).exists()
-    return due and resolve_phase(phase_id, Phase.Resolution.DEADLINE)
+    # (The row read to know it is due is the row the resolution reads: one query, not two.)
+    due = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN, deadline__lte=timezone.now()).order_by().first()
+    return due is not None and resolve_phase(phase_id, Phase.Resolution.DEADLINE, read=due)
 
 
 def resolve_if_ready(phase_id: int) -> bool:

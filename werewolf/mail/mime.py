@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from email.utils import formatdate
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -65,7 +66,7 @@ def _text_part(text: Any, subtype: str, extra: Iterable[tuple[str, str]] = ()) -
         data = text.encode("utf-8")
     except UnicodeEncodeError as error:  # (a lone surrogate: Django refuses it too)
         raise Unsupported("text that is not Unicode") from error
-    if any(len(line) > RFC5322_EMAIL_LINE_LENGTH_LIMIT for line in data.splitlines()):
+    if max(map(len, data.splitlines()), default=0) > RFC5322_EMAIL_LINE_LENGTH_LIMIT:
         raise Unsupported("a line too long for 8bit: Django writes it as quoted-printable")
     encoding = "7bit" if data.isascii() else "8bit"
     return (f'text/{subtype}; charset="utf-8"', [("Content-Transfer-Encoding", encoding), *extra], data)
@@ -116,10 +117,12 @@ def _write(
 ) -> None:
     content_type, own, body = part
     separator = boundary() if isinstance(body, list) else ""
-    if separator:
-        content_type += f'; boundary="{separator}"'
-    out += [fold("Content-Type", content_type), fold(*_MIME_VERSION)]
-    out += [fold(*forbid_multi_line_headers(name, value, "utf-8")) for name, value in [*own, *headers]]
+    if separator:  # (a line of its own: never written again)
+        out.append(fold("Content-Type", f'{content_type}; boundary="{separator}"'))
+    else:
+        out.append(_line(fold, "Content-Type", content_type))
+    out.append(_line(fold, *_MIME_VERSION))
+    out += [_checked_line(fold, name, value) for name, value in [*own, *headers]]
     out.append(b"\r\n")
     if not isinstance(body, list):
         out.append(_crlf(body))
@@ -128,6 +131,23 @@ def _write(
         out.append(f"{CRLF if number else ''}--{separator}{CRLF}".encode("ascii"))
         _write(subpart, [], boundary, fold, out)
     out.append(f"{CRLF}--{separator}--{CRLF}".encode("ascii"))
+
+
+@lru_cache(maxsize=256)
+def _line(fold: Callable[[str, str], bytes], name: str, value: str) -> bytes:
+    """A header line as `fold` writes it, written once for every mail that has it (a
+    text part's Content-Type, MIME-Version)."""
+    return fold(name, value)
+
+
+@lru_cache(maxsize=1024)
+def _checked_line(fold: Callable[[str, str], bytes], name: str, value: str) -> bytes:
+    """A header line after Django's checks and encodings, as `fold` writes it: the same
+    for every mail that has the same header (the phase's subject, the sender, the
+    automatic-mail headers, the second's Date), so written once for all of them, as a
+    function of the name and value only. (A value it refuses raises every time: nothing
+    is kept of it.)"""
+    return fold(*forbid_multi_line_headers(name, value, "utf-8"))
 
 
 def _crlf(data: bytes) -> bytes:

@@ -47,6 +47,7 @@ from werewolf.engine import grammar
 from werewolf.games import attendance, links, queue, scores, selectors, standbys
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post, SeatHolding, Standby
 from werewolf.games.outbox import READ, Default, HandOver
+from werewolf.games.templatetags.werewolf import worded
 
 from . import kept, mime
 
@@ -725,9 +726,11 @@ _NAMED_ADDRESS = re.compile(rf"[^\x00-\x1f\x7f<>\"\\(),.:;@\[\]]* <({_BARE_ADDRE
 
 
 def _boundary() -> str:
-    """A multipart boundary: "=_" and 128 random bits. No quoted-printable or base64 body
-    can hold it, and a text body only by a chance of one in 2^128."""
-    return f"=_{secrets.token_hex(16)}"
+    """A multipart boundary: "=_" and 112 random bits. No quoted-printable or base64 body
+    can hold it, and a text body only by a chance of one in 2^112. (Short enough that
+    `Content-Type: multipart/alternative; boundary="..."` fits a header line of 78: the
+    policy writes it as it is, not folded through a `Header`, in every mail.)"""
+    return f"=_{secrets.token_hex(14)}"
 
 
 class _Mail(EmailMultiAlternatives):
@@ -735,7 +738,7 @@ class _Mail(EmailMultiAlternatives):
     library, each boundary is checked against the mail's text by a regular expression
     made for it (compiled anew for every part of every mail, and crowding the other
     patterns out of `re`'s cache): a tenth of a phase's sending went there. A random
-    128-bit boundary after "=_", which no quoted-printable or base64 body can hold, is
+    112-bit boundary after "=_", which no quoted-printable or base64 body can hold, is
     as safe and costs nothing."""
 
     def message(self) -> Any:
@@ -896,10 +899,15 @@ def _sender(configured: str, language: str | None) -> str:
 
 def _render_phase(player: Player, phase: Phase, events: list[Any], shared: Shared | None = None) -> dict[str, Any]:
     context = _context(player, phase=phase, events=[e for e in events if e.visible_to(player.seat)], shared=shared)
-    # The events this reader sees, worded once for the text and the HTML (the
-    # `event_text` tag; only for this mail: keyed by the events it holds).
-    context["event_words"] = {}
     return _render(player, "phase", context)
+
+
+def _seen_words(context: dict[str, Any]) -> tuple[str, ...]:
+    """The events a phase mail's reader sees, in words (each worded once for every mail:
+    `render_event`): all that its story (`{% alike "story" seen_words %}`) reads of the
+    seat, so that the story is written once for every seat that sees the same words."""
+    ruleset = context["game"].ruleset
+    return tuple(worded(event, context["names"], context["viewer"], ruleset) for event in context["events"])
 
 
 def _render(
@@ -923,6 +931,8 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
         deadline = _said_alike(context, ("next_phase_deadline",), "emails/next_phase_deadline.txt", _plain)
         context = {**context, "next_phase_deadline": deadline.rstrip("\n")}
         context = {**context, "next_phase_text": _plain("emails/next_phase.txt", context)}
+    if template in STORY_MAILS and "seen_words" not in context:
+        context = {**context, "seen_words": _seen_words(context)}
     subject_template = f"emails/{template}_subject.txt"
     if template in ALIKE_SUBJECTS:
         subject = _said_alike(context, ("subject", template), subject_template)
@@ -945,6 +955,9 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
         ]
     return rendered
 
+
+STORY_MAILS = ("phase",)
+"""Mails that tell the events of their phase the seat sees (`_seen_words`)."""
 
 ALIKE_SUBJECTS = ("phase",)
 """Mails whose subject names only the game and the phase (tests/mail/test_alike.py)."""
@@ -976,6 +989,11 @@ def _line(template: str, context: dict[str, Any]) -> str:
     return " ".join(render_to_string(template, context).split())
 
 
+def _html(template: str, context: dict[str, Any]) -> str:
+    """A template rendered as HTML, as it is (safe to show unescaped)."""
+    return render_to_string(template, context)
+
+
 def _plain(template: str, context: dict[str, Any]) -> str:
     """A template rendered as plain text (no HTML escaping), for a mail to say as it is."""
     return str(Engine.get_default().get_template(template).render(Context(context, autoescape=False)))
@@ -991,28 +1009,55 @@ def calendar(player: Player, phase: Phase, context: dict[str, Any]) -> str:
     seat and phase (its UID); an extended deadline sends a later SEQUENCE of it."""
     summary = _said_alike(context, ("deadline_summary", bool(context.get("slot"))), "emails/deadline_summary.txt")
     description = render_to_string("emails/deadline_description.txt", context).strip()
-    deadline = phase.deadline.astimezone(UTC)
-    domain = message_id_domain()
-    stamp = "%Y%m%dT%H%M%SZ"
+    sequence, when = _calendar_when(phase.deadline.astimezone(UTC))
     lines = [
+        f"UID:phase-{phase.pk}-seat-{player.pk}@{message_id_domain()}",
+        sequence,
+        f"DTSTAMP:{timezone.now().astimezone(UTC).strftime(_ICAL_STAMP)}",
+    ]
+    tail = [f"DESCRIPTION:{_ical_text(description)}", *([f"URL:{context['link']}"] if context.get("link") else [])]
+    return "".join(
+        [
+            _CALENDAR_HEAD,
+            *(_ical_fold(line) + "\r\n" for line in lines),
+            when,
+            _calendar_line(f"SUMMARY:{_ical_text(summary)}"),
+            *(_ical_fold(line) + "\r\n" for line in tail),
+            _CALENDAR_FOOT,
+        ]
+    )
+
+
+_ICAL_STAMP = "%Y%m%dT%H%M%SZ"
+_CALENDAR_HEAD = "".join(
+    f"{line}\r\n"
+    for line in (
         "BEGIN:VCALENDAR",
         "VERSION:2.0",
         "PRODID:-//Werewolf//Deadlines//EN",
         "CALSCALE:GREGORIAN",
         "METHOD:PUBLISH",
         "BEGIN:VEVENT",
-        f"UID:phase-{phase.pk}-seat-{player.pk}@{domain}",
+    )
+)
+_CALENDAR_FOOT = "END:VEVENT\r\nEND:VCALENDAR\r\n"
+
+
+@lru_cache(maxsize=256)
+def _calendar_when(deadline: Any) -> tuple[str, str]:
+    """A deadline's SEQUENCE line, and its DTSTART and DTEND lines, written once for
+    every seat's event of the phase."""
+    start = (deadline - timedelta(minutes=15)).strftime(_ICAL_STAMP)
+    return (
         f"SEQUENCE:{int(deadline.timestamp()) // 60}",
-        f"DTSTAMP:{timezone.now().astimezone(UTC).strftime(stamp)}",
-        f"DTSTART:{(deadline - timedelta(minutes=15)).strftime(stamp)}",
-        f"DTEND:{deadline.strftime(stamp)}",
-        f"SUMMARY:{_ical_text(summary)}",
-        f"DESCRIPTION:{_ical_text(description)}",
-        *([f"URL:{context['link']}"] if context.get("link") else []),
-        "END:VEVENT",
-        "END:VCALENDAR",
-    ]
-    return "".join(_ical_fold(line) + "\r\n" for line in lines)
+        f"DTSTART:{start}\r\nDTEND:{deadline.strftime(_ICAL_STAMP)}\r\n",
+    )
+
+
+@lru_cache(maxsize=256)
+def _calendar_line(line: str) -> str:
+    """A content line the phase's events share (the summary), folded once for them all."""
+    return _ical_fold(line) + "\r\n"
 
 
 def _ical_text(value: str) -> str:

@@ -254,27 +254,80 @@ def _phase_name(language: str | None, autoescape: bool, *shape: Any) -> str:
     return str(compiled.render(template.Context({"phase": phase}, autoescape=autoescape))).strip()
 
 
+@register.tag("alike")
+def do_alike(parser: template.base.Parser, token: template.base.Token) -> AlikeNode:
+    """`{% alike "name" [value ...] %}...{% endalike %}`: a part every mail of one moment
+    says alike (a phase's mails: the same game, phase and language), given the values
+    named after it (`said_alike`, as Django's `{% cache %}` varies on its values): written
+    for the first mail and kept for the others. The part may read nothing of the seat it
+    is written for but those values (tests/mail/test_alike.py holds every mail to what it
+    would be written alone). Where nothing is kept for the moment (a page, a mail written
+    alone), it is written each time."""
+    bits = token.split_contents()
+    if len(bits) < 2:
+        raise template.TemplateSyntaxError("'alike' takes a name, then the values the part reads of its seat")
+    nodelist = parser.parse(("endalike",))
+    parser.delete_first_token()
+    return AlikeNode(nodelist, bits[1], [parser.compile_filter(bit) for bit in bits[2:]])
+
+
+class AlikeNode(template.Node):
+    def __init__(self, nodelist: template.NodeList, name: str, vary: list[Any]) -> None:
+        self.nodelist = nodelist
+        self.name = name
+        self.vary = vary
+
+    def render(self, context: template.Context) -> str:
+        said: dict[tuple[Any, ...], str] | None = context.get("said_alike")
+        if said is None:
+            return str(self.nodelist.render(context))
+        key = (
+            "alike",
+            self.origin.template_name if self.origin else None,
+            self.name,
+            translation.get_language(),
+            context.autoescape,
+            *(value.resolve(context) for value in self.vary),
+        )
+        words = said.get(key)
+        if words is None:
+            words = said[key] = self.nodelist.render(context)
+        return words
+
+
 @register.simple_tag(takes_context=True)
 def event_text(context: template.Context, event: Any) -> str:
     """An event in words for the page's viewer (the caller has filtered it), with the
     names the seats had when it happened if the selectors worked them out
     (`names_then`; a substitution renames a seat from then on only)."""
-    names = getattr(event, "names_then", None)
-    if names is None:
-        names = context.get("names") or ()
-    writers = getattr(event, "writers_then", None)
     game = context.get("game")
     ruleset = getattr(game, "ruleset", None) or context.get("ruleset")
     memo = context.get("event_words")
-    viewer = context.get("viewer")
     if memo is None:
-        return render_event(event, names, viewer, autoescape=context.autoescape, ruleset=ruleset, writers=writers)
+        return worded(event, context.get("names"), context.get("viewer"), ruleset, autoescape=context.autoescape)
     # One reader's mail says each event in its text and its HTML: worded once, as plain
     # text (event templates hold no markup), and escaped for the HTML.
     text = memo.get(id(event))
     if text is None:
-        text = memo[id(event)] = render_event(event, names, viewer, autoescape=False, ruleset=ruleset, writers=writers)
+        text = memo[id(event)] = worded(event, context.get("names"), context.get("viewer"), ruleset)
     return escape(text) if context.autoescape else text
+
+
+def worded(
+    event: Any, names: Sequence[str] | None, viewer: Any, ruleset: str | None, *, autoescape: bool = False
+) -> str:
+    """`event_text`'s words for `viewer`, given the seats' `names` now: the names they had
+    when it happened, and the writers of its cards then, where the selectors worked them
+    out (`names_then`, `writers_then`), plain text unless told to escape."""
+    then = getattr(event, "names_then", None)
+    return render_event(
+        event,
+        (names or ()) if then is None else then,
+        viewer,
+        autoescape=autoescape,
+        ruleset=ruleset,
+        writers=getattr(event, "writers_then", None),
+    )
 
 
 @register.simple_tag(takes_context=True)
