@@ -28,7 +28,7 @@ from werewolf import engine
 from werewolf.engine.bots import bot_card
 from werewolf.engine.random import seating_rng
 
-from . import acceptance, attendance, calendar, deadlines, links, validators
+from . import acceptance, attendance, calendar, deadlines, links, validators, vote_counts
 from .models import Absence, AbsencePolicy, Event, Game, Order, Phase, Player, SeatHolding
 from .outbox import HandOver, outbox
 from .queue import after_commit
@@ -597,6 +597,8 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
         if state.index != phase.index or game.status != Game.Status.RUNNING:
             raise ServiceError("phase_out_of_step", phase=phase_id)
         cards = phase.cards()  # read once: the counted ones, and who handed any in (attendance)
+        if resolution != Phase.Resolution.ENDED:
+            vote_counts.post_final(game, phase, state, cards)  # (an open vote's last count, if the game posts them)
         new_state, events = engine.resolve(state, Phase.counted(cards))
         now = timezone.now()
         if resolution == Phase.Resolution.MODERATOR:

@@ -283,6 +283,11 @@ class Ruleset(Protocol):
         """Whether the cards already settle the open step before its deadline."""
         ...
 
+    def majority(self, state: State) -> int | None:
+        """How many votes for one choice settle the open step before its deadline (what
+        `decisive` counts to), or None when no number of votes does."""
+        ...
+
     def outcome(self, state: State) -> Outcome | None: ...
 
     def roles_of(self, state: State, seat: int) -> tuple[str, ...]:
@@ -345,6 +350,10 @@ class BaseRuleset:
     def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:
         """None: only a ruleset with instant cards (`Card.instant`) acts at once."""
         raise ValueError(f"{self.id} has no instant cards")
+
+    def majority(self, state: State) -> int | None:
+        """None: only a ruleset whose vote a majority settles early (`decisive`) needs one."""
+        return None
 
     def channels(self, state: State) -> tuple[Channel, ...]:
         """The standard square, den and ghosts' corner (`engine.talk.standard`)."""

@@ -46,7 +46,8 @@ from ..people import LESSONS, Lesson, died
 from ..random import setup_rng
 from ..state import PhaseKind, PhaseSpec, RulesetState, Stage, State
 from ..table import Role
-from ..voting import leaders, strict_majority
+from ..voting import leaders, majority_of, strict_majority
+from ..voting import tally as counts_of
 from .base import Advice, DealShape, JudgedBySides, one_role_deal, one_role_shape
 
 LIST = Field(most=None, ranked=True, optional=True, count_error="empty_list", prune=True)
@@ -310,9 +311,12 @@ class SimpleFamily(JudgedBySides, ABC):
 
     def decisive(self, state: State, cards: Mapping[int, Order]) -> bool:
         """A day ends as soon as a strict majority of the living vote for one player."""
-        if state.phase != "day":
-            return False
-        return strict_majority(ballots(cards), len(state.living())) is not None
+        needed = self.majority(state)
+        return needed is not None and any(count >= needed for count in counts_of(ballots(cards)).values())
+
+    def majority(self, state: State) -> int | None:
+        """By day, more than half of the living; a night is never settled by votes."""
+        return majority_of(len(state.living())) if state.phase == "day" else None
 
     # Resolution: the night, the day, the next phase.
 
