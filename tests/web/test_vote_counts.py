@@ -18,7 +18,7 @@ from werewolf.engine import talk as engine_talk
 from werewolf.games import services, talk, vote_counts
 from werewolf.games.models import Game, Phase, Post
 
-from .play import seat_paths, started_game
+from .play import NAMES, seat_paths, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -188,3 +188,31 @@ def test_the_organiser_sets_the_interval_on_the_calendar_page(organiser, organis
     game.refresh_from_db()
     assert game.vote_count_hours == 12
     assert organiser_client.post(f"/games/{game.pk}/calendar/", {**form, "vote_count_hours": 5}).status_code == 400
+
+
+def test_a_tabula_accusation_is_counted_and_its_secret_ballot_is_not(organiser) -> None:
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:9]]
+    game = services.create_game(organiser, name="Tabula counted", seats=seats, ruleset="tabula", options={})
+    game = services.start_game(game)
+    Game.objects.filter(pk=game.pk).update(vote_count_hours=6)
+    game.refresh_from_db()
+    while game.current_phase().stage != "accusation":
+        services.resolve_phase(game.current_phase().pk, Phase.Resolution.MODERATOR)
+        game.refresh_from_db()
+    accusation = game.current_phase()
+    state = game.engine_state
+    living = [seat for seat in range(9) if state.alive[seat]]
+    first, second = living[0], living[1]
+    services.submit_orders(game, {seat: vote(first if seat != first else second) for seat in living[:5]})
+    assert vote_counts.post_due(accusation.opened_at + timedelta(hours=6, seconds=1)) == 1
+    text = counts(game)[-1].text
+    assert text.startswith("Vote count, day 1\n") and "majority" not in text  # nothing settles it early
+    services.resolve_phase(accusation.pk, Phase.Resolution.MODERATOR)
+    assert counts(game)[-1].key == f"votecount:{accusation.pk}:final"
+    game.refresh_from_db()
+    ballot = game.current_phase()
+    assert ballot.stage == "ballot" and not engine.phase(game.engine_state).public_orders
+    before = len(counts(game))
+    assert vote_counts.post_due(ballot.opened_at + timedelta(hours=6, seconds=1)) == 0
+    services.resolve_phase(ballot.pk, Phase.Resolution.MODERATOR)
+    assert len(counts(game)) == before  # a secret ballot is never counted aloud

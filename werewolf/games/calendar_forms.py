@@ -56,6 +56,8 @@ class CalendarForm(forms.Form):
         label=_("Vote counts in the square"),
         choices=VoteCounts.choices,
         coerce=int,
+        required=False,
+        empty_value=None,  # (left out: as it was)
         help_text=_(
             "During an open day vote, the square is told who votes for whom, who has not voted and how many votes"
             " make a majority: at this interval from the day's opening, and once more as the vote closes."
