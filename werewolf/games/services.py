@@ -597,8 +597,7 @@ def resolve_phase(phase_id: int, resolution: str) -> bool:
         if state.index != phase.index or game.status != Game.Status.RUNNING:
             raise ServiceError("phase_out_of_step", phase=phase_id)
         cards = phase.cards()  # read once: the counted ones, and who handed any in (attendance)
-        if resolution != Phase.Resolution.ENDED:
-            vote_counts.post_final(game, phase, state, cards)  # (an open vote's last count, if the game posts them)
+        vote_counts.post_final(game, phase, state, cards)  # (an open vote's last count, if the game posts them)
         new_state, events = engine.resolve(state, Phase.counted(cards))
         now = timezone.now()
         if resolution == Phase.Resolution.MODERATOR:

@@ -56,7 +56,7 @@ def count_of(
     if state.over or not spec.public_orders or game.capabilities.houses:
         return None
     tally = selectors.ballots(Phase.counted(cards), False, len(spec.slots))
-    names = holders.of(game).names_at(when)
+    names = holders.afresh(game).names_at(when)  # (the resolution hands seats over after this)
     voted = {seat for _, seats in tally.rows for seat in seats}
     return VoteCount(
         number=spec.number,
@@ -91,34 +91,44 @@ def post_due(now: datetime | None = None) -> int:
     the step opened, when that falls before its deadline), once. A game paused posts
     nothing; an interval passed meanwhile is not posted late. The number posted."""
     now = now or timezone.now()
-    open_votes = Phase.objects.filter(
+    open_steps = Phase.objects.filter(
         status=Phase.Status.OPEN,
         deadline__gt=now,
         game__status=Game.Status.RUNNING,
         game__paused_at=None,
         game__vote_count_hours__gt=0,
     ).values_list("pk", "opened_at", "deadline", "game__vote_count_hours")
-    posted = 0
-    for pk, opened_at, deadline, hours in open_votes:
+    due: dict[str, tuple[int, int]] = {}
+    for pk, opened_at, deadline, hours in open_steps:
         every = timedelta(hours=hours)
         slot = (now - opened_at) // every
-        if slot < 1 or opened_at + slot * every >= deadline:
-            continue  # none due yet, or the deadline's own count is the final one
-        if Post.objects.filter(key=f"votecount:{pk}:{slot}").exists():
-            continue
-        with transaction.atomic():
-            phase = Phase.objects.filter(pk=pk).order_by().first()
-            if phase is None:
-                continue
-            game = Game.objects.select_for_update().get(pk=phase.game_id)  # a card or the resolution waits
-            phase.game = game
-            if phase.status != Phase.Status.OPEN or game.paused_at is not None or game.state is None:
-                continue
-            state = game.engine_state
-            if state.index != phase.index:
-                continue
-            posted += _post(game, phase, state, phase.cards(), slot)
-    return posted
+        if slot >= 1 and opened_at + slot * every < deadline:  # (the deadline's own count is the final one)
+            due[f"votecount:{pk}:{slot}"] = (pk, slot)
+    if not due:
+        return 0
+    posted_already = set(Post.objects.filter(key__in=due).values_list("key", flat=True))
+    return sum(_post_open(pk, slot) for key, (pk, slot) in due.items() if key not in posted_already)
+
+
+def _post_open(pk: int, slot: int) -> bool:
+    """Post the count of the open step `pk` for `slot`, if its cards are public."""
+    phase = Phase.objects.select_related("game").filter(pk=pk, status=Phase.Status.OPEN).first()
+    if phase is None or not _counted(phase.game, phase):
+        return False  # (read without the lock: a night, a secret ballot, never counted)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=phase.game_id)  # a card or the resolution waits
+        phase.refresh_from_db(fields=["status"])
+        if not _counted(game, phase) or game.paused_at is not None or game.status != Game.Status.RUNNING:
+            return False
+        return _post(game, phase, game.engine_state, phase.cards(), slot)
+
+
+def _counted(game: Game, phase: Phase) -> bool:
+    """Whether `phase` is the game's open step and its cards are public while it is open."""
+    if game.state is None or phase.status != Phase.Status.OPEN:
+        return False
+    state = game.engine_state
+    return state.index == phase.index and not state.over and engine.phase(state).public_orders
 
 
 def _post(
