@@ -6,6 +6,7 @@ square is read (the seats' pages, the public page, the dashboard, the talk diges
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 from html import unescape
 
@@ -16,7 +17,7 @@ from django.test import Client
 from werewolf import engine
 from werewolf.engine import talk as engine_talk
 from werewolf.games import holders, services, talk, vote_counts
-from werewolf.games.models import Game, Phase, Post
+from werewolf.games.models import Game, Phase, Post, VoteCounts
 
 from .play import NAMES, seat_paths, started_game
 
@@ -219,3 +220,17 @@ def test_a_tabula_accusation_is_counted_and_its_secret_ballot_is_not(organiser) 
     assert vote_counts.post_due(ballot.opened_at + timedelta(hours=6, seconds=1)) == 0
     services.resolve_phase(ballot.pk, Phase.Resolution.MODERATOR)
     assert len(counts(game)) == before  # a secret ballot is never counted aloud
+
+
+def test_a_ruleset_may_count_by_default_and_the_organiser_chooses(organiser, monkeypatch) -> None:
+    # Every ruleset's default is one the organiser's form offers.
+    assert all(engine.capabilities(ruleset).vote_counts in VoteCounts.values for ruleset in engine.listed())
+    shipped = engine.capabilities
+
+    def counting(ruleset: str):
+        return dataclasses.replace(shipped(ruleset), vote_counts=24)
+
+    monkeypatch.setattr(engine, "capabilities", counting)
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    game = services.create_game(organiser, name="Forum", seats=seats, options={"wolves": 2})
+    assert game.vote_count_hours == 24

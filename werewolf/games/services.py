@@ -111,6 +111,7 @@ def create_game(
             chosen_options=dict(options),
             public_key=secrets.token_urlsafe(16),
             is_demo=is_demo,
+            vote_count_hours=engine.capabilities(ruleset).vote_counts,  # the organiser may change it
         )
         Player.objects.bulk_create(
             Player(game=game, name=seat.name, email=seat.email, is_bot=seat.is_bot) for seat in seats
@@ -417,6 +418,7 @@ def next_in_series(game: Game, organiser: Any) -> Game:
         days_off=game.days_off,
         absence_policy=game.absence_policy,
         absence_days=game.absence_days,
+        vote_count_hours=game.vote_count_hours,
     )
     following.refresh_from_db()
     return following

@@ -95,7 +95,10 @@ class Capabilities:
       print page's), lowest first; its editions follow one another by id.
     - `typical_table`: the players a game open to sign-up is checked for before they are
       known (0: the ruleset's least).
-    - `timings`: the day's steps a game may give their own length (`Timing`)."""
+    - `timings`: the day's steps a game may give their own length (`Timing`).
+    - `vote_counts`: the hours between the vote counts a new game posts in the square
+      during an open vote until its organiser chooses otherwise (0: none, the default; a
+      ruleset played as forums play it may count by default)."""
 
     family: str
     houses: bool = False
@@ -104,6 +107,7 @@ class Capabilities:
     rank: int = 0
     typical_table: int = 0
     timings: tuple[Timing, ...] = ()
+    vote_counts: int = 0
 
 
 @dataclass(frozen=True, slots=True)
