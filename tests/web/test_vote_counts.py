@@ -191,6 +191,8 @@ def test_the_organiser_sets_the_interval_on_the_calendar_page(organiser, organis
     assert organiser_client.post(f"/games/{game.pk}/calendar/", form).status_code == 302
     game.refresh_from_db()
     assert game.vote_count_hours == 12
+    dashboard = organiser_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Vote counts in the square: every 12 hours, and as the vote closes" in dashboard
     assert organiser_client.post(f"/games/{game.pk}/calendar/", {**form, "vote_count_hours": 5}).status_code == 400
 
 
