@@ -221,12 +221,8 @@ def messages(*, check: bool) -> int:
         print(f"used again, its old translation kept and marked fuzzy (check it): {_shown(key)}")
     for key in changes.obsolete:
         print(f"obsolete, marked #~: {_shown(key)}")
-    if changes.flags:
-        print(
-            f"note: {len(changes.flags)} entries lack a format flag makemessages would give them, or have one "
-            "it would not (left as they are), such as "
-            + "; ".join(f"{_shown(key)}: {new or 'none'}, not {old or 'none'}" for key, old, new in changes.flags[:2])
-        )
+    for key, old, new in changes.flags:
+        print(f"format flag {new or 'none'} (was {old or 'none'}): {_shown(key)}")
     where = CATALOGUE.relative_to(ROOT)
     if merged == current:
         print(f"{where} is up to date.")
@@ -235,7 +231,10 @@ def messages(*, check: bool) -> int:
         print(f"{where} is not up to date: run python3 dev.py messages.", file=sys.stderr)
         return 1
     CATALOGUE.write_text(merged, encoding="utf-8")
-    print(f"{where}: {len(changes.added)} new, {len(changes.revived)} used again, {len(changes.obsolete)} obsolete.")
+    print(
+        f"{where}: {len(changes.added)} new, {len(changes.revived)} used again, {len(changes.obsolete)} obsolete, "
+        f"{len(changes.flags)} format flags set."
+    )
     if changes.added or changes.revived:
         print("Translate the entries with an empty msgstr, check the fuzzy ones, then python3 dev.py install.")
     return 0
@@ -305,8 +304,10 @@ def merge_catalogue(current: str, fresh: str) -> tuple[str, CatalogueChanges]:
     with its old translation, marked fuzzy for a translator to check; a live entry of
     `current` that `fresh` lacks is marked obsolete in place, as msgmerge marks one (`#~`
     before its strings, its references dropped). Every other byte of `current` stays as
-    it is: its references, wrapping and order are never rewritten. Flags that differ (a
-    msgid now used as a format string) are only reported."""
+    it is: its references, wrapping and order are never rewritten. An entry whose format
+    flag differs (a msgid now used as a format string, or no longer) takes makemessages'
+    format flag and keeps its other flags: the flag is what makes the catalogue's compiler
+    check that a translation's placeholders are the msgid's."""
     entries = parse_catalogue(current)
     wanted = [entry for entry in parse_catalogue(fresh) if entry.key is not None and not entry.obsolete]
     wanted_keys = {entry.key for entry in wanted}
@@ -321,6 +322,7 @@ def merge_catalogue(current: str, fresh: str) -> tuple[str, CatalogueChanges]:
         if old is not None:
             old_flags, new_flags = _format_flags(old.flags), _format_flags(entry.flags)
             if old_flags != new_flags:
+                replaced[old.start] = "\n".join(_with_format_flags(old.lines, entry.flags))
                 changes.flags.append((entry.key, old_flags, new_flags))
         elif entry.key in dead:
             buried = dead[entry.key]
@@ -417,6 +419,18 @@ def _unquote(quoted: str) -> str:
     """A .po string's text: the quotes taken off, its C escapes read."""
     inner = quoted.strip()[1:-1]
     return re.sub(r"\\(.)", lambda escape: _ESCAPES.get(escape.group(1), escape.group(1)), inner)
+
+
+def _with_format_flags(lines: list[str], fresh: tuple[str, ...]) -> list[str]:
+    """An entry's lines with the format flags of `fresh` in place of its own, its other
+    flags (fuzzy, say) kept: the one `#,` line rewritten, added above the strings, or
+    dropped when no flag is left."""
+    kept = [flag for line in lines if line.startswith("#,") for flag in line[2:].split(",") if flag.strip()]
+    flags = [flag.strip() for flag in kept if not _FLAG_KINDS.match(flag.strip())]
+    flags += [flag for flag in fresh if _FLAG_KINDS.match(flag)]
+    body = [line for line in lines if not line.startswith("#,")]
+    at = next((i for i, line in enumerate(body) if not line.startswith("#") or line.startswith("#~")), len(body))
+    return body[:at] + (["#, " + ", ".join(dict.fromkeys(flags))] if flags else []) + body[at:]
 
 
 def _format_flags(flags: tuple[str, ...]) -> str:

@@ -54,6 +54,7 @@ msgstr "Aggiunta senza riga vuota"
 #~ msgid "Back again"
 #~ msgstr "Di nuovo qui"
 
+#, python-format
 msgid "%(n)s card"
 msgid_plural "%(n)s cards"
 msgstr[0] "%(n)s biglietto"
@@ -104,8 +105,19 @@ def test_a_catalogue_up_to_date_is_left_byte_for_byte() -> None:
     fresh += '\n#: templates/gone.html:7\nmsgid "Gone"\nmsgstr ""\n'
     merged, changes = dev.merge_catalogue(CURRENT, fresh)
     assert merged == CURRENT
-    assert (changes.added, changes.revived, changes.obsolete) == ([], [], [])
-    assert changes.flags == [(("%(n)s card", None), "", "python-format")], "a flag that differs is only reported"
+    assert (changes.added, changes.revived, changes.obsolete, changes.flags) == ([], [], [], [])
+
+
+def test_a_missing_format_flag_is_set_in_place_and_nothing_else_moves() -> None:
+    """The flag is what makes the compiler check a translation's placeholders: an entry
+    appended by hand without it takes makemessages' flag where it stands."""
+    fresh = FRESH.replace('#: templates/again.html:4\nmsgid "Back again"\nmsgstr ""\n\n', "")
+    fresh += '\n#: templates/gone.html:7\nmsgid "Gone"\nmsgstr ""\n'
+    unflagged = CURRENT.replace('#, python-format\nmsgid "%(n)s card"', 'msgid "%(n)s card"')
+    assert unflagged != CURRENT
+    merged, changes = dev.merge_catalogue(unflagged, fresh)
+    assert changes.flags == [(("%(n)s card", None), "", "python-format")]
+    assert merged == CURRENT
 
 
 def test_a_new_msgid_is_appended_untranslated_as_makemessages_wrote_it() -> None:

@@ -14,11 +14,30 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from werewolf import engine
+
 ROOT = Path(__file__).resolve().parents[1]
-FAMILIES = ("classic", "tabula", "lunapiena", "lupusburg")
+IDS = tuple(engine.rulesets.RULESETS)
+"""Every ruleset's id, from the registry."""
+FAMILIES = tuple(
+    dict.fromkeys(
+        folder
+        for ruleset in IDS
+        for folder in (engine.capabilities(ruleset).family, *engine.capabilities(ruleset).lineage)
+    )
+)
+"""Every folder of a family's own words (its family, and its lineage's: "werewolf"), from
+the registry: a new ruleset's folder is its own without a word here."""
+_NAMES = "|".join(
+    sorted(
+        (re.escape(name) for name in {*IDS, *(engine.capabilities(ruleset).family for ruleset in IDS)}),
+        key=len,
+        reverse=True,
+    )
+)
 NAMED = re.compile(
-    r"""["'](?:classic|tabula|lunapiena|lupusburg(?:-goals)?)["']"""  # a ruleset's id as a value
-    r"""|startswith\(\s*["']lupusburg"""  # a family by the start of its id
+    rf"""["'](?:{_NAMES})["']"""  # a ruleset's id (or a family's) as a value
+    rf"""|startswith\(\s*["'](?:{_NAMES})"""  # a family by the start of its id
     r"""|\brole\s*==\s*["']"""  # a branch on one role's name
     r"""|["'][a-z_]+["']\s+in\s+[\w.]*dealt_roles"""  # a branch on one role being dealt
 )
@@ -33,7 +52,8 @@ DEBT = {
 def _ruleset_own(relative: str) -> bool:
     """A ruleset's own file: in a folder named after its family, or named `..._<family>`."""
     path = Path(relative)
-    return any(part in FAMILIES for part in path.parts[:-1]) or path.stem.endswith(
+    # (below the base folder: the package itself is named `werewolf`, as the werewolf games' lineage is)
+    return any(part in FAMILIES for part in path.parts[1:-1]) or path.stem.endswith(
         tuple(f"_{family}" for family in FAMILIES)
     )
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from random import Random
+
 import pytest
 
 from tests.engine.test_simulate import town_win_probability
@@ -68,12 +71,97 @@ def test_a_lopsided_setup_is_flagged_and_an_even_one_is_not() -> None:
 
 
 def test_the_option_moving_a_lopsided_setup_most_comes_first() -> None:
-    changes = lab.changes("classic", 12, {"wolves": 4})
-    assert ("wolves", 3) in changes and ("wolves", 5) in changes and ("vigilante", True) in changes
-    suggested = lab.suggest("classic", 12, {"wolves": 4}, "wolves", PEOPLE, games=60)
-    assert len(suggested) == len(changes)
-    assert [change.moved for change in suggested] == sorted((change.moved for change in suggested), reverse=True)
-    assert (suggested[0].option, suggested[0].value) == ("wolves", 3)
+    """Five werewolves at 12 (four at 10 win about 72 % with the talking bots, too near
+    the flag for 60 games): the race's first change evens the talking bots' figure (one
+    werewolf fewer, a second Seer, or wolfsbane on the doorstep, the changes that do),
+    the others follow in order, and a change of nothing (the Thing's rule without the
+    Thing) is seen to change nothing."""
+    changes = lab.changes("classic", 12, {"wolves": 5})
+    assert ("wolves", 4) in changes and ("seers", 0) in changes and ("vigilante", True) in changes
+    assert ("wolves", 6) not in changes  # the pack would not be outnumbered at 12
+    found = lab.suggest("classic", 12, {"wolves": 5}, "wolves", TALK, games=60)
+    assert found == lab.suggest("classic", 12, {"wolves": 5}, "wolves", TALK, games=60)  # seeded
+    assert len(found.changes) == len(changes)
+    assert [change.moved for change in found.changes] == sorted((c.moved for c in found.changes), reverse=True)
+    assert found.best is not None and (found.best.option, found.best.value) in {
+        ("wolves", 4),
+        ("seers", 2),
+        ("wolfsbane", "doorstep"),
+    }
+    assert found.base.share > lab.LOPSIDED and found.best.share.share < found.base.share
+    more = next(change for change in found.changes if (change.option, change.value) == ("seers", 0))
+    assert more.moved < 0 and not more.rival
+    nothing = next(change for change in found.changes if change.option == "thing_free")
+    assert nothing.same and nothing.share == found.base and nothing.moved == 0
+    assert all(change.share.games <= 60 for change in found.changes if not change.same)
+
+
+def test_the_suggestion_reuses_the_studys_figure_and_says_what_it_could_not_tell() -> None:
+    """Given the study's own figure, the search plays only the changes (and `SAME` games
+    of the setup, to see which change nothing); with no time at all, every change plays
+    its first batch, and the changes it could not tell from the first are its rivals."""
+    base = lab.Share("wolves", 85, 100)
+    found = lab.suggest("classic", 10, {"wolves": 4}, "wolves", TALK, seconds=0, base=base)
+    assert found.base == base
+    raced = [change for change in found.changes if not change.same]
+    assert raced and all(change.share.games == lab.BATCH for change in raced)
+    assert found.rivals and all(change.rival for change in found.rivals)
+    assert found.changes[0] not in found.rivals
+
+
+class _Coin(lab.Run):
+    """A run whose side wins each game at a known chance, for the race alone."""
+
+    def __init__(self, chance: float, seed: int) -> None:
+        self.games, self.wins, self.marks = 0, Counter(), []
+        self.chance, self.rng = chance, Random(seed)
+        self.players, self.strategy = 10, TALK
+
+    def play(self, games: int) -> None:
+        for _ in range(games):
+            self.games += 1
+            self.wins["wolves" if self.rng.random() < self.chance else "village"] += 1
+            self.marks.append(self.rng.getrandbits(32))
+
+
+def test_the_race_plays_the_leader_and_its_rival_and_soon_leaves_the_far_ones() -> None:
+    """LUCB: an even change among lopsided ones stands alone before the cap, the far ones
+    having played little more than their first batch; two changes as near even as each
+    other stay rivals up to the cap."""
+    runs = [_Coin(chance, seed) for seed, chance in enumerate((0.95, 0.9, 0.5, 0.97, 0.85))]
+    for run in runs:
+        run.play(lab.BATCH)
+    assert lab.race(runs, "wolves", 400, lab.Clock(None)) == []
+    even = runs[2]
+    assert even.games > max(run.games for run in runs if run is not even)
+    assert sum(run.games for run in runs if run is not even) < 4 * 60
+    twins = [_Coin(0.5, 7), _Coin(0.52, 8), _Coin(0.99, 9)]
+    for run in twins:
+        run.play(lab.BATCH)
+    rivals = lab.race(twins, "wolves", 100, lab.Clock(None))
+    assert len(rivals) == 1 and twins[2] not in rivals
+    assert twins[0].games == twins[1].games == 100 and twins[2].games == lab.BATCH
+
+
+def test_a_figure_played_in_batches_is_the_same_as_in_one_run() -> None:
+    """However the clock cuts a figure, its games are the first of the same seed's."""
+    run = lab.Run("classic", 8, {}, TALK)
+    for games in (3, 10, 7):
+        run.play(games)
+    assert run.figures() == lab.figures("classic", 8, {}, TALK, 20)
+    twin = lab.Run("classic", 8, {"thing_free": "first_innocent"}, TALK)
+    twin.play(5)
+    assert twin.same(run) and not run.same(twin)
+
+
+def test_a_study_within_a_budget_gives_the_judged_figure_the_most_games() -> None:
+    """With a budget, the asked count with the talking bots (the flag's figure) gets at
+    least `FEWEST` and the others half as many, and it plays twice the others' batches
+    once the time is short."""
+    study = lab.study("classic", 8, {}, games=400, seconds=0.3)
+    judged = study.at(8, TALK)
+    assert judged is not None and judged.games >= lab.FEWEST
+    assert all(lab.FEWEST // lab.JUDGED <= f.games <= judged.games for f in study.figures)
 
 
 def test_changes_to_a_list_add_or_take_one_item() -> None:

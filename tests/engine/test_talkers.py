@@ -9,9 +9,9 @@ from random import Random
 
 from werewolf import engine
 from werewolf.engine import rulesets
-from werewolf.engine.people import Memory, remember
+from werewolf.engine.people import ALLY, ALONE, Memory, remember
 from werewolf.engine.simulate import TALK, simulate
-from werewolf.engine.speech import COMING_OUT, DIVINED, VOTE, Remark, Square, read
+from werewolf.engine.speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Remark, Square, read
 from werewolf.engine.state import State
 from werewolf.engine.talkers import CERTAIN, PUBLIC_SEAT, TEMPER, Table, Temper, suspicion, talking_cards
 
@@ -25,18 +25,20 @@ def vote(*targets: int) -> engine.Order:
     return engine.Order("vote", targets)
 
 
-def started(temper: Temper, roles: list[str] = ROLES) -> tuple[State, Table]:
-    """A classic game of `roles` (a night first, no lynch without a majority) and its
-    table of talking bots, each seat taught what the setup told it."""
-    state, events = engine.setup("classic", {}, len(roles), 7, {"roles": roles, "alpha": 1})
+def started(
+    temper: Temper, roles: list[str] = ROLES, ruleset: str = "classic", options: dict[str, object] | None = None
+) -> tuple[State, Table]:
+    """A game of `roles` (by default classic's: a night first, no lynch without a
+    majority) and its table of talking bots, each seat taught what the setup told it."""
+    state, events = engine.setup(ruleset, options or {}, len(roles), 7, {"roles": roles, "alpha": 1})
     table = Table({seat: Memory(seat) for seat in (PUBLIC_SEAT, *range(len(roles)))}, temper=temper)
-    remember(table.memories, events, CLASSIC.lessons())
+    remember(table.memories, events, rulesets.get(ruleset).lessons())
     return state, table
 
 
 def resolved(state: State, table: Table, cards: dict[int, engine.Order]) -> State:
     state, events = engine.resolve(state, cards, Random(0))
-    remember(table.memories, events, CLASSIC.lessons())
+    remember(table.memories, events, rulesets.get(state.ruleset).lessons())
     return state
 
 
@@ -86,15 +88,17 @@ def test_a_seer_who_will_not_reveal_keeps_quiet_until_it_leads_the_square() -> N
 
 def test_a_wolf_claiming_seer_falsely_is_caught_by_the_seers_card_and_lynched() -> None:
     """The pack counter-claims (`bluff` 1): wolf 2 claims to be the Seer and names the
-    real one. Once the real Seer's card is shown (the village lynched it), everyone
-    knows wolf 2 lied: it is all but certain to be a wolf, and the next day lynches it."""
+    real one (wolf 1, named by the Seer and leading the square, claims it too in its
+    defence). Once the real Seer's card is shown (the village lynched it), everyone
+    knows wolf 2 lied: it is all but certain to be a wolf, and the next day lynches a
+    liar."""
     state, table = started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
     state = night_one(state, table)
     talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(1))
     said = table.square.remarks
     assert Remark(1, 2, COMING_OUT, role=SEER) in said and Remark(1, 2, DIVINED, 0, werewolf=True) in said
     villager = table.memories[5]
-    assert read(table.square, villager, TEMPER.trust).contested == {0: 0.5, 2: 0.5}
+    assert read(table.square, villager, TEMPER.trust).contested == dict.fromkeys((0, 1, 2), 1 - 1 / 3)
     state = resolved(state, table, {seat: vote(0) for seat in (1, 2, 4, 5, 6, 7, 8)})
     assert not state.alive[0] and table.memories[PUBLIC_SEAT].roles[0] == SEER
     state = resolved(state, table, {1: engine.Order("kill", (4,))})
@@ -102,10 +106,13 @@ def test_a_wolf_claiming_seer_falsely_is_caught_by_the_seers_card_and_lynched() 
         claims = read(table.square, table.memories[seat], TEMPER.trust)
         assert 2 in claims.liars and 0 in claims.proven
         assert suspicion(table.memories[seat], claims, table.square, state.living(), TEMPER)[2] >= CERTAIN
+    liars = read(table.square, table.memories[PUBLIC_SEAT], TEMPER.trust).liars
+    assert liars == {1, 2}
     cards = talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(2))
-    assert all(cards[seat] == vote(2) for seat in (5, 6, 7, 8))
+    (liar,) = {cards[seat].targets[0] for seat in (5, 6, 7, 8)}
+    assert liar in liars
     state = resolved(state, table, cards)
-    assert not state.alive[2]
+    assert not state.alive[liar]
 
 
 def test_a_result_contradicted_by_a_card_shown_makes_its_claimant_a_liar() -> None:
@@ -217,3 +224,217 @@ def test_a_player_the_pack_killed_is_no_wolf_even_with_its_card_hidden() -> None
     claims = read(square, memory, TEMPER.trust)
     assert claims.proven == {1}
     assert suspicion(memory, claims, square, [0, 3, 4, 5, 6, 7], TEMPER)[4] >= 1
+
+
+TABULA = rulesets.get("tabula")
+POSSESSED, MASON, BODYGUARD, MEDIUM, HAMSTER = "possessed", "freemason", "bodyguard", "medium", "werehamster"
+THIRTEEN = [SEER, WOLF, WOLF, POSSESSED, MASON, MASON, BODYGUARD, MEDIUM, *[VILLAGER] * 5]
+"""Thirteen Tabula seats: the Seer at 0, the wolves at 1 and 2 (1 the alpha), the
+Possessed at 3, the Freemasons at 4 and 5, the Bodyguard at 6, the Medium at 7,
+villagers 8 to 12."""
+
+
+def tabula_started(temper: Temper, roles: list[str] = THIRTEEN, specials: str = "") -> tuple[State, Table]:
+    """A Tabula game of `roles` (a quiet first night) and its table of talking bots."""
+    return started(temper, roles, "tabula", {"specials": specials or "medium,possessed,bodyguard,freemasons"})
+
+
+def tabula_day(state: State, table: Table, lynched: int) -> State:
+    """A day whose accusation and ballot all name `lynched`, written by hand."""
+    living = state.living()
+    state = resolved(state, table, {seat: vote(lynched) for seat in living if seat != lynched})
+    return resolved(state, table, {seat: engine.Order("ballot", (lynched,)) for seat in engine.phase(state).slots})
+
+
+def test_the_tabula_family_tells_each_seat_its_stance_and_its_lodge() -> None:
+    """The Possessed knows it sides with a pack it does not know, the Werehamster that
+    it is alone; each Freemason knows the other holds its role (and is no wolf)."""
+    _state, table = tabula_started(TEMPER)
+    memories = table.memories
+    assert memories[3].stance == ALLY and not memories[3].pack
+    assert all(memories[seat].stance == "" for seat in (0, 1, 4, 6, 7, 8))
+    assert memories[4].roles == {5: MASON} and 5 in memories[4].cleared
+    assert memories[5].roles == {4: MASON} and not memories[8].roles
+    assert memories[8].inquiring == SEER
+    roles = [SEER, WOLF, WOLF, HAMSTER, *[VILLAGER] * 5]
+    _state, table = tabula_started(TEMPER, roles, "werehamster")
+    assert table.memories[3].stance == ALONE
+
+
+def test_the_possessed_claims_the_seer_falsely_and_the_real_seer_answers_at_once() -> None:
+    """A Possessed who bluffs (`bluff` 1) claims the Seer on the first day and names a
+    player as a wolf; the real Seer, though it would not come out (`reveal` 0), answers
+    the false claim at once with its own results."""
+    state, table = tabula_started(Temper(reveal=0.0, bluff=1.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(1))
+    said = table.square.remarks
+    claim = said.index(Remark(1, 3, COMING_OUT, role=SEER))
+    named = said[claim + 1]
+    assert named.kind == DIVINED and named.speaker == 3 and named.werewolf and named.target != 3
+    assert said.index(Remark(1, 0, COMING_OUT, role=SEER)) > claim
+    assert Remark(1, 0, DIVINED, 1, werewolf=True) in said
+    assert 3 in read(table.square, table.memories[0], TEMPER.trust).liars
+
+
+def test_a_possessed_who_named_the_seer_is_caught_when_the_pack_kills_the_seer() -> None:
+    """The Seer comes out naming wolf 1; the Possessed counter-claims, naming the Seer.
+    The pack kills the Seer: its card stays hidden, but a player the pack killed is no
+    wolf, so every seat now knows the Possessed lied (and the wolf who counter-claimed
+    too), and votes for one of them."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(2))
+    said = table.square.remarks
+    assert Remark(1, 0, DIVINED, 1, werewolf=True) in said
+    assert Remark(1, 3, COMING_OUT, role=SEER) in said and Remark(1, 3, DIVINED, 0, werewolf=True) in said
+    state = tabula_day(state, table, 12)
+    state = resolved(state, table, {1: engine.Order("kill", (0,)), 2: engine.Order("kill", (0,))})
+    assert not state.alive[0]
+    for seat in (PUBLIC_SEAT, 4, 6, 8, 9):
+        claims = read(table.square, table.memories[seat], TEMPER.trust)
+        assert 3 in claims.liars and 0 in claims.proven
+        assert suspicion(table.memories[seat], claims, table.square, state.living(), TEMPER)[3] >= CERTAIN
+    liars = read(table.square, table.memories[PUBLIC_SEAT], TEMPER.trust).liars  # the pack's bluffer 2 too
+    cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(3))
+    assert all(cards[seat].targets[0] in liars for seat in (4, 5, 6, 7, 8, 9, 10, 11))
+
+
+def test_the_freemasons_come_out_together_and_vouch_for_each_other() -> None:
+    """Each Freemason (`reveal` 1) claims its role and says the other is no wolf; a
+    villager then trusts both more than a player nobody spoke for."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(4))
+    said = table.square.remarks
+    for mason, other in ((4, 5), (5, 4)):
+        assert Remark(1, mason, COMING_OUT, role=MASON) in said
+        assert Remark(1, mason, DIVINED, other, werewolf=False) in said
+    villager = table.memories[9]
+    score = suspicion(villager, read(table.square, villager, TEMPER.trust), table.square, state.living(), TEMPER)
+    assert score[4] < score[10] and score[5] < score[10]
+
+
+def test_the_bodyguard_guards_the_seer_who_came_out() -> None:
+    """Once the Seer has come out (and nobody contests it), the Bodyguard's card
+    protects the Seer, whom the pack hunts first."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(5))
+    state = tabula_day(state, table, 12)
+    for seed in range(5):
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        assert cards[6] == engine.Order("protect", (0,))
+        assert cards[1].targets[0] == 0
+
+
+def test_the_pack_turns_the_day_on_the_player_it_could_not_kill() -> None:
+    """The pack chose the Werehamster and nobody died: the wolves then accuse it and
+    vote for it by day (only a lynch or the Seer kills it), and hunt others at night."""
+    roles = [SEER, WOLF, WOLF, HAMSTER, *[VILLAGER] * 5]
+    state, table = tabula_started(Temper(reveal=0.0, bluff=0.0, hide=0.0), roles, "werehamster")
+    state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+    state = tabula_day(state, table, 8)
+    state = resolved(state, table, {1: engine.Order("kill", (3,)), 2: engine.Order("kill", (3,))})
+    assert state.alive[3] and len(state.living()) == 8
+    cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(6))
+    assert {Remark(2, 1, ESTIMATE, 3), Remark(2, 2, ESTIMATE, 3)} <= set(table.square.remarks)
+    assert cards[1] == vote(3) and cards[2] == vote(3)
+    state = tabula_day(state, table, 7)
+    for seed in range(5):
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        assert 3 not in cards[1].targets
+
+
+def test_a_mythomaniac_who_became_the_seer_holds_the_seer_role() -> None:
+    """The Mythomaniac's change is a lesson: one who became the Seer claims the Seer."""
+    memory = Memory(4, role="mythomaniac")
+    remember(
+        {4: memory},
+        [engine.Event("mythomaniac_became", {"seat": 4, "target": 0, "role": SEER}, engine.Audience.of(4))],
+        TABULA.lessons(),
+    )
+    assert memory.role == SEER
+
+
+def test_the_medium_comes_out_when_its_answer_bears_on_a_claim() -> None:
+    """The Possessed claimed the Seer and named a player a wolf; the village lynched
+    that player; the Medium, told it was no wolf, comes out the next day with its answer
+    (`reveal` 1), and knows the Possessed lied."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(7))
+    named = next(target for target, _werewolf in table.square.results[3])
+    assert named not in (1, 2, 3, 7)
+    state = tabula_day(state, table, named)
+    state = resolved(state, table, {1: engine.Order("kill", (9,))})
+    assert table.memories[7].results == [(named, False)]
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(8))
+    said = table.square.remarks
+    assert Remark(2, 7, COMING_OUT, role=MEDIUM) in said and Remark(2, 7, DIVINED, named, werewolf=False) in said
+    assert 3 in read(table.square, table.memories[7], TEMPER.trust).liars
+
+
+def test_a_ghost_votes_in_the_accusation_as_it_would_have_said() -> None:
+    """Tabula's ghosts vote in the accusation: the Seer, killed before it came out
+    (`reveal` 0), still names the wolf it found."""
+    state, table = tabula_started(Temper(reveal=0.0, bluff=0.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(9))
+    assert COMING_OUT not in {remark.kind for remark in table.square.remarks if remark.speaker == 0}
+    state = tabula_day(state, table, 12)
+    state = resolved(state, table, {1: engine.Order("kill", (0,)), 2: engine.Order("kill", (0,))})
+    assert not state.alive[0]
+    for seed in range(5):
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        assert cards[0] == vote(1)
+
+
+def test_lupusburgs_accusations_and_ballots_name_the_houses_of_the_player_the_talk_settled_on() -> None:
+    """Lupusburg's cards name houses: each talking seat's votes go on the living houses
+    of the player it said it would vote for (never its own), so the talk decides."""
+    rules = rulesets.get("lupusburg")
+    checked = 0
+    for seed in range(4):
+        rng = Random(seed)
+        state, events = rules.setup(rules.options({}, 6), 6, rng.getrandbits(64))
+        table = Table.seated(6, rng)
+        remember(table.memories, events, rules.lessons())
+        assert table.memories[PUBLIC_SEAT].houses == {house: house // 2 for house in range(12)}
+        while state.winner is None:
+            spec = engine.phase(state)
+            cards = talking_cards(table, spec, rules.aims(), rng)
+            if spec.kind == "day" and any(card.kind in ("accuse", "ballot") for card in cards.values()):
+                for seat, card in cards.items():
+                    if card.kind in ("accuse", "ballot") and seat in table.intentions:
+                        houses = {*card.targets, *(value for _name, values in card.more for value in values)}
+                        assert {house // 2 for house in houses} == {table.intentions[seat]} != {seat}
+                        checked += 1
+            state, events = engine.resolve(state, cards, rng, checked=True)
+            remember(table.memories, events, rules.lessons())
+    assert checked > 50
+
+
+def test_a_counter_claim_makes_each_claimant_suspect_by_doubt() -> None:
+    """Two claim the one Seer: each is trusted by half of `trust` and suspect by `doubt`
+    times the chance, from the count alone, that it is the false one (a half)."""
+    square = Square()
+    for seat in (3, 4):
+        square.say(Remark(1, seat, COMING_OUT, role=SEER))
+    memory = Memory(6, counts={SEER: 1, WOLF: 2})
+    for doubt in (0.0, 0.5, 1.0):
+        temper = Temper(doubt=doubt)
+        score = suspicion(memory, read(square, memory, temper.trust), square, [3, 4, 5, 6], temper)
+        assert score[3] == score[4] == doubt * 0.5 - temper.trust / 2 and score[5] == 0.0
+
+
+def test_a_fortune_tellers_reading_is_a_result_it_may_claim() -> None:
+    """Luna Piena's Fortune-teller learns a character: the seat knows that role, whether
+    it is a wolf, and keeps the answer to claim as the Seer claims its own."""
+    memory = Memory(4, role="fortune_teller")
+    remember(
+        {4: memory},
+        [engine.Event("character_read", {"seat": 4, "target": 2, "role": WOLF}, engine.Audience.of(4))],
+        rulesets.get("lunapiena").lessons(),
+    )
+    assert memory.roles == {2: WOLF} and memory.wolves == {2} and memory.results == [(2, True)]

@@ -7,6 +7,7 @@ from html import unescape
 from random import Random
 from typing import Any
 
+from django.conf import settings
 from django.core import mail
 from django.test import Client
 from django.utils import translation
@@ -316,7 +317,8 @@ def foreign_roles(game: Game) -> re.Pattern[str]:
             for one in rules.roles
             if one not in held
         }
-    words = sorted(others - own, key=len, reverse=True)
+    # The site's own name ("Werewolf") is on every page and mail: it names the site, not a role.
+    words = sorted(others - own - {settings.SITE_NAME}, key=len, reverse=True)
     alternatives = "|".join(map(re.escape, words))
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
 
@@ -329,47 +331,26 @@ def open_phase(game: Game) -> Phase | None:
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 
 
-ROLE_TELLING = (
-    "seer_saw",
-    "killed",
-    "lynched",
-    "shot",
-    "vigilante_fired",
-    "tested",
-    "exposed",
-    "converted",
-    "medium_saw",
-    "mythomaniac_became",
-    "character_read",
-    "token_given",
-)
-"""Events that tell their audience something of the role of the seat they name."""
-
-
 def known_roles(game: Game, viewer: engine.Viewer) -> set[int]:
-    """Seats whose role the viewer knows, or may have narrowed down, from what it saw."""
+    """Seats whose role the viewer knows, or may have narrowed down, from what it saw: as
+    the game's ruleset declares its events (`engine.event_kinds`: the fields of each that
+    name seats whose role its audience learns), and every seat at the end."""
     state = game.engine_state
+    tells = engine.event_kinds(game.ruleset)
     known = {seat for seat, shown in enumerate(state.revealed) if shown}
     if isinstance(viewer, int):
         known.add(viewer)
     for event in game.events.all():
         if not event.visible_to(viewer):
             continue
-        data = event.data
-        known.update(data.get("pack", ()))
-        if event.kind == "masons_met":  # the Freemasons who met
-            known.update(data["masons"])
-        if event.kind == "group_met":  # Luna Piena's groups (the Freemasons) who met
-            known.update(data["members"])
-        if event.kind == "seers_met":  # a Mythomaniac who became a Seer meets the Seer
-            known.update(data["seers"])
-        if event.kind == "token_given":  # a token tells who could give it
-            known.add(data["giver"])
-        for key in ("target", "seat"):
-            if isinstance(data.get(key), int) and event.kind in ROLE_TELLING:
-                known.add(data[key])
-        if event.kind in ("game_over", "game_ended"):
+        if event.kind in selectors.OUTCOME_KINDS:
             known.update(range(state.seats))
+        for field in tells.get(event.kind, ()):
+            value = event.data.get(field)
+            if isinstance(value, int) and not isinstance(value, bool):
+                known.add(value)
+            elif isinstance(value, list):
+                known.update(seat for seat in value if isinstance(seat, int))
     return known
 
 
@@ -474,9 +455,10 @@ def story_sweep(game: Game, organiser: Client, steps: int | None = 2) -> None:
     reason. The export's writers and seats, the replay's cards table and hand-overs
     (its last `steps` steps; None: every step), the public log, the dashboard's mail
     received (each mail under its writer), the mails (each phase mail to the seat's holder
-    when it was queued, each newcomer told whose seat they take), and, once the game is
-    over, the record PDF (read back with pypdf): its roles as dealt, and each card the
-    replay shows."""
+    when it was queued, each newcomer told whose seat they take, and every mail sent since
+    the last sweep telling its steps' events by the record's names: `_mails_tell_the_record`),
+    and, once the game is over, the record PDF (read back with pypdf): its roles as dealt,
+    and each card the replay shows."""
     import io
 
     from pypdf import PdfReader
@@ -565,6 +547,7 @@ def story_sweep(game: Game, organiser: Client, steps: int | None = 2) -> None:
                     if f"from {before.name}" in row.body_text or f"for {before.name}" in row.body_text
                 ]
                 assert told, f"no mail tells {after.name} whose seat {seat + 1} they take ({before.name}'s)"
+    _mails_tell_the_record(game, held)
     if game.status not in (Game.Status.FINISHED, Game.Status.ENDED):
         return
     pdf = organiser.get(f"/games/{game.pk}/print/record.pdf")
@@ -577,6 +560,142 @@ def story_sweep(game: Game, organiser: Client, steps: int | None = 2) -> None:
         assert f"{name} " not in head, f"the record's roles as dealt name {name}, who was not dealt a seat"
     for writer, written in shown:
         assert f"{writer} {written}" in text, f"the record does not say {writer} wrote {written}"
+
+
+_MAILS_TOLD: dict[int, tuple[list[Any], int]] = {}
+"""By game, the outbox whose mails the story sweep read and how many it read: each sweep
+reads the mails sent since the last (a test's outbox is a new list: it starts over)."""
+
+
+def _mails_tell_the_record(game: Game, held: Any) -> None:
+    """The story in every mail sent to a seat since the game's last sweep: under each
+    step's heading (a phase mail's step, the story so far of a hand-over's mail), each line
+    tells one of the step's events the seat may see, in the words the seat's log gives it
+    from the seats' holders record (each seat named by its holder then, a card by its
+    writer); a phase mail tells every event of its step the seat could see when it was
+    queued; and no line names a person for a step in which they held no seat (but a
+    hand-over's, which names the one who leaves)."""
+    from django.template import Context, Template
+    from django.utils import timezone
+
+    from werewolf.games.models import Dispatch
+    from werewolf.games.templatetags.werewolf import render_event
+
+    read = _MAILS_TOLD.get(game.pk)
+    start = read[1] if read is not None and read[0] is mail.outbox else 0
+    sent = {message.extra_headers.get("Message-ID"): message for message in mail.outbox[start:]}
+    _MAILS_TOLD[game.pk] = (mail.outbox, len(mail.outbox))
+    rows = list(
+        Dispatch.objects.filter(
+            player__game=game, player__seat__isnull=False, message_id__in=[key for key in sent if key]
+        )
+        .select_related("player")
+        .order_by("pk")
+    )
+    if not rows:
+        return
+    events = selectors.visible_events(game, engine.MODERATOR)
+    selectors.log(game, engine.MODERATOR, events)  # each event's names then and its cards' writers
+    phases = {phase.pk: phase for phase in game.phases.order_by("index")}
+    with translation.override(game.language):
+        setup = str(translation.gettext("Setup"))
+        said = Template("{% load werewolf %}{% phase_name phase %}")
+        headings = {pk: said.render(Context({"phase": phase})).strip() for pk, phase in phases.items()}
+    steps: dict[str, list[Phase | None]] = {}
+    for pk, heading in headings.items():
+        steps.setdefault(heading, []).append(phases[pk])
+    steps.setdefault(setup, []).append(None)
+    people = {holding.name for seat in range(held.seats) for holding in held.of_seat(seat)}
+    named = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, sorted(people, key=len, reverse=True))) + r")(?!\w)")
+    now = timezone.now()
+
+    def held_during(person: str, phase: Phase | None) -> bool:
+        """Whether `person` held a seat at some moment of `phase` (None: at the deal)."""
+        for seat in range(held.seats):
+            for holding in held.of_seat(seat):
+                if holding.name != person:
+                    continue
+                if phase is None:
+                    if holding.dealt:
+                        return True
+                    continue
+                closed = phase.resolved_at or now
+                if (holding.since is None or holding.since <= closed) and (
+                    holding.until is None or holding.until >= phase.opened_at
+                ):
+                    return True
+        return False
+
+    # Each step's cards, by seat, as the record has them: the moment of the one that counted.
+    cards: dict[int, dict[int, Any]] = {}
+    for phase_id, seat, moment in (
+        Order.objects.filter(phase__game=game, act=None).order_by("pk").values_list("phase_id", "seat", "submitted_at")
+    ):
+        cards.setdefault(phase_id, {})[seat] = moment
+    words: dict[int, dict[str, list[tuple[str, Any]]]] = {}  # by seat and heading: (words, moment)
+
+    def told_to(seat: int) -> dict[str, list[tuple[str, Any]]]:
+        if seat not in words:
+            found: dict[str, list[tuple[str, Any]]] = {}
+            with translation.override(game.language):
+                for event in events:
+                    if event.visible_to(seat):
+                        text = render_event(
+                            event,
+                            event.names_then,
+                            seat,
+                            autoescape=False,
+                            ruleset=game.ruleset,
+                            writers=event.writers_then,
+                        )
+                        heading = headings[event.phase_id] if event.phase_id in headings else setup
+                        found.setdefault(heading, []).append((str(text), event.created_at))
+                        # A step's votes name each voter as the one who held the seat when
+                        # the card was written (not as the log works it out: as the record has it).
+                        for ballot in event.data.get("ballots", event.data.get("votes", [])):
+                            voter = ballot[0] if isinstance(ballot, list) and ballot else None
+                            moment = cards.get(event.phase_id, {}).get(voter)
+                            if isinstance(voter, int) and moment is not None:
+                                writer = held.at(voter, moment).name
+                                assert f"{writer} → " in text, (f"{event.kind} does not name {writer}'s vote", text)
+            words[seat] = found
+        return words[seat]
+
+    for row in rows:
+        seat = row.player.occupied_seat
+        body = sent[row.message_id].body
+        expected = told_to(seat)
+        sections: dict[str, list[str]] = {}
+        heading = None
+        for line in body.splitlines():
+            if line.endswith(":") and line[:-1] in steps:
+                heading = line[:-1]
+                sections.setdefault(heading, [])
+            elif heading is not None and line.startswith("- "):
+                sections[heading].append(line[2:])
+            else:
+                heading = None
+        for heading, lines in sections.items():
+            known = {text for text, _ in expected.get(heading, [])}
+            for line in lines:
+                if line in ("Nothing you can see happened.",):
+                    continue
+                # (a line of a seat's story may end with who saw it: "(only you)")
+                assert line in known or line.rsplit(" (", 1)[0] in known, (
+                    f"mail {row.pk} ({row.kind}, to seat {seat + 1}) tells under {heading!r}: {line!r}; "
+                    f"the record's words: {sorted(known)}"
+                )
+                if game.language != "en" or " takes over seat " in line:
+                    continue  # (a hand-over names the one who leaves)
+                for person in set(named.findall(line)):
+                    assert any(held_during(person, phase) for phase in steps[heading]), (
+                        f"mail {row.pk} names {person} under {heading!r}, a step in which they held no seat: {line!r}"
+                    )
+        if row.kind == Dispatch.Kind.PHASE and row.phase_id in headings:
+            heading = headings[row.phase_id]
+            wanted = [text for text, moment in expected.get(heading, []) if moment <= row.created_at]
+            missing = [text for text in wanted if text not in sections.get(heading, [])]
+            assert not missing, f"phase mail {row.pk} to seat {seat + 1} leaves out {missing}"
 
 
 def played_by_bots(organiser: Any, ruleset: str, *, rounds: int = 10) -> Game:

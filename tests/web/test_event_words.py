@@ -21,12 +21,14 @@ from .play import played_by_bots
 
 pytestmark = pytest.mark.django_db
 
-EVENTS = Path(__file__).resolve().parents[2] / "templates" / "events"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+EVENTS = [TEMPLATES / "events", *sorted((TEMPLATES / "rulesets").glob("*/events"))]
+"""The event templates: the shared ones and each family's own."""
 
 
 def test_event_templates_read_nothing_of_the_event_but_the_phases_resolution_where_said() -> None:
     readers = set()
-    for path in sorted(EVENTS.rglob("*.html")):
+    for path in sorted(path for folder in EVENTS for path in folder.rglob("*.html")):
         text = path.read_text()
         uses = re.findall(r"\bevent\b[\w.]*", text)
         assert set(uses) <= {"event.phase.resolution"}, (path, uses)
@@ -94,3 +96,20 @@ def test_a_list_of_coins_reads_as_a_list_in_a_plain_text_mail_too() -> None:
         template = get_template("events/coin_kept.html").template
         text = template.render(Context({"data": {"coin": 8, "drawn": [8, 3, 2]}}, autoescape=autoescape))
         assert "8, 3, 2" in text and "[" not in text, text
+
+
+def test_the_writers_of_the_cards_an_event_tells_are_part_of_its_words() -> None:
+    """A day's votes name each voter as the writer of the card (`writers`), whoever holds
+    the seat now (`names`): the words kept for one set of writers are never another's."""
+    from types import SimpleNamespace
+
+    event = SimpleNamespace(kind="day_ended", data={"lynched": None, "tied": [], "ballots": [[0, 1]]}, phase=None)
+    names = ["Ivan", "Bruno"]
+    said = [
+        tags.render_event(event, names, engine.PUBLIC, autoescape=False, ruleset="classic", writers=writers)
+        for writers in (None, names, ["Hugo", "Bruno"])
+    ]
+    assert "Ivan → Bruno" in said[0] and said[0] == said[1]
+    assert "Hugo → Bruno" in said[2]
+    fresh = tags._words(event, event.data, tuple(names), engine.PUBLIC, False, "classic", ("Hugo", "Bruno"))
+    assert said[2] == fresh

@@ -209,6 +209,96 @@ def test_the_replay_and_the_record_agree_and_the_replay_tells_why(organiser: Any
     assert "Sam takes over seat 7 from Chiara." in public and "Why:" not in public
 
 
+def test_the_closing_events_name_who_wrote_the_card_after_a_substitution_in_the_middle_of_the_step(
+    organiser: Any, organiser_client: Client
+) -> None:
+    """Hugo voted, then the organiser put Ivan in his seat, then Day 1 closed: the day's
+    tally is of the cards as written, so every door says "Hugo → Dario", never
+    "Ivan → Dario" (Ivan wrote no card that day); the Night after is Ivan's."""
+    from django.core import mail
+
+    game = play_the_issue(organiser, organiser_client)
+    hugo, ivan = "Hugo → Dario", "Ivan → Dario"
+    record = sections(
+        pdf_text(organiser_client.get(f"/games/{game.pk}/print/record.pdf").content), ["Day 1", "Night 2"]
+    )["Day 1"]
+    replay_day1 = text_of(organiser_client.get(f"/g/{game.public_key}/replay/?step=2").content.decode())
+    public = text_of(Client().get(f"/g/{game.public_key}/").content.decode())
+    day1 = game.phases.get(index=1)
+    from werewolf.games.models import Dispatch
+
+    mailed = [row.body_text for row in Dispatch.objects.filter(phase=day1, kind=Dispatch.Kind.PHASE)]
+    assert mailed and all("The votes:" in body for body in mailed)
+    for door, text in [
+        ("record", record),
+        ("replay", replay_day1),
+        ("public log", public),
+        *[("mail", body) for body in mailed],
+    ]:
+        assert hugo in text and ivan not in text, door
+    assert any(hugo in message.body for message in mail.outbox)
+    # The export tells the card's writer beside its seat (its events name seats only).
+    exported = organiser_client.get(f"/games/{game.pk}/export.json").json()
+    day = next(phase for phase in exported["phases"] if phase["index"] == 1)
+    assert day["by"][str(HUGO)] == "Hugo" and day["orders"][str(HUGO)]["targets"] == [DARIO]
+
+
+def test_the_nights_results_name_who_wrote_the_card_after_a_substitution_in_the_middle_of_the_night(
+    organiser: Any, organiser_client: Client
+) -> None:
+    """Bruno, the Seer, inquires about Ada; the organiser puts Olga in his seat before the
+    night ends: the moderator's words for the inquiry (the replay, the record) say Bruno
+    asked, and Olga's page tells her the seat's answer as the seat's own."""
+    game = new_game(organiser)
+    card(game, BRUNO, "inquire", ADA)
+    response = organiser_client.post(
+        f"/games/{game.pk}/seats/{BRUNO}/substitute/", {"name": "Olga", "email": "olga@example.org"}
+    )
+    assert response.status_code == 302 and name_at(game, BRUNO) == "Olga"
+    for seat in (ELENA, FABIO, HUGO, CHIARA):
+        card(game, seat, "sleep")
+    card(game, ADA, "kill", ELENA)
+    card(game, DARIO, "kill", ELENA)
+    assert kind_open(game) == "day"
+    night = text_of(organiser_client.get(f"/g/{game.public_key}/replay/?step=1").content.decode())
+    assert "The Seer Bruno asked about Ada: a werewolf." in night
+    assert "The Seer Olga asked" not in night
+    assert ("Bruno", "INQUIRE Ada") in replay_cards(organiser_client, game, 1)
+    seat = text_of(Client().get(links.url_for(game.players.get(seat=BRUNO), absolute=False)).content.decode())
+    assert "Your inquiry came back: Ada is a werewolf." in seat
+    services.end_game(Game.objects.get(pk=game.pk))
+    record = pdf_text(organiser_client.get(f"/games/{game.pk}/print/record.pdf").content)
+    assert "The Seer Bruno asked about Ada: a werewolf." in record and "The Seer Olga" not in record
+    story_sweep(game, organiser_client, steps=None)
+
+
+def test_a_steps_mail_names_who_held_the_seats_in_it_not_who_holds_them_as_the_next_opens(
+    organiser: Any, organiser_client: Client
+) -> None:
+    """Fabio votes on Day 1 and is away from today: Sam stands in for him as Night 2
+    opens, and the day's mails are queued after that: they tell Fabio's vote as Fabio's,
+    as the log does (they said "Sam → Ada": the names as the mails were queued)."""
+    from werewolf.games.models import Dispatch
+
+    game = new_game(organiser)
+    Standby.objects.create(game=game, name="Sam", email="sam@example.org", pending=False)
+    card(game, BRUNO, "inquire", ADA)
+    for seat in (ELENA, FABIO, HUGO, CHIARA):
+        card(game, seat, "sleep")
+    card(game, ADA, "kill", ELENA)
+    card(game, DARIO, "kill", ELENA)
+    assert kind_open(game) == "day"
+    card(game, FABIO, "vote", ADA)
+    start = absences.today(game)
+    absences.declare(game.players.get(seat=FABIO), dates.Span(start, start + timedelta(days=1)))
+    assert services.resolve_now(Game.objects.get(pk=game.pk))
+    assert kind_open(game) == "night" and name_at(game, FABIO) == "Sam"
+    mailed = [row.body_text for row in Dispatch.objects.filter(phase__index=1, kind=Dispatch.Kind.PHASE)]
+    assert mailed and all("Fabio → Ada" in body and "Sam → Ada" not in body for body in mailed)
+    public = text_of(Client().get(f"/g/{game.public_key}/").content.decode())
+    assert "Fabio → Ada" in public
+
+
 def test_the_export_names_the_holders_and_each_cards_writer(organiser: Any, organiser_client: Client) -> None:
     game = play_the_issue(organiser, organiser_client)
     exported = organiser_client.get(f"/games/{game.pk}/export.json").json()

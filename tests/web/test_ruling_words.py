@@ -23,25 +23,11 @@ from werewolf.games.templatetags import werewolf as tags
 
 from .play import NAMES
 
-HOUSES = {"ruling_bag_draw", "ruling_chest_found", "ruling_bet_paid", "ruling_tie_broken", "ruling_drawn"}
-"""The ruling kinds both Lupusburg editions share."""
-SHARED = {"ruling_pack_choice", "ruling_protected", "ruling_immune", "ruling_frail", "ruling_power_spent"}
 RULINGS = {
-    "classic": {
-        "ruling_pack_choice",
-        "ruling_protected",
-        "ruling_power_spent",
-        "ruling_tie_broken",
-        "ruling_kill_void",
-        "ruling_swap_choice",
-        "ruling_test_again",
-    },
-    "tabula": SHARED | {"ruling_owl", "ruling_tie_broken", "ruling_inquiry_choice"},
-    "lunapiena": SHARED | {"ruling_owl", "ruling_tie_broken", "ruling_taken_along"},
-    "lupusburg": HOUSES | {"ruling_chest_scored", "ruling_end_check"},
-    "lupusburg-goals": HOUSES | {"ruling_chest_scored", "ruling_end_check"},
+    ruleset: {kind for kind in engine.event_kinds(ruleset) if rulings.is_ruling(kind)}
+    for ruleset in engine.rulesets.RULESETS
 }
-"""The ruling kinds each ruleset records."""
+"""The ruling kinds each ruleset records, as it declares them (`Ruleset.events`)."""
 
 
 def _scenario(path: Path) -> dict[str, Any]:
@@ -92,7 +78,6 @@ def test_every_ruling_kind_of_every_ruleset_has_a_worded_scenario() -> None:
     for path in WORDED:
         for wanted, _ in _worded(path):
             worded.setdefault(path.parent.name, set()).add(wanted["kind"])
-    assert set(RULINGS) == set(engine.rulesets.RULESETS)
     for ruleset, kinds in RULINGS.items():
         assert kinds == worded.get(ruleset, set()), ruleset
 
@@ -100,6 +85,7 @@ def test_every_ruling_kind_of_every_ruleset_has_a_worded_scenario() -> None:
 @pytest.mark.parametrize("ruleset", sorted(RULINGS))
 def test_bot_games_rule_for_the_moderator_alone_with_the_kinds_declared(ruleset: str) -> None:
     rules = engine.rulesets.get(ruleset)
+    declared = engine.event_kinds(ruleset)
     players = min(rules.max_players, 24)
     seen: set[str] = set()
     for seed in range(12):
@@ -109,6 +95,7 @@ def test_bot_games_rule_for_the_moderator_alone_with_the_kinds_declared(ruleset:
             state, events = engine.resolve(state, bot_orders(state, rng))
             for event in events:
                 assert event.kind not in RETIRED, event
+                assert event.kind in declared, f"{ruleset} writes {event.kind}, which it does not declare"
                 if rulings.is_ruling(event.kind):
                     assert event.audience == engine.Audience.moderator(), event
                     seen.add(event.kind)
@@ -141,3 +128,38 @@ def test_an_event_a_ruling_replaced_still_reads_in_games_stored_before(kind: str
             text = str(tags.render_event(seen, names, engine.MODERATOR, autoescape=False, ruleset=ruleset))
             assert text.strip() and "{" not in text and "?" not in text, (kind, language, text)
             assert "seat" not in data or names[2] in text, (kind, language, text)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[f"{path.parent.name}-{path.stem}" for path in SCENARIOS])
+def test_every_event_of_a_scenario_is_one_its_ruleset_declares(path: Path) -> None:
+    """A ruleset declares every kind of event it writes (`Ruleset.events`): the secrecy
+    sweep and these tests read the declaration, never a list of their own."""
+    scenario = _scenario(path)
+    ruleset = path.parent.name
+    declared = engine.event_kinds(ruleset)
+    try:
+        state, events = engine.setup(
+            ruleset, scenario["options"], scenario["players"], scenario["seed"], deal_of(scenario)
+        )
+    except engine.SetupError:
+        return  # (a scenario of a refused setup)
+    for phase in scenario["phases"]:
+        if state.over:
+            break
+        orders = {int(seat): engine.Order.from_json(order) for seat, order in phase["orders"].items()}
+        try:
+            state, more = engine.resolve(state, orders)
+        except (engine.SetupError, ValueError):
+            break
+        events = [*events, *more]
+    undeclared = {event.kind for event in events} - set(declared)
+    assert not undeclared, f"{ruleset} writes {undeclared}, which it does not declare"
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULINGS))
+def test_every_declared_event_has_words_and_tells_roles_by_fields_it_has(ruleset: str) -> None:
+    from django.template.loader import select_template
+
+    for kind, fields in engine.event_kinds(ruleset).items():
+        select_template(tags.own(ruleset, f"events/{kind}.html"))
+        assert all(isinstance(field, str) and field for field in fields), (ruleset, kind)

@@ -11,13 +11,13 @@ from random import Random
 from typing import Any
 
 import pytest
-from django.template.loader import get_template
+from django.template.loader import select_template
 
 from tests.engine.test_scenarios import options_of
 from werewolf import engine
 from werewolf.engine.rulesets import tabula
 from werewolf.engine.simulate import bot_orders
-from werewolf.games.templatetags.werewolf import render_event
+from werewolf.games.templatetags.werewolf import own, render_event
 
 CATALOGUE = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios" / "tabula"
 NAMES = [f"Player{seat:02d}" for seat in range(tabula.MAX_PLAYERS)]
@@ -137,18 +137,22 @@ def test_a_night_death_does_not_say_who_killed() -> None:
 
 def test_suspects_name_the_owl_man_s_choice() -> None:
     data = {"suspects": [3, 5], "owl": 3, "votes": [[0, 5], [1, 5], [2, 3]], "tally": [[5, 2], [3, 1]], "from": 0}
-    text = str(render_event(engine.Event("suspects_named", data, engine.Audience.public()), NAMES, 0))
+    text = str(render_event(engine.Event("suspects_named", data, engine.Audience.public()), NAMES, 0, ruleset="tabula"))
     assert "Player00 → Player05; Player01 → Player05; Player02 → Player03" in text
     assert "Player03, named by the Owl-man whatever the votes (1 vote)" in text
     assert "Player05, with the most votes of the others (2 votes)" in text
     data = {"suspects": [], "owl": None, "votes": [], "tally": [], "from": 0}
-    text = str(render_event(engine.Event("suspects_named", data, engine.Audience.public()), NAMES, 0))
+    text = str(render_event(engine.Event("suspects_named", data, engine.Audience.public()), NAMES, 0, ruleset="tabula"))
     assert "nobody voted" in text and "nobody is lynched today" in text
 
 
 def test_the_ballots_are_listed_as_the_event_gives_them() -> None:
     data = {"ballots": [[0, 4], [1, 3]], "tally": [[4, 1], [3, 1]], "lynched": 4, "tie": True, "from": 2}
-    text = str(render_event(engine.Event("ballot_revealed", data, engine.Audience.public()), NAMES, engine.PUBLIC))
+    text = str(
+        render_event(
+            engine.Event("ballot_revealed", data, engine.Audience.public()), NAMES, engine.PUBLIC, ruleset="tabula"
+        )
+    )
     assert "Player00 → Player04; Player01 → Player03" in text
     assert "Player04: 1, Player03: 1" in text and "broken clockwise from Player02" in text
 
@@ -161,7 +165,9 @@ def test_the_mythomaniac_hears_what_he_became() -> None:
 
 
 def words(template: str, **context: Any) -> str:
-    return " ".join(get_template(template).render(context).split())
+    """The words of `template` as a Tabula game reads them (its family's, then its
+    lineage's, then the shared one: `own`)."""
+    return " ".join(select_template(own("tabula", template)).render(context).split())
 
 
 @pytest.mark.parametrize("role", sorted(tabula.ROLES))

@@ -25,7 +25,7 @@ from typing import Any
 from . import characters, rulesets, talk
 from .cards import SLEEP, SLEEP_ORDER, Card, Field, Slot, check
 from .errors import SetupError
-from .events import MODERATOR, PUBLIC, Audience, Event, Viewer
+from .events import ENGINE_EVENTS, MODERATOR, PUBLIC, Audience, Event, Viewer
 from .options import OptionSpec, describe
 from .orders import TARGETS, Order, OrderError
 from .outcome import Outcome
@@ -36,6 +36,13 @@ from .state import PhaseSpec, Stage, State
 def capabilities(ruleset: str) -> rulesets.Capabilities:
     """What the web side may ask of `ruleset` by name: a board, scores, its words' folder."""
     return rulesets.get(ruleset).capabilities
+
+
+def event_kinds(ruleset: str) -> Mapping[str, tuple[str, ...]]:
+    """Every kind of event a game of `ruleset` may hold from the engine, the ruleset's
+    own and the engine's (`ENGINE_EVENTS`), each with the fields that name seats whose
+    role its audience learns (`rulesets.base.EventKinds`)."""
+    return {**ENGINE_EVENTS, **rulesets.get(ruleset).events}
 
 
 def ring(state: State, viewer: Viewer, seen: Iterable[tuple[str, Mapping[str, Any]]]) -> rulesets.Ring | None:
@@ -268,6 +275,8 @@ def _checked(
 
 
 __all__ = [
+    "event_kinds",
+    "ENGINE_EVENTS",
     "MODERATOR",
     "PUBLIC",
     "SLEEP",

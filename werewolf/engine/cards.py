@@ -90,10 +90,13 @@ SLEEP = Card("sleep", "SLEEP")
 class Slot:
     """The card a phase asks of one seat, and the values each of its fields may take
     (`options`, aligned with `card.fields`): what the form offers, the bots pick from and
-    the check accepts."""
+    the check accepts. `instead`: cards without fields the seat may hand in in its place
+    (a Mafia day's NO ELIMINATION beside its VOTE: a vote that names nobody, which is
+    not an abstention)."""
 
     card: Card
     options: tuple[tuple[int, ...], ...] = ()
+    instead: tuple[Card, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -152,6 +155,9 @@ def check(
                 return OrderError(f"unknown_{field.refers}", value)
     if order.kind == SLEEP.kind:
         return SLEEP_ORDER if card.blank else OrderError(card.empty_error or "wrong_order")
+    if order.kind != card.kind and not order.targets and not order.more:
+        if any(other.kind == order.kind for other in slot.instead):
+            return order
     if order.kind != card.kind or (order.more and any(card.field(name) is None for name, _ in order.more)):
         return OrderError("wrong_order")
     if len(card.fields) == 1 and not (prune and card.fields[0].prune):

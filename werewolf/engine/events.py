@@ -87,3 +87,9 @@ class Event:
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Event:
         return cls(raw["kind"], dict(raw["data"]), Audience.from_json(raw["audience"]))
+
+
+ENGINE_EVENTS: Mapping[str, tuple[str, ...]] = {"card_discarded": (), "card_missing": ()}
+"""The kinds of event the engine itself writes in any ruleset's game (a card set aside
+for the moderator, a seat that handed in none), as a ruleset declares its own
+(`Ruleset.events`): they tell no role."""

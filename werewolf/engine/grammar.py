@@ -8,6 +8,9 @@
     KILL Ada SWAP Bo, Cy   in Dark City, a wolf's list and the two cards to swap
     SLEEP                  no action
     VOTE Ada / NO VOTE     a day vote, or none
+    KILL Ada BY Bruno      in Mafia, the kill and the mafioso who carries it out
+    BLOCK Ada              a Roleblocker's card
+    NO ELIMINATION         in Mafia, a day vote for nobody (not an abstention)
 
 The words come from the ruleset's card schemas (`engine.Card.word`, `engine.Field.word`
 for a card's other fields, SLEEP), so a new card is read without edits here: a card that
@@ -61,6 +64,9 @@ ALIASES = {
     "LEGGI": "READ",
     "RISVEGLIA": "RAISE",
     "DONA": "GIVE",
+    "BLOCCA": "BLOCK",
+    "PER MANO DI": "BY",
+    "NESSUNA ELIMINAZIONE": "NO ELIMINATION",
     "ACCUSA": "ACCUSE",
     "NESSUNA ACCUSA": "NO ACCUSE",
     "ANCHE": "ALSO",

@@ -4,14 +4,17 @@
 that never talk, bots that talk as players do), and the counts on either side of it within
 the ruleset's range, and gives each side's share of the wins with its standard error; a
 side winning more than `LOPSIDED` with the talking bots is flagged.
-`suggest` then tries every single change of one option and says which moves the
-flagged side's share most towards even. Every run is seeded, so a setup gives the same
-figures each time it is asked (the web side keeps them, too)."""
+`suggest` then races every single change of one option (`race`) and says which moves the
+flagged side's share most towards even, and which others it could not tell from it. Both
+play in batches against a clock when given `seconds` (the web's whole answer within two
+seconds: docs/lab.md). Every run is seeded, so a setup gives the same figures each time it
+is asked without a clock (the web side keeps them, too)."""
 
 from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,16 +22,33 @@ from typing import Any
 from . import rulesets
 from .errors import SetupError
 from .options import describe
-from .simulate import PEOPLE, TALK, simulate
+from .simulate import PEOPLE, TALK, outcomes, simulate
 
 GAMES = 400
 """Games per figure: a share's standard error is at most 2.5 points."""
 
-SUGGEST_GAMES = 200
-"""Games per option change tried by `suggest`."""
+SUGGEST_GAMES = 400
+"""The most games `suggest` gives one option change."""
 
 FEWEST = 100
-"""The fewest games a figure is given when a time budget runs short."""
+"""The fewest games the judged figure (the asked count, the talking bots) is given when
+a time budget runs short; the others, half as many."""
+
+BATCH = 10
+"""Games a figure or an option change plays at a time, between looks at the clock."""
+
+SAME = BATCH
+"""The games an option change must play exactly as the setup itself did for `suggest`
+to take it as changing nothing."""
+
+JUDGED = 2
+"""How many batches the judged figure (the asked count, the talking bots) plays for each
+batch of the others when the time is short: the flag and the suggestion stand on it."""
+
+CLOSE = 0.05
+"""How near even, at most, another change may be than the suggested one once `suggest`
+stops before its time is up: it stops when, at 95 % each, no other change tried is more
+than this nearer even."""
 
 SEED = 1
 """Every figure's seed: the same games for a setup and its neighbours."""
@@ -48,6 +68,9 @@ for a table that does."""
 
 Z95 = 1.96
 """A 95 % confidence interval is the share plus or minus this many standard errors."""
+
+RACE_Z = Z95
+"""The standard errors of each share's interval in the option race (`Share.bounds`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +95,25 @@ class Share:
     def margin(self) -> float:
         """Half the width of the share's 95 % confidence interval."""
         return Z95 * self.error
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """The share's 95 % confidence interval by Wilson's score, which holds for the
+        few games of a change `suggest` drops early (the normal one is 0 wide at 10 of
+        10), and reaches no further than 0 and 1."""
+        if not self.games:
+            return 0.0, 1.0
+        n, p, z = self.games, self.share, RACE_Z
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    @property
+    def off_even(self) -> tuple[float, float]:
+        """How far the share is from even (0.5), at least and at most, at 95 %."""
+        low, high = self.bounds
+        near = 0.0 if low <= 0.5 <= high else min(abs(low - 0.5), abs(high - 0.5))
+        return near, max(abs(low - 0.5), abs(high - 0.5))
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +163,32 @@ class Change:
     share: Share
     moved: float
     """How far the share moved towards even (points of share; negative: away)."""
+    same: bool = False
+    """Whether the change played the setup's very games (`SAME` of them): it made no
+    difference the lab could see, and `share` is the setup's own."""
+    rival: bool = False
+    """Whether the search could not show, at 95 %, that the first change is at least as
+    near even as this one, give or take `CLOSE` (its time ran out first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """What `suggest` found: the setup's own share of the side, and every change tried
+    with its share, the nearest even first. With no `rivals`, the first is, at 95 % each
+    and give or take `CLOSE`, the change that evens the setup most."""
+
+    base: Share
+    changes: tuple[Change, ...]
+
+    @property
+    def rivals(self) -> tuple[Change, ...]:
+        """The changes the search could not tell from the first (`Change.rival`)."""
+        return tuple(change for change in self.changes if change.rival)
+
+    @property
+    def best(self) -> Change | None:
+        """The first change, when it moves the share towards even at all."""
+        return self.changes[0] if self.changes and self.changes[0].moved > 0 else None
 
 
 def figures(
@@ -132,48 +200,73 @@ def figures(
     return Figures(players, strategy, shares)
 
 
-def _joined(first: Figures, second: Figures) -> Figures:
-    """The figures of two runs of the same setup, as one."""
-    games = first.games + second.games
-    sides = sorted({share.side for share in (*first.shares, *second.shares)})
-    shares = tuple(Share(side, first.of(side).wins + second.of(side).wins, games) for side in sides)
-    return Figures(first.players, first.strategy, shares)
+class Run:
+    """One figure in the playing: the games of a setup with bots of one strategy from
+    `seed`, played in as many batches as asked. After `n` games its figures are those of
+    `figures(..., n)`, however the batches fell (`simulate.outcomes`), so a figure cut short
+    by the clock is the first games of the one it would have been."""
+
+    def __init__(self, ruleset: str, players: int, options: Mapping[str, Any], strategy: str, seed: int = SEED):
+        rules = rulesets.get(ruleset)
+        self.players, self.strategy = players, strategy
+        self.games = 0
+        self.wins: Counter[str] = Counter()
+        self.marks: list[int] = []
+        """After each game, a digest of every game so far (its deal, who lived, who was
+        shown, the steps it took, the winner): two runs with the same mark after `n`
+        games played the very same `n` games."""
+        self._played = outcomes(rules, rules.options(options, players), players, seed, strategy)
+
+    def play(self, games: int) -> None:
+        for _ in range(games):
+            state, _ = next(self._played)
+            self.wins[str(state.winner)] += 1
+            mark = (state.seed, state.alive, state.revealed, state.index, state.winner)
+            self.marks.append(hash((self.marks[-1] if self.marks else 0, mark)))
+        self.games += max(0, games)
+
+    def same(self, other: Run) -> bool:
+        """Whether this run's games so far are the first of `other`'s, one for one."""
+        return 0 < self.games <= other.games and self.marks[-1] == other.marks[self.games - 1]
+
+    def figures(self) -> Figures:
+        shares = tuple(Share(side, wins, self.games) for side, wins in sorted(self.wins.items()))
+        return Figures(self.players, self.strategy, shares)
+
+    def share(self, side: str) -> Share:
+        return Share(side, self.wins[side], self.games)
 
 
-class Budget:
-    """Games per figure within a time budget: each figure gets `games`, or, once the
-    figures so far show that the rest would not fit in `seconds`, an even share of the
-    time left at the pace measured (never fewer than `FEWEST`). Without `seconds`, every
-    figure gets `games` (the same figures on any machine)."""
+class Clock:
+    """A time budget: `up` once `seconds` have passed since it was made; never without."""
 
-    def __init__(self, games: int, seconds: float | None) -> None:
-        self.games, self.seconds = games, seconds
-        self.started = time.perf_counter()
-        self.played = 0
+    def __init__(self, seconds: float | None) -> None:
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
 
-    def next(self, left: int) -> int:
-        """The games for the next figure, `left` figures (this one included) to go."""
-        if self.seconds is None or not self.played:
-            return self.games
-        spent = time.perf_counter() - self.started
-        pace = spent / self.played
-        fits = (self.seconds - spent) / left / pace
-        return max(FEWEST, min(self.games, int(fits)))
+    @property
+    def up(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
 
-    def run(self, ruleset: str, players: int, options: Mapping[str, Any], strategy: str, left: int) -> Figures:
-        """The next figure; the first, with a budget, starts with `FEWEST` games to
-        measure the pace, then plays the rest it is given at that pace."""
-        if self.seconds is None or self.played:
-            result = figures(ruleset, players, options, strategy, self.next(left))
-            self.played += result.games
-            return result
-        result = figures(ruleset, players, options, strategy, min(FEWEST, self.games))
-        self.played += result.games
-        more = self.next(left) - result.games
-        if more > 0:
-            result = _joined(result, figures(ruleset, players, options, strategy, more, SEED + 1))
-            self.played += more
-        return result
+
+def fill(runs: list[tuple[Run, int]], games: int, clock: Clock) -> None:
+    """Plays each run (with its weight) up to `games` games: first `FEWEST` for the
+    judged one (weight `JUDGED`) and in proportion for the others, then in rounds where
+    each run plays as many batches of `BATCH` as its weight, the heaviest first, until
+    every run has its games or the clock is up (looked at after each batch). So a budget
+    cut short leaves the figures with games in proportion to their weights, the heaviest
+    never behind; without one, every figure gets its `games` (the same figures on any
+    machine)."""
+    runs = sorted(runs, key=lambda pair: -pair[1])
+    for run, weight in runs:
+        run.play(min(FEWEST * weight // JUDGED, games))
+    while not clock.up:
+        behind = [(run, weight) for run, weight in runs if run.games < games]
+        if not behind:
+            return
+        for run, weight in behind:
+            run.play(min(weight * BATCH, games - run.games))
+            if clock.up:
+                return
 
 
 def study(
@@ -198,14 +291,16 @@ def study(
         except SetupError:
             continue
         counts.append(count)
-    budget = Budget(games, seconds)
-    cells = [(count, strategy) for count in counts for strategy in strategies]
-    found = [
-        budget.run(ruleset, count, raw_options, strategy, len(cells) - n) for n, (count, strategy) in enumerate(cells)
-    ]
-    found.sort(key=lambda f: (f.players, strategies.index(f.strategy)))
+    clock = Clock(seconds)
+    runs = [Run(ruleset, count, raw_options, strategy) for count in counts for strategy in strategies]
+
+    def judges(players_: int, strategy: str) -> bool:
+        return players_ == players and (strategy == JUDGE or JUDGE not in strategies)
+
+    fill([(run, JUDGED if judges(run.players, run.strategy) else 1) for run in runs], games, clock)
+    found = sorted((run.figures() for run in runs), key=lambda f: (f.players, strategies.index(f.strategy)))
     sides = tuple(sorted({share.side for f in found for share in f.shares}))
-    judged = [f for f in found if f.players == players and (f.strategy == JUDGE or JUDGE not in strategies)]
+    judged = [f for f in found if judges(f.players, f.strategy)]
     asked = [share for f in judged for share in f.shares if share.share > LOPSIDED]
     flagged = max(asked, key=lambda share: share.share, default=None)
     return Study(ruleset, players, checked, sides, tuple(found), flagged)
@@ -252,17 +347,66 @@ def suggest(
     strategy: str,
     games: int = SUGGEST_GAMES,
     seconds: float | None = None,
-) -> tuple[Change, ...]:
+    base: Share | None = None,
+    seed: int = SEED,
+) -> Suggestion:
     """Each single option change (`changes`) with the share `side` then wins with bots
-    of `strategy`, the one moving it most towards even first, within `seconds` if given
-    (`Budget`; the setup itself is played again with as many games as each change)."""
+    of `strategy`, the one nearest even first, found by a race (`race`) within `seconds`
+    if given, each change playing at most `games`. `base` is the setup's own share of
+    `side` (the study's figure: its games are those of `seed`, as the changes' are);
+    without it the setup is played `games` games. A change whose first `SAME` games are
+    the setup's own, one for one, is taken to change nothing (`Change.same`) and is not
+    raced: the option made no difference to them (a tie rule where the day's votes never
+    tied, say), so it moves the share by less than the lab can measure in the time."""
     rules = rulesets.get(ruleset)
     checked = rules.options(raw_options, players)
+    clock = Clock(seconds)
+    own = Run(ruleset, players, checked, strategy, seed)
+    own.play(SAME if base is not None else max(games, SAME))
+    base = base if base is not None else own.share(side)
     tried = changes(ruleset, players, checked)
-    budget = Budget(games, seconds)
-    base = budget.run(ruleset, players, checked, strategy, len(tried) + 1).of(side).share
-    found = []
-    for n, (name, value) in enumerate(tried):
-        share = budget.run(ruleset, players, {**checked, name: value}, strategy, len(tried) - n).of(side)
-        found.append(Change(name, value, share, abs(base - 0.5) - abs(share.share - 0.5)))
-    return tuple(sorted(found, key=lambda change: -change.moved))
+    runs = [Run(ruleset, players, {**checked, name: value}, strategy, seed) for name, value in tried]
+    for run in runs:
+        run.play(min(SAME, games))
+    raced = [run for run in runs if not run.same(own)]
+    rivals = race(raced, side, games, clock) if raced else []
+    found = [
+        Change(name, value, base, 0.0, same=True)
+        if run not in raced
+        else Change(
+            name,
+            value,
+            run.share(side),
+            abs(base.share - 0.5) - abs(run.share(side).share - 0.5),
+            rival=run in rivals,
+        )
+        for (name, value), run in zip(tried, runs, strict=True)
+    ]
+    return Suggestion(base, tuple(sorted(found, key=lambda change: -change.moved)))
+
+
+def race(runs: list[Run], side: str, games: int, clock: Clock) -> list[Run]:
+    """Plays the runs until the one nearest even (by `side`'s share) is shown to be so,
+    batch by batch: the leader (the nearest even so far) and its strongest rival (the
+    one that may, at 95 %, be nearest even of all), the pair the answer hangs on (the
+    LUCB rule of best-arm identification: Kalyanakrishnan et al., 2012), so that a run
+    far from even is soon left alone. A run playing the leader's very games is no rival
+    of it. It stops when no other run may be more than `CLOSE` nearer even than the
+    leader, when the clock is up, or when every rival has played `games`; it returns the
+    rivals left (none when the leader stood)."""
+    while True:
+        leader = min(runs, key=lambda run: abs(run.share(side).share - 0.5))
+        reach = leader.share(side).off_even[1] - CLOSE
+        rivals = sorted(
+            (run for run in runs if run is not leader and run.share(side).off_even[0] < reach and not run.same(leader)),
+            key=lambda run: run.share(side).off_even[0],
+        )
+        if not rivals or clock.up:
+            return rivals
+        playing = [run for run in (leader, rivals[0]) if run.games < games]
+        if not playing:
+            playing = [run for run in rivals if run.games < games][:1]
+            if not playing:
+                return rivals
+        for run in playing:
+            run.play(min(BATCH, games - run.games))

@@ -52,7 +52,15 @@ class Memory:
     `roles`, the roles it has seen revealed (a dead player's card); `dead`, the players
     it knows are dead; `votes`, each day's public ballots in order, as (voter, named);
     `counts`, how many of each role the table was dealt, as the setup announced it;
-    `results`, its own inquiries in order, as (player, werewolf or not)."""
+    `results`, its own inquiries in order, as (player, werewolf or not); `stance`,
+    how it plays when it is neither the pack's nor the village's ("": one or the
+    other; "ally": it wins with the pack without knowing it, as the Possessed;
+    "alone": it wins alone, as the Werehamster), as its ruleset's lessons tell it;
+    `inquiring`, the role whose results the square takes as inquiries (the Seer's),
+    the one a liar claims, as the setup announces it; `chosen`, the pack's victims in
+    order (a wolf's memory: one still alive was spared, say the Werehamster);
+    `houses`, the player who owns each house, where players hold houses (Lupusburg),
+    so that a card naming houses names that player's."""
 
     seat: int
     pack: set[int] = field(default_factory=set)
@@ -65,6 +73,15 @@ class Memory:
     votes: list[tuple[int, int]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     results: list[tuple[int, bool]] = field(default_factory=list)
+    stance: str = ""
+    inquiring: str = ""
+    chosen: list[int] = field(default_factory=list)
+    houses: dict[int, int] = field(default_factory=dict)
+
+
+ALLY = "ally"
+ALONE = "alone"
+"""A `Memory.stance`: on the pack's side without knowing the pack; on no side but its own."""
 
 
 Lesson = Callable[[Memory, Mapping[str, Any]], None]
@@ -133,6 +150,11 @@ def _trusted(key: str) -> Lesson:
     return lesson
 
 
+def _chose(memory: Memory, data: Mapping[str, Any]) -> None:
+    if data.get("victim") is not None:
+        memory.chosen.append(data["victim"])
+
+
 def _converted(memory: Memory, data: Mapping[str, Any]) -> None:
     if memory.pack:
         memory.pack.add(data["seat"])
@@ -152,6 +174,7 @@ LESSONS: Mapping[str, Lesson] = {
     "pack_formed": _pack,
     "alpha_passed": _pack,
     "converted": _converted,
+    "pack_chose": _chose,
     "seer_saw": inquired("target"),
     "role_dealt": _dealt,
     "day_ended": _ballots,

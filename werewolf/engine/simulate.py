@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -79,24 +79,35 @@ def simulate(
     finish."""
     rules = rulesets.get(ruleset)
     options = rules.options(raw_options, players)
-    rng = Random(seed)
     wins: Counter[str] = Counter()
     points: Counter[int] = Counter()
     phases = 0
     step = max(1, games // 200)
     started = time.perf_counter()
+    played = outcomes(rules, options, players, seed, strategy)
     for number in range(1, games + 1):
-        state, played = play_out(rules, options, players, rng, strategy)
-        winner = str(state.winner)
+        state, length = next(played)
         result = rules.outcome(state)
         if result is not None and result.scores:
             points.update(result.scores)
-        wins[winner] += 1
-        phases += played
+        wins[str(state.winner)] += 1
+        phases += length
         if progress is not None and (number % step == 0 or number == games):
             progress(number)
     seconds = time.perf_counter() - started
     return Simulation(ruleset, players, options, games, seed, dict(wins), seconds, phases, dict(points))
+
+
+def outcomes(
+    rules: Ruleset, options: Mapping[str, Any], players: int, seed: int, strategy: str = UNIFORM
+) -> Iterator[tuple[State, int]]:
+    """The games of a checked setup from `seed`, one after another, without end: each
+    game's final state and number of phases. The first `n` are `simulate`'s `n` games
+    with that seed, however many are taken at a time (the balance lab plays a figure in
+    batches, and stops when its time is up)."""
+    rng = Random(seed)
+    while True:
+        yield play_out(rules, options, players, rng, strategy)
 
 
 def play(rules: Ruleset, options: Mapping[str, Any], players: int, rng: Random) -> tuple[str, int]:

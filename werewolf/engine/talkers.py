@@ -6,8 +6,8 @@ through its ruleset's `lessons`) and reads the public `Square` of remarks
 (`suspicion`): a wolf it knows of, or a claimant it has seen lie, is all but certain; a
 player cleared or a claimant borne out, all but trusted; a result claimed by a claimant
 still open counts as far as the seat trusts the claim, and so does the claim itself
-for its claimant's innocence; a counter-claim makes each claimant suspect by the chance,
-from the count alone, that it is the false one; a vote
+for its claimant's innocence; a counter-claim makes each claimant suspect by `doubt`
+times the chance, from the count alone, that it is the false one; a vote
 once cast for a player later shown to be a wolf speaks for its voter.
 
 A day is talked before anyone votes (`day_talk`): an inquirer who found a wolf (or saw
@@ -36,7 +36,7 @@ from random import Random
 from .bots import bot_card
 from .cards import SLEEP, Slot
 from .orders import Order
-from .people import Aim, Memory, people_card
+from .people import ALLY, Aim, Memory, people_card
 from .speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Claims, Remark, Square, read
 from .state import PhaseSpec
 
@@ -63,7 +63,9 @@ class Temper:
     away once that packmate's card is shown); `follow`, how far a seat without stronger
     evidence follows the square's leading suspect (the weight of a whole square's
     votes); `votes`, how far a vote once cast for a player later shown to be a wolf
-    clears its voter."""
+    clears its voter; `hunch`, the largest private hunch a seat holds about another;
+    `doubt`, how far a counter-claimed claimant is suspect, times the chance, from the
+    count alone, that it is the false one."""
 
     reveal: float = 0.7
     trust: float = 0.7
@@ -72,10 +74,12 @@ class Temper:
     follow: float = 0.8
     votes: float = 0.1
     hunch: float = 0.2
+    doubt: float = 0.5
 
 
 TEMPER = Temper()
-"""The bots' temper, calibrated on classic's suggested tables (docs/lab.md)."""
+"""The bots' temper, calibrated on classic's suggested tables, `doubt` on Lupus in
+Tabula's at 12 and 16 players (docs/lab.md)."""
 
 
 @dataclass(slots=True)
@@ -147,7 +151,7 @@ def suspicion(
                 score[target] += weight if werewolf else -weight
     for claimant, chance in claims.contested.items():
         if claimant in score:
-            score[claimant] += chance - claims.weight[claimant]
+            score[claimant] += temper.doubt * chance - claims.weight[claimant]
     if memory.votes:
         wolves = memory.wolves - memory.pack
         for voter, named in memory.votes:
@@ -183,11 +187,81 @@ def _claim(table: Table, day: int, seat: int, memory: Memory) -> None:
 
 
 def _reason_to_reveal(memory: Memory, square: Square, living: Sequence[int]) -> bool:
-    """An inquirer comes out when it found a living wolf, or another claims its role."""
+    """An inquirer comes out when it found a living wolf, another claims its role, or
+    one of its results bears on a living claimant's (the Medium's answer on a player a
+    claimed Seer named)."""
     alive = set(living)
     if any(werewolf and target in alive for target, werewolf in memory.results):
         return True
-    return any(role == memory.role and seat != memory.seat for seat, role in square.claimed.items())
+    if any(role == memory.role and seat != memory.seat for seat, role in square.claimed.items()):
+        return True
+    mine = {target for target, _werewolf in memory.results}
+    return any(
+        target in mine
+        for claimant, results in square.results.items()
+        if claimant != memory.seat and claimant in alive
+        for target, _werewolf in results
+    )
+
+
+def _lodge(memory: Memory, living: Sequence[int]) -> list[int]:
+    """The living seats this one knows hold its own role (the Freemasons of its
+    lodge), when it hunts with no pack."""
+    if memory.pack or memory.role is None:
+        return []
+    alive = set(living)
+    return sorted(
+        seat for seat, role in memory.roles.items() if role == memory.role and seat != memory.seat and seat in alive
+    )
+
+
+def _vouch(table: Table, day: int, seat: int, memory: Memory, fellows: Sequence[int]) -> None:
+    """A member of a lodge comes out with its role and vouches for each fellow it
+    knows ("not a werewolf"): the members confirm each other."""
+    square = table.square
+    table.out.add(seat)
+    square.say(Remark(day, seat, COMING_OUT, role=memory.role))
+    for fellow in fellows:
+        if (seat, fellow) not in square.said:
+            square.say(Remark(day, seat, DIVINED, fellow, werewolf=False))
+
+
+def _answer(table: Table, day: int, role: str, living: Sequence[int]) -> None:
+    """The real holders of `role`, hidden until a liar claimed it, come out at once with
+    their results: each knows the claim is false."""
+    for seat in living:
+        memory = table.memories[seat]
+        if memory.role == role and _inquirer(memory) and seat not in table.out:
+            _claim(table, day, seat, memory)
+
+
+def _turncoat(table: Table, day: int, seat: int, living: Sequence[int], rng: Random) -> None:
+    """A seat on the pack's side that does not know the pack (the Possessed) claims the
+    inquiring role, at the temper's `bluff` chance and once a game, and names as a wolf
+    the first claimant of that role (the likeliest true one: a pack claims in answer),
+    else the player the square trusts most: a lie that spends a villager's lynch or the
+    Seer's credit."""
+    if (seat, seat) in table.weighed:
+        return
+    table.weighed.add((seat, seat))
+    memory = table.memories[seat]
+    role = memory.inquiring
+    if not role or rng.random() >= table.temper.bluff:
+        return
+    square = table.square
+    others = [other for other in living if other != seat]
+    claimants = [other for other, claimed in square.claimed.items() if claimed == role and other in others]
+    if claimants:
+        target = claimants[0]
+    else:
+        score = table.believes(PUBLIC_SEAT, living)[1]
+        least = min(score.get(other, 0.0) for other in others)
+        trusted = [other for other in others if score.get(other, 0.0) == least]
+        target = trusted[int(rng.random() * len(trusted))]
+    square.say(Remark(day, seat, COMING_OUT, role=role))
+    square.say(Remark(day, seat, DIVINED, target, werewolf=True))
+    table.out.add(seat)
+    _answer(table, day, role, living)
 
 
 def _bluff(table: Table, day: int, living: Sequence[int], rng: Random) -> None:
@@ -215,25 +289,27 @@ def _bluff(table: Table, day: int, living: Sequence[int], rng: Random) -> None:
             square.say(Remark(day, bluffer, COMING_OUT, role=role))
             square.say(Remark(day, bluffer, DIVINED, claimant, werewolf=True))
             table.out.add(bluffer)
+            _answer(table, day, role, living)
 
 
-def _defend(table: Table, day: int, wolf: int, intentions: Mapping[int, int], rng: Random) -> None:
+def _defend(
+    table: Table, day: int, wolf: int, intentions: Mapping[int, int], living: Sequence[int], rng: Random
+) -> None:
     """A wolf leading the square defends itself, at the temper's `bluff` chance and once
-    a game: it claims the inquiring role (the one claimed already, else the first the
-    setup announced besides its own) and names as a wolf the first who said they would
-    vote for it."""
+    a game: it claims the inquiring role the setup announced and names as a wolf the
+    first who said they would vote for it; the real holder of that role, if hidden,
+    answers at once (`_answer`)."""
     table.weighed.add((wolf, wolf))
     memory = table.memories[wolf]
     square = table.square
-    role = next((role for role in square.claimed.values() if role), None)
-    if role is None:
-        role = next((role for role in sorted(memory.counts) if role != memory.role), None)
+    role = memory.inquiring or None
     accusers = [seat for seat, target in intentions.items() if target == wolf and seat not in memory.pack]
     if role is None or not accusers or rng.random() >= table.temper.bluff:
         return
     square.say(Remark(day, wolf, COMING_OUT, role=role))
     square.say(Remark(day, wolf, DIVINED, accusers[0], werewolf=True))
     table.out.add(wolf)
+    _answer(table, day, role, living)
 
 
 def day_talk(
@@ -252,11 +328,17 @@ def day_talk(
     if not again:
         for seat in living:
             memory = memories[seat]
-            if not _inquirer(memory):
-                continue
-            if seat in table.out or (_reason_to_reveal(memory, square, living) and rng.random() < temper.reveal):
-                _claim(table, day, seat, memory)
+            if _inquirer(memory):
+                if seat in table.out or (_reason_to_reveal(memory, square, living) and rng.random() < temper.reveal):
+                    _claim(table, day, seat, memory)
+            elif seat not in table.out:
+                fellows = _lodge(memory, living)
+                if fellows and rng.random() < temper.reveal:
+                    _vouch(table, day, seat, memory, fellows)
         _bluff(table, day, living, rng)
+        for seat in living:
+            if memories[seat].stance == ALLY:
+                _turncoat(table, day, seat, living, rng)
     order = list(living)
     rng.shuffle(order)
     hiding = {seat for seat in living if memories[seat].pack and rng.random() < temper.hide}
@@ -264,25 +346,16 @@ def day_talk(
         _estimates(table, day, living, hiding, rng)
     named = set(living) if among is None else set(among)
     intentions: dict[int, int] = {}
-    accused = Counter(remark.target for remark in square.today(day, ESTIMATE))
+    accused: Counter[int] = Counter(
+        remark.target for remark in square.today(day, ESTIMATE) if remark.target is not None
+    )
     for round_ in range(ROUNDS):
         tally = Counter(intentions.values()) if intentions else accused
-        public_score = table.believes(PUBLIC_SEAT, living)[1]
         said: dict[int, int] = {}
         for seat in living:
-            memory = memories[seat]
-            if memory.pack:
-                shunned = memory.pack if seat not in hiding else {seat}
-                values = {other: public_score[other] for other in living if other not in shunned}
-            else:
-                values = table.believes(seat, living)[1]
-            values = {other: value for other, value in values.items() if other in named}
-            if not values:
-                continue
-            share = temper.follow / max(tally.values(), default=1)
-            for other in values:
-                values[other] += share * tally[other]
-            said[seat] = _best(values, order)
+            choice = _intention(table, seat, living, named, tally, seat in hiding, order)
+            if choice is not None:
+                said[seat] = choice
         intentions = said
         for seat, target in said.items():
             square.say(Remark(day, seat, VOTE, target))
@@ -293,9 +366,40 @@ def day_talk(
             if _inquirer(memory) and leader not in table.out:
                 _claim(table, day, leader, memory)
             elif memory.pack and leader not in square.claimed and (leader, leader) not in table.weighed:
-                _defend(table, day, leader, intentions, rng)
+                _defend(table, day, leader, intentions, living, rng)
     table.intentions = intentions
     return intentions
+
+
+def _intention(
+    table: Table,
+    seat: int,
+    living: Sequence[int],
+    named: Collection[int],
+    tally: Mapping[int, int],
+    hiding: bool,
+    order: Sequence[int],
+) -> int | None:
+    """Whom `seat` says it will vote for among `named`: its suspicion (a wolf's or a
+    turncoat's, the square's, its pack left out unless it hides, and the pack's spared
+    prey turned on) plus `follow` of the square's `tally` over its leader's; None when
+    it has nobody to name."""
+    memory = table.memories[seat]
+    if memory.pack or memory.stance:
+        public_score = table.believes(PUBLIC_SEAT, living)[1]
+        shunned = memory.pack if memory.pack and not hiding else {seat}
+        values = {other: public_score[other] for other in living if other not in shunned}
+        for other in _spared(memory, values, table.square):
+            values[other] += CERTAIN
+    else:
+        values = table.believes(seat, living)[1]
+    values = {other: value for other, value in values.items() if other in named}
+    if not values:
+        return None
+    share = table.temper.follow / max(tally.values(), default=1)
+    for other in values:
+        values[other] += share * tally.get(other, 0)
+    return _best(values, order)
 
 
 def _estimates(table: Table, day: int, living: Sequence[int], hiding: set[int], rng: Random) -> None:
@@ -306,12 +410,17 @@ def _estimates(table: Table, day: int, living: Sequence[int], hiding: set[int], 
     for seat in living:
         memory = table.memories[seat]
         if memory.pack:
+            for target in _spared(memory, living, square):
+                square.say(Remark(day, seat, ESTIMATE, target))
             if seat not in hiding:
                 continue
             prey = [other for other in living if other not in memory.pack]
             targets = _accusers(square, memory.pack, prey) or prey
             if targets:
                 square.say(Remark(day, seat, ESTIMATE, targets[int(rng.random() * len(targets))]))
+            continue
+        if memory.stance:
+            _feign(table, day, seat, memory, living, rng)
             continue
         known = [target for target in sorted(memory.wolves) if target in living and target != seat]
         for target in known:
@@ -324,6 +433,34 @@ def _estimates(table: Table, day: int, living: Sequence[int], hiding: set[int], 
                 square.say(Remark(day, seat, ESTIMATE, likely[int(rng.random() * len(likely))]))
 
 
+def _spared(memory: Memory, living: Collection[int], square: Square | None = None) -> list[int]:
+    """The players the pack (of `memory`) chose at night who are still alive among
+    `living`: the Werehamster, whom only a lynch or the Seer kills, or a player
+    guarded. The pack hunts others; by day (`square` given) it turns the square on
+    those who claimed no role (a claimant spared is the guarded Seer, whom the square
+    trusts)."""
+    return [
+        seat
+        for seat in dict.fromkeys(memory.chosen)
+        if seat in living and seat not in memory.pack and (square is None or seat not in square.claimed)
+    ]
+
+
+def _feign(table: Table, day: int, seat: int, memory: Memory, living: Sequence[int], rng: Random) -> None:
+    """A seat on no side of the village's accuses as a villager would, from the
+    square's view: the Possessed the open claimant of the inquiring role first (the
+    Seer is its side's greatest threat), else the square's top suspect."""
+    others = [other for other in living if other != seat]
+    square = table.square
+    targets = [other for other in others if memory.stance == ALLY and square.claimed.get(other) == memory.inquiring]
+    if not targets:
+        score = table.believes(PUBLIC_SEAT, living)[1]
+        top = max((score.get(other, 0.0) for other in others), default=0.0)
+        targets = [other for other in others if score.get(other, 0.0) == top]
+    if targets:
+        square.say(Remark(day, seat, ESTIMATE, targets[int(rng.random() * len(targets))]))
+
+
 def _night_choice(
     table: Table, seat: int, slot: Slot, aim: Aim | None, living: Sequence[int], rng: Random
 ) -> int | None:
@@ -334,9 +471,12 @@ def _night_choice(
     square = table.square
     if aim == "hostile" and memory.pack:
         prey = [choice for choice in choices if choice not in memory.pack]
+        spared = _spared(memory, prey)
+        prey = [choice for choice in prey if choice not in spared] or prey
         if not prey:
             return None
-        claimants = [choice for choice in prey if square.claimed.get(choice)]
+        claimants = [choice for choice in prey if square.claimed.get(choice) and choice in square.results]
+        claimants = [choice for choice in claimants if square.claimed[choice] == memory.inquiring] or claimants
         if claimants:
             return claimants[int(rng.random() * len(claimants))]
         accusers = _accusers(square, memory.pack, prey)
@@ -346,7 +486,7 @@ def _night_choice(
         least = min(score.get(choice, 0.0) for choice in prey)
         trusted = [choice for choice in prey if score.get(choice, 0.0) == least]
         return trusted[int(rng.random() * len(trusted))]
-    if aim is None or memory.pack:
+    if aim is None or memory.pack or memory.stance:
         return None
     claims, score = table.believes(seat, living)
     if aim == "probe":
@@ -358,6 +498,16 @@ def _night_choice(
         likely = [choice for choice in unknown if score.get(choice, 0.0) == top]
         return likely[int(rng.random() * len(likely))]
     if aim == "friendly":
+        # The pack hunts the open inquirers first: guard the one this seat trusts most.
+        inquirers = [
+            choice
+            for choice in choices
+            if square.claimed.get(choice) == memory.inquiring
+            and choice not in claims.liars
+            and (choice in claims.proven or claims.weight.get(choice, 0.0) > 0)
+        ]
+        if inquirers:
+            choices = tuple(inquirers)
         least = min(score.get(choice, 0.0) for choice in choices)
         trusted = [choice for choice in choices if score.get(choice, 0.0) == least]
         return trusted[int(rng.random() * len(trusted))]
@@ -378,6 +528,25 @@ def _accusers(square: Square, pack: set[int], prey: Sequence[int]) -> list[int]:
     return [seat for seat in prey if most and count[seat] == most]
 
 
+def _housed(slot: Slot, houses: Mapping[int, int], suspect: int | None) -> Order | None:
+    """A card naming houses (Lupusburg's accusation and ballot), written against the
+    player `suspect`: each of its votes on one of that player's houses among the
+    choices (the second on the other house, when it has two), or None when it has
+    none to name."""
+    if suspect is None:
+        return None
+    fields = slot.card.fields
+    mine = [house for house in slot.options[0] if houses.get(house) == suspect]
+    if not mine:
+        return None
+    extra: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    if len(fields) > 1 and slot.options[1]:
+        also = [house for house in slot.options[1] if houses.get(house) == suspect]
+        if also:
+            extra = ((fields[1].name, (also[-1],)),)
+    return Order(slot.card.kind, (mine[0],), extra)
+
+
 def _named(slot: Slot, choice: int) -> Slot:
     return Slot(slot.card, ((choice,), *slot.options[1:]))
 
@@ -391,10 +560,11 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
     living = sorted(seat for seat in table.memories if seat >= 0 and seat not in dead)
     cards: dict[int, Order] = {}
     intentions: dict[int, int] = {}
+    houses = table.memories[PUBLIC_SEAT].houses
     if spec.kind == "day":
         talkers = [seat for seat in living if seat in spec.slots]
         among = {
-            choice
+            houses.get(choice, choice) if spec.slots[seat].card.fields[0].refers == "house" else choice
             for seat in talkers
             if aims.get(spec.slots[seat].card.kind) == "hostile" and spec.slots[seat].card.fields
             for choice in spec.slots[seat].options[0]
@@ -403,6 +573,10 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
     for seat, slot in spec.slots.items():
         card = slot.card
         memory = table.memories[seat]
+        if spec.kind == "day" and houses and card.fields and card.fields[0].refers == "house":
+            housed = _housed(slot, houses, intentions.get(seat)) if aims.get(card.kind) == "hostile" else None
+            cards[seat] = housed or people_card(slot, memory, aims, rng)
+            continue
         if card is SLEEP or not card.fields or card.fields[0].refers != "seat":
             cards[seat] = people_card(slot, memory, aims, rng)
             continue
@@ -411,6 +585,10 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
         choice: int | None
         if spec.kind == "day" and aim == "hostile":
             choice = intentions.get(seat)
+            if choice is None and seat in dead:
+                # A ghost who still votes (Tabula's accusation) votes as it would say.
+                tally = Counter(intentions.values())
+                choice = _intention(table, seat, living, choices, tally, False, living)
         else:
             choice = _night_choice(table, seat, slot, aim, living, rng)
         if choice is not None and choice in choices:

@@ -156,40 +156,6 @@ def _timing_field(timing: Any) -> forms.IntegerField:
     )
 
 
-SETUP_ERRORS = {
-    "character_unwritten": _(
-        "Nobody has published the rules of a character on the list: build it on the Characters page first, "
-        "under the same name, and tick it below."
-    ),
-    "unknown_character": _(
-        "A name on the list is no character of this edition, nor one of yours ticked below: check its spelling."
-    ),
-    "repeated_character": _(
-        "A character on the list is named twice: only Villagers, Werewolves and Freemasons (and characters "
-        "built to repeat) may be dealt more than once."
-    ),
-    "bad_definition": _("One of your characters can no longer be played: open it on the Characters page."),
-    "too_many_wolves": _("Too many werewolves: they must be fewer than the other players."),
-    "no_wolves": _("A game needs at least one werewolf."),
-    "too_many_seers": _("There are not enough players for that many seers."),
-    "bad_roles": _("Deal these cards, one to every player: %(deck)s."),
-    "too_many_roles": _("There are not enough players for the werewolves, seers and special villagers together."),
-    "bad_alpha": _("The alpha must be one of the werewolves."),
-    "bad_characters": _("Deal exactly these characters: %(deck)s."),
-    "werewolf_with_thief": _(
-        "%(player)s holds both the Werewolf and the Thief, which the rules never leave in one hand: "
-        "give them to two players."
-    ),
-    "chest_hidden": _(
-        "%(player)s's chest is under the Werewolf or the Thief, which never stand over a chest: "
-        "put it under the other house."
-    ),
-    "goal_over": _("The secret goal “%(value)s” is dealt more often than the deck holds it (%(copies)s times)."),
-    "decided_before_vote": _(
-        "With these numbers the werewolves would win at the first dawn, before anyone could vote: add players, "
-        "have fewer werewolves, open the game with a day, or make the first night quiet."
-    ),
-}
 ADVICE = {
     "below_suggestion": _(
         "The rulebook suggests %(special)s from %(count)s players; your table has %(players)s. "
@@ -512,8 +478,7 @@ class GameForm(forms.Form):
             option = error.option or ""
             prefixed = prefix(family(ruleset)) + option
             field = prefixed if prefixed in self.fields else option if option in self.fields else None
-            message = SETUP_ERRORS.get(error.code, _("These options do not fit together."))
-            self.add_error(field, ValidationError(message, params=limits))
+            self.add_error(field, ValidationError(setup_error(ruleset, error, limits)))
             return data
         day = data["day_minutes"]
         data["stage_minutes"] = {
@@ -988,8 +953,14 @@ class AssignRolesForm(forms.Form):
         if part is not None:
             params["value"] = hand_choice_words(part, str(value), self.game.ruleset)
             params["copies"] = part.pool.count(str(value))
-        message = SETUP_ERRORS.get(error.code, _("These options do not fit together."))
-        self.add_error(None, ValidationError(message, params=params))
+        self.add_error(None, ValidationError(setup_error(self.game.ruleset, error, params)))
+
+
+def setup_error(ruleset: str, error: engine.SetupError, params: dict[str, Any]) -> str:
+    """The engine's refusal of a setup in the words of `ruleset`'s family
+    (rulesets/<family>/games/setup_error.html, then the shared one's neutral words), with
+    `params` (the player, value or deck at fault)."""
+    return words(own_templates(ruleset, "games/setup_error.html"), {**params, "code": error.code})
 
 
 def role_name(role: str, ruleset: str) -> str:

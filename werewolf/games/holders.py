@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from .models import Event, Game, Phase, SeatHolding
+from .models import Event, Game, Order, Phase, SeatHolding
 
 Reason = SeatHolding.Reason
 
@@ -68,8 +68,10 @@ class Holding:
 class Holders:
     """A game's seats and their holders over time, each seat's in order."""
 
-    def __init__(self, seats: Sequence[Sequence[Holding]]) -> None:
+    def __init__(self, seats: Sequence[Sequence[Holding]], game_id: int | None = None) -> None:
         self._seats = [list(held) for held in seats]
+        self._game_id = game_id  # (for the cards of `writers`; None: no cards read)
+        self._written: dict[int, dict[int, list[tuple[datetime, str]]]] | None = None
         # Each seat's hand-over moments after its first holder, for `at` (bisect).
         self._starts = [[holding.since or EARLIEST for holding in held[1:]] for held in self._seats]
         # Every hand-over's moment, whichever seat: the names change only at these.
@@ -129,15 +131,17 @@ class Holders:
             self._names[key] = named
         return self._names[key]
 
-    def tell(self, events: Sequence[Event]) -> None:
+    def tell(self, events: Sequence[Event], before: int = 0) -> None:
         """Give each of `events` (a viewer's, in the order they were recorded) the names
-        the seats had when it happened (`names_then`) and, to an event that told a
-        hand-over (`player_substituted`), the holding it began (`holding`; None on the
-        others). By their order, not their clocks: each hand-over's event was recorded
-        in its transaction, the k-th of the game's told the k-th hand-over. Hand-overs
-        are public, so every viewer's events tell them all."""
+        the seats had when it happened (`names_then`), the names of the writers of the
+        cards it tells (`writers_then`: `writers`) and, to an event that told a hand-over
+        (`player_substituted`), the holding it began (`holding`; None on the others).
+        By their order, not their clocks: each hand-over's event was recorded in its
+        transaction, the k-th of the game's told the k-th hand-over. Hand-overs are
+        public, so every viewer's events tell them all. `before`: how many hand-overs the
+        game's events told before the first of `events` (none, from the start)."""
         changes = self.handovers()
-        done = 0
+        done = before
         for event in events:
             event.holding = None
             if event.kind == "player_substituted" and done < len(changes):
@@ -146,6 +150,58 @@ class Holders:
                     event.holding = changes[done]
                     done += 1
             event.names_then = self.names_after(done)
+        self.writers(events)
+
+    def writers(self, events: Sequence[Event], names: Sequence[str] | None = None) -> None:
+        """Give each of `events` the names its seats had as the writers of their cards
+        (`writers_then`, by seat): the names it tells (`names`, else its `names_then`),
+        but a seat whose card in the event's step, handed in before the event, was
+        written by someone who has left the seat since is named by that writer (who held
+        it `at` the card's moment). An event that tells what a card did (a day's votes, the
+        list that chose the pack's victim, the Seer's inquiry) names its writer by these;
+        whom a card or a step touched, by the names (the seat's holder then).
+
+        The cards are read once, and only those of the steps in which a seat changed
+        hands (`from_index`): elsewhere a seat's cards are all its holder's then."""
+        written = self._cards()
+        given = None if names is None else list(names)
+        for event in events:
+            told: list[str] | None = getattr(event, "names_then", None) if given is None else given
+            event.writers_then = told  # (the same list where no writer has left)
+            cards = written.get(event.phase_id) if event.phase_id is not None else None
+            if not cards or told is None:
+                continue
+            when = getattr(event, "created_at", None)
+            named = told
+            for seat, made in cards.items():
+                wrote = [name for moment, name in made if when is None or moment <= when]
+                if wrote and seat < len(told) and told[seat] != wrote[-1]:
+                    if named is told:
+                        named = list(told)
+                    named[seat] = wrote[-1]
+            event.writers_then = named
+
+    def _cards(self) -> dict[int, dict[int, list[tuple[datetime, str]]]]:
+        """By step (its id) and seat, in the order handed in, each card's moment and
+        writer, of each seat handed over in a step while it was open (the steps its
+        hand-overs began in): one query, none for a game whose seats never changed hands."""
+        if self._written is None:
+            handed: dict[int, set[int]] = {}
+            for holding in self.handovers():
+                if holding.from_index is not None:
+                    handed.setdefault(holding.from_index, set()).add(holding.seat)
+            self._written = {}
+            if handed and self._game_id is not None:
+                rows = (
+                    Order.objects.filter(phase__game_id=self._game_id, phase__index__in=handed, act=None)
+                    .order_by("pk")
+                    .values_list("phase_id", "phase__index", "seat", "submitted_at")
+                )
+                for phase_id, index, seat, moment in rows:
+                    if seat in handed[index]:
+                        by_seat = self._written.setdefault(phase_id, {})
+                        by_seat.setdefault(seat, []).append((moment, self.at(seat, moment).name))
+        return self._written
 
     def names_during(self, phase: Phase | None) -> list[str]:
         """Every seat's name as `phase` closed (`during`); None: as dealt."""
@@ -256,4 +312,4 @@ def _read(game: Game) -> Holders:
             ]
             + chain[-1:]
         )
-    return Holders(held)
+    return Holders(held, game.pk)

@@ -347,9 +347,11 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     # Not columns: what the selectors write on the events of a page's log (selectors.log),
-    # and the replay's story on a hand-over's event: the holding it began (games.holders).
+    # and the replay's story on a hand-over's event: the holding it began (games.holders);
+    # the names of the cards' writers it tells (`writers_then`: games.holders.Holders.writers).
     private: bool
     names_then: list[str]
+    writers_then: list[str] | None
     holding: Any
 
     class Meta:

@@ -146,6 +146,21 @@ def _names_then(game: Game, seen: list[Event]) -> None:
     (held or holders.of(game)).tell(seen)
 
 
+def name_events(game: Game, events: list[Event]) -> None:
+    """Give `events`, some of the game's in the order they were recorded (one step's, for
+    its mails), the names the log gives them (`_names_then`): their names then and their
+    cards' writers, as the seats' holders record has them. The hand-overs told before the
+    first of them are counted, in a query, where the game's seats ever changed hands."""
+    held = holders.of(game)
+    if not events or not held.handovers():
+        current = held.names_now()
+        for event in events:
+            event.names_then, event.writers_then, event.holding = current, current, None
+        return
+    before = game.events.filter(kind="player_substituted", pk__lt=events[0].pk).count()
+    held.tell(events, before)
+
+
 def private_events(seen: list[Event]) -> list[Event]:
     """Of the events a seat may see, those the public may not: what only it knows."""
     return [event for event in seen if not event.visible_to(engine.PUBLIC)]

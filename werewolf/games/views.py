@@ -50,6 +50,7 @@ from .forms import (
     words,
 )
 from .models import Dispatch, Game, Order, Phase, Player
+from .templatetags.werewolf import own
 
 DEMO_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
 _PUBLIC_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -144,7 +145,7 @@ def _introductions() -> list[dict[str, Any]]:
         known = families.setdefault(
             family,
             {
-                "introduction": f"rulesets/{family}/games/intro.html",
+                "introduction": own(ruleset, "games/intro.html"),
                 "least": rules.min_players,
                 "most": rules.max_players,
             },

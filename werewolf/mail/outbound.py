@@ -189,6 +189,9 @@ def queue_phase_mails(
     seated = sorted((player for player in everyone if player.seat is not None), key=lambda player: player.occupied_seat)
     # What every seat's mail reads alike, read once.
     shared = Shared(game.engine_state, following, [player.name for player in seated])
+    # The step's events named as its log names them: each seat by its holder then (not
+    # by a standby seated as the next step opened), each card by its writer.
+    selectors.name_events(game, events)
     return _queue(
         [
             (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..errors import SetupError
 from ..outcome import Outcome
 from ..registry import RULESETS, get
-from .base import Advice, BetSeen, Capabilities, DealShape, HandPart, HouseSeen, Ring, Ruleset
+from .base import Advice, BetSeen, Capabilities, DealShape, EventKinds, HandPart, HouseSeen, Ring, Ruleset
 from .classic import RULESET as CLASSIC
 from .lunapiena import RULESET as LUNAPIENA
 from .lupusburg import GOALS_RULESET as LUPUSBURG_GOALS
@@ -21,6 +21,7 @@ __all__ = [
     "Advice",
     "BetSeen",
     "Capabilities",
+    "EventKinds",
     "DealShape",
     "HandPart",
     "HouseSeen",

@@ -96,6 +96,10 @@ class Capabilities:
     - `typical_table`: the players a game open to sign-up is checked for before they are
       known (0: the ruleset's least).
     - `timings`: the day's steps a game may give their own length (`Timing`).
+    - `lineage`: the folders of words the family's own falls back on, nearest first,
+      before the shared tree's neutral words: a family of the werewolf games says
+      `("werewolf",)`, whose folder words the pack, the village and their roles once for
+      them all; a game of another world (Mafia) names its own, or none.
     - `vote_counts`: the hours between the vote counts a new game posts in the square
       during an open vote until its organiser chooses otherwise (0: none, the default; a
       ruleset played as forums play it may count by default)."""
@@ -108,6 +112,13 @@ class Capabilities:
     typical_table: int = 0
     timings: tuple[Timing, ...] = ()
     vote_counts: int = 0
+    lineage: tuple[str, ...] = ()
+
+
+EventKinds = Mapping[str, tuple[str, ...]]
+"""A ruleset's `events`: each kind of event it writes, with the fields of its data that
+name seats whose role its audience learns, or narrows down ("target" of `seer_saw`,
+"pack" of `pack_formed`); () where it tells none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +188,13 @@ class Ruleset(Protocol):
     @property
     def capabilities(self) -> Capabilities:
         """What the web side asks of the ruleset by name (never by its id)."""
+        ...
+
+    @property
+    def events(self) -> EventKinds:
+        """Every kind of event the ruleset writes (besides the engine's own,
+        `engine.ENGINE_EVENTS`), and which of them tell a role (`EventKinds`): what the
+        guard tests check its games against, and what the secrecy sweep counts as known."""
         ...
 
     @property
@@ -348,6 +366,8 @@ class BaseRuleset:
 
     id: str
     roles: Mapping[str, Role]
+    events: EventKinds
+    """Declared by every ruleset, with no default (`Ruleset.events`)."""
     extra_options: tuple[OptionSpec, ...] = ()
     """None: the options dataclass holds every option."""
 

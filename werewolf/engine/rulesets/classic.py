@@ -27,7 +27,7 @@ from ..registry import register
 from ..state import State
 from ..table import Role, table
 from ..talk import Channel
-from .base import Capabilities
+from .base import Capabilities, EventKinds
 from .simple import INQUIRE, KILL, LIST, PROTECT, SHOOT, VOTE, SimpleFamily, others
 
 ID = "classic"
@@ -185,7 +185,40 @@ class Classic(SimpleFamily):
     "Thing" day that tests and night that converts."""
 
     id = ID
-    capabilities = Capabilities(family=ID, rank=0, typical_table=9)
+    capabilities = Capabilities(family=ID, rank=0, typical_table=9, lineage=("werewolf",))
+    events: EventKinds = {
+        "alpha_passed": ("pack",),
+        "card_changed": (),
+        "cards_swapped": (),
+        "converted": ("seat",),
+        "dawn_no_death": (),
+        "day_ended": (),
+        "exposed": ("seat",),
+        "fell_in_love": (),
+        "game_over": (),
+        "game_set_up": (),
+        "heartbroken": (),
+        "infected": (),
+        "killed": ("seat",),
+        "lovers_paired": (),
+        "lynched": ("seat",),
+        "pack_chose": (),
+        "pack_formed": ("pack",),
+        "role_dealt": (),
+        "ruling_kill_void": (),
+        "ruling_pack_choice": (),
+        "ruling_power_spent": (),
+        "ruling_protected": (),
+        "ruling_swap_choice": (),
+        "ruling_test_again": (),
+        "ruling_tie_broken": (),
+        "seer_announced": (),
+        "seer_saw": ("target",),
+        "shot": ("seat",),
+        "swap_skipped": (),
+        "tested": ("seat",),
+        "vigilante_fired": ("target",),
+    }
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles = ROLES
@@ -404,6 +437,7 @@ class Classic(SimpleFamily):
 
 def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
     memory.counts.update({WOLF: int(data["wolves"]), SEER: int(data["seers"])})
+    memory.inquiring = SEER
 
 
 def default_wolves(players: int) -> int:

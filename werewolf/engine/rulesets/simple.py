@@ -19,6 +19,10 @@ options (`options`), `deck`, `set_up_summary` and its night (`night_steps`, buil
 a named hook where it plays otherwise (classic: Cupid's Lovers die together and may win
 alone, Dark City hides the dead's cards, "Thing" tests by day and converts by night).
 
+Where the ruleset says `NO_ELIMINATION_VOTE` (Mafia), the day may also vote NO ELIMINATION
+(a card its day slot offers `instead` of VOTE): a candidate like a player, which names
+nobody when it wins; the day's death is `DAY_DEATH` ("lynched"; Mafia's "eliminated").
+
 The options the base reads by key, which a simple ruleset's options must hold: `start`
 ("night" or "day"), `day_deadline` ("no-lynch" or "plurality"), `tie` ("none" or "random")
 and `reveal_dead`. Its state keeps `roles`, `pack`, `spent` and `unmet` (`SimpleState`)
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Protocol
 
@@ -58,6 +62,12 @@ PROTECT = Card("protect", "PROTECT", (Field(),))
 SHOOT = Card("shoot", "SHOOT", (Field(),))
 VOTE = Card("vote", "VOTE", (Field(least=0),), blank=False)
 """The day's open vote; a blank one abstains."""
+NO_ELIMINATION = Card("no_elimination", "NO ELIMINATION", blank=False)
+"""A day's vote for no elimination, handed in instead of a VOTE where a ruleset offers it
+(`Slot.instead`): it counts like a vote for a player, and if it wins nobody dies. A blank
+VOTE (NO VOTE) is an abstention, which counts for nobody."""
+NOBODY = -1
+"""In a count, a vote for no elimination (never a seat)."""
 
 NIGHT = Stage("night", "night")
 DAY = Stage("day", "day", cards="public", decisive=True)
@@ -94,6 +104,9 @@ class Tally:
     named: int | None
     how: str
     tied: list[int]
+    more: Mapping[str, Any] = field(default_factory=dict)
+    """What else the ruleset's count tells `day_ended` (Mafia: who voted for no
+    elimination)."""
 
 
 class SimpleFamily(JudgedBySides, ABC):
@@ -111,6 +124,11 @@ class SimpleFamily(JudgedBySides, ABC):
     MEET_AT_NIGHTFALL: ClassVar[bool] = True
     """In a game that opens with a day, the pack meets at the first nightfall (classic);
     False: the pack knows its members from the deal, whichever phase comes first."""
+    NO_ELIMINATION_VOTE: ClassVar[bool] = False
+    """Whether the day may vote for no elimination (its `day_ended` then names those who
+    did, as `no_elimination`)."""
+    DAY_DEATH: ClassVar[str] = "lynched"
+    """The cause of the death the day's vote deals (Mafia's "eliminated")."""
     CAUSES: ClassVar[tuple[str, ...]] = ("lynched",)
     """The public deaths a bot learns a card from besides the night's kill (`lessons`)."""
 
@@ -180,11 +198,12 @@ class SimpleFamily(JudgedBySides, ABC):
     def resolve_day(
         self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]
     ) -> tuple[State, bool]:
-        """End the open vote: the player it names is lynched. Returns the state and whether
-        the same day votes again (never, by default)."""
+        """End the open vote: the player it names dies of `DAY_DEATH` (is lynched).
+        Returns the state and whether the same day votes again (never, by default)."""
         tally = self.tally(state, cards, rng, events)
         data = {
             "ballots": [[voter, tally.ballots[voter]] for voter in sorted(tally.ballots)],
+            **tally.more,
             "lynched": tally.named,
             "how": tally.how,
             "tied": tally.tied,
@@ -192,7 +211,7 @@ class SimpleFamily(JudgedBySides, ABC):
         events.append(Event("day_ended", data, Audience.public()))
         if tally.named is None:
             return state, False
-        return self.die(state, tally.named, "lynched", events), False
+        return self.die(state, tally.named, self.DAY_DEATH, events), False
 
     # The deal.
 
@@ -312,7 +331,8 @@ class SimpleFamily(JudgedBySides, ABC):
     def decisive(self, state: State, cards: Mapping[int, Order]) -> bool:
         """A day ends as soon as a strict majority of the living vote for one player."""
         needed = self.majority(state)
-        return needed is not None and any(count >= needed for count in counts_of(ballots(cards)).values())
+        nobody = NOBODY if self.NO_ELIMINATION_VOTE else None
+        return needed is not None and any(count >= needed for count in counts_of(ballots(cards, nobody)).values())
 
     def majority(self, state: State) -> int | None:
         """By day, more than half of the living; a night is never settled by votes."""
@@ -334,10 +354,12 @@ class SimpleFamily(JudgedBySides, ABC):
         return self.advance(state)
 
     def tally(self, state: State, cards: Mapping[int, Order], rng: Random, events: list[Event]) -> Tally:
-        """Count the open vote: a strict majority of the living names its player; else,
-        as the game's `day_deadline` says, nobody or the player with most votes, a tie
-        naming nobody or one of the tied drawn at random (`tie`)."""
-        votes = ballots(cards)
+        """Count the open vote, a vote for no elimination (where the ruleset takes one) as
+        one more candidate: a strict majority decides; else, as the game's `day_deadline`
+        says, nobody or the plurality. No elimination alone at the top, or tied there,
+        names nobody; a tie between players names nobody or one of them drawn at random
+        (`tie`)."""
+        votes = ballots(cards, NOBODY if self.NO_ELIMINATION_VOTE else None)
         named = strict_majority(votes, len(state.living()))
         how = "majority"
         tied: list[int] = []
@@ -345,14 +367,24 @@ class SimpleFamily(JudgedBySides, ABC):
             top = leaders(votes)
             if state.options["day_deadline"] == "no-lynch":
                 how = "no_majority"
+            elif top == [NOBODY]:
+                how = "no_elimination"
             elif len(top) == 1:
                 named, how = top[0], "plurality"
+            elif NOBODY in top:
+                how, tied = "tie", [seat for seat in top if seat != NOBODY]
             elif top and state.options["tie"] == "random":
                 named, how, tied = rng.choice(top), "tie_drawn", top
                 events.append(rulings.tie_broken("day", top, (named,), "random"))
             else:
                 how, tied = ("tie", top) if top else ("no_votes", [])
-        return Tally(votes, named, how, tied)
+        elif named == NOBODY:
+            named, how = None, "no_elimination"
+        if not self.NO_ELIMINATION_VOTE:
+            return Tally(votes, named, how, tied)
+        players = {voter: choice for voter, choice in votes.items() if choice != NOBODY}
+        nobody = sorted(voter for voter, choice in votes.items() if choice == NOBODY)
+        return Tally(players, named, how, tied, {"no_elimination": nobody})
 
     def advance(self, state: State) -> State:
         """Open the next phase: nights and days alternate; the cycle number counts from
@@ -490,9 +522,13 @@ class SimpleFamily(JudgedBySides, ABC):
         }
 
 
-def ballots(cards: Mapping[int, Order]) -> dict[int, int]:
-    """Voter to named seat; a vote naming nobody is an abstention."""
-    return {seat: card.targets[0] for seat, card in cards.items() if card.kind == "vote" and card.targets}
+def ballots(cards: Mapping[int, Order], nobody: int | None = None) -> dict[int, int]:
+    """Voter to named seat; a vote naming nobody is an abstention. With `nobody`, a vote
+    for no elimination counts too, as that value."""
+    counted = {seat: card.targets[0] for seat, card in cards.items() if card.kind == "vote" and card.targets}
+    if nobody is not None:
+        counted.update((seat, nobody) for seat, card in cards.items() if card.kind == NO_ELIMINATION.kind)
+    return counted
 
 
 def others(living: Sequence[int], seat: int) -> tuple[int, ...]:

@@ -32,13 +32,15 @@ from ..options import OptionSpec, as_json, option, parse_options
 from ..options import gettext_noop as _
 from ..orders import Order
 from ..pack import victim as choose_victim
+from ..people import Aim, Lesson, Memory
 from ..registry import register
 from ..state import PhaseSpec, State
 from ..table import Role, table
-from .base import Advice, Capabilities
+from .base import Advice, Capabilities, EventKinds
 from .tabula_family import (
     ACCUSE,
     BALLOT,
+    FAMILY_EVENTS,
     HOLDER,
     INQUIRE,
     KILL,
@@ -357,7 +359,15 @@ class Tabula(TabulaFamily):
     roles beside the organiser's characters, its specials, its night."""
 
     id = ID
-    capabilities = Capabilities(family=ID, rank=1, typical_table=9, timings=TIMINGS)
+    capabilities = Capabilities(family=ID, rank=1, typical_table=9, timings=TIMINGS, lineage=("werewolf",))
+    events: EventKinds = {
+        **FAMILY_EVENTS,
+        "masons_met": ("masons",),
+        "mythomaniac_became": ("seat", "target"),
+        "ruling_inquiry_choice": (),
+        "seers_met": ("seers",),
+        "welcome_passed": (),
+    }
     roles = ROLES
     cards = CARDS
     state_type = TabulaState
@@ -443,6 +453,16 @@ class Tabula(TabulaFamily):
     def met(self, group: str, members: list[int]) -> Event:
         return Event("masons_met", {"masons": members}, Audience.of(*members))
 
+    def lessons(self) -> Mapping[str, Lesson]:
+        """The family's lessons, and the Mythomaniac's change: one who became the Seer
+        (or a Werewolf) holds that role from then on, and claims it as such."""
+        return _LESSONS
+
+    def aims(self) -> Mapping[str, Aim]:
+        """The family's aims, and the Mythomaniac's: it points at the player it trusts
+        most (a Seer who came out, whose role it would take)."""
+        return _AIMS
+
     def deal(self, state: State) -> dict[str, Any]:
         """Each seat's role as dealt, the alpha's seat and the card set aside: `setup`
         takes it back and sets the same game up, whenever it is asked."""
@@ -524,6 +544,11 @@ class Tabula(TabulaFamily):
             return night, NIGHT_STEPS
         night.notes["character"] = lambda seat: own.get(night.state.rules.roles[seat])
         return night, WITH_THEIR_CHARACTERS
+
+
+def _became(memory: Memory, data: Mapping[str, Any]) -> None:
+    if data["seat"] == memory.seat and data["role"] is not None:
+        memory.role = data["role"]
 
 
 def _custom_slot(state: State, seat: int, character: Character, hunt: Slot, prey: tuple[int, ...]) -> Slot:
@@ -764,3 +789,5 @@ def _no_character(seat: int) -> Character | None:
 
 
 RULESET = register(Tabula())
+_LESSONS: Mapping[str, Lesson] = {**TabulaFamily.lessons(RULESET), "mythomaniac_became": _became}
+_AIMS: Mapping[str, Aim] = {**TabulaFamily.aims(RULESET), "mimic": "friendly"}

@@ -33,12 +33,12 @@ from ..night import Death, Night, Pipeline
 from ..options import gettext_noop as _
 from ..orders import Order
 from ..pack import succession
-from ..people import AIMS, LESSONS, Aim, Lesson, Memory, died, inquired
+from ..people import AIMS, ALLY, ALONE, LESSONS, Aim, Lesson, Memory, died, found, inquired
 from ..random import setup_rng
 from ..state import PhaseSpec, RulesetState, Stage, State
 from ..table import Role
 from ..talk import Channel
-from .base import DealShape, JudgedBySides, Timing, one_role_deal, one_role_shape
+from .base import DealShape, EventKinds, JudgedBySides, Timing, one_role_deal, one_role_shape
 
 MIN_PLAYERS = 7
 MAX_PLAYERS = 24
@@ -158,6 +158,41 @@ def origin(state: State) -> int:
     return 0 if holder is None else int(holder)
 
 
+FAMILY_EVENTS: EventKinds = {
+    "alpha_passed": ("pack",),
+    "ballot_revealed": (),
+    "character_read": ("seat", "target"),
+    "dawn_no_death": (),
+    "game_over": (),
+    "game_set_up": (),
+    "killed": ("seat",),
+    "lynched": ("seat",),
+    "medium_saw": ("seat",),
+    "owl_chose": (),
+    "pack_chose": (),
+    "pack_formed": ("pack",),
+    "pack_known": ("pack",),
+    "power_used": (),
+    "revived": (),
+    "role_dealt": (),
+    "role_set_aside": (),
+    "rose_again": (),
+    "ruling_frail": (),
+    "ruling_immune": (),
+    "ruling_owl": (),
+    "ruling_pack_choice": (),
+    "ruling_power_spent": (),
+    "ruling_protected": (),
+    "ruling_tie_broken": (),
+    "seer_saw": ("target",),
+    "suspects_named": (),
+    "taken": (),
+    "token_given": ("giver",),
+}
+"""The kinds of event both editions write (`Ruleset.events`); each adds its own. (The
+ability blocks' events are here: Tabula's organiser's characters are made of them too.)"""
+
+
 class TabulaFamily(JudgedBySides, ABC):
     """The day, the deal, the deaths and the end of the Lupus in Tabula family; an
     edition gives the abstract hooks and overrides what else it plays otherwise."""
@@ -269,15 +304,37 @@ class TabulaFamily(JudgedBySides, ABC):
     def lessons(self) -> Mapping[str, Lesson]:
         """The shared lessons and the family's own, for the bots (engine/people.py): a
         death (the card known only where the game shows it; a player killed at night is
-        no wolf, whatever it shows), the Medium's answer kept for it to claim, and the
-        setup's counts of Werewolves, Seers and specials."""
+        no wolf, whatever it shows), the Medium's answer kept for it to claim, the
+        setup's counts of Werewolves, Seers and specials, a seat's own stance (the
+        Possessed sides with a pack it does not know, the Werehamster with nobody), a
+        lodge's members known to each other by role (the Freemasons: each may vouch for
+        the others in the square), and an exact reading (the Fortune-teller's): the
+        character read, kept as a result to claim as the Seer claims its own."""
         rows = self.roles
 
         def wolfish(role: str) -> bool:
             return role in rows and rows[role].seen_as_wolf
 
+        def dealt(memory: Memory, data: Mapping[str, Any]) -> None:
+            if data["seat"] == memory.seat:
+                memory.role = role = data["role"]
+                row = rows.get(role)
+                if row is not None and not row.pack and row.side != VILLAGE:
+                    memory.stance = ALLY if row.side == WOLVES else ALONE
+
+        def read(memory: Memory, data: Mapping[str, Any]) -> None:
+            if data["seat"] == memory.seat:
+                target, role = data["target"], data["role"]
+                memory.roles[target] = role
+                found(memory, target, wolfish(role))
+                memory.results.append((target, wolfish(role)))
+
         return {
             **LESSONS,
+            "role_dealt": dealt,
+            "character_read": read,
+            "masons_met": _lodge("masons"),
+            "group_met": _lodge("members"),
             "game_set_up": _counted,
             "medium_saw": inquired("seat"),
             "killed": died(wolfish, prey=True),
@@ -481,6 +538,24 @@ def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
     counts = Counter(str(name) for name in data.get("specials", ()))
     counts.update({"wolf": int(data["wolves"]), "seer": int(data["seers"])})
     memory.counts.update(counts)
+    memory.inquiring = "seer"
+
+
+def _lodge(key: str) -> Lesson:
+    """A known group's members (the Freemasons' lodge): each is cleared, and known to
+    hold the seat's own role. A group other than the lodge (an organiser's character
+    who knows the pack is told so otherwise) is no lodge."""
+
+    def lesson(memory: Memory, data: Mapping[str, Any]) -> None:
+        if data.get("group", "lodge") != "lodge":
+            return
+        members = set(data[key])
+        memory.cleared |= members
+        if memory.role is not None:
+            for seat in members - {memory.seat}:
+                memory.roles.setdefault(seat, memory.role)
+
+    return lesson
 
 
 def _dealt(cards: list[str], players: int, deal: Mapping[str, Any], rng: Random) -> tuple[list[str], str | None]:

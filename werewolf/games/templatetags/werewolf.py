@@ -101,7 +101,7 @@ def token_name(token: str | None) -> str:
 def character(role_id: str | None, game: Any) -> Any:
     """The definition of a character of `game` (anything with `ruleset` and `options`),
     in rulesets whose characters are made of ability blocks (Luna Piena): what
-    includes/character_text.html puts in words. None elsewhere."""
+    rulesets/werewolf/includes/character_text.html puts in words. None elsewhere."""
     if not role_id or game is None:
         return None
     ruleset = game.get("ruleset") if isinstance(game, dict) else getattr(game, "ruleset", None)
@@ -130,13 +130,21 @@ def ruleset_of(holder: Any) -> str | None:
 @register.filter
 def own(holder: Any, name: str) -> list[str]:
     """The template `name` as the ruleset's own folder holds it
-    (templates/rulesets/<family>/<name>, shared by the editions of one game), then the
-    shared one: what `{% include %}` and `select_template` pick from, the ruleset's words
-    first. `holder` is a game, a ruleset's id, or anything holding one as `ruleset`."""
+    (templates/rulesets/<family>/<name>, shared by the editions of one game), then as the
+    folders of its lineage hold it (rulesets/werewolf/<name>: the words of every werewolf
+    game), then the shared one, whose words are neutral: what `{% include %}` and
+    `select_template` pick from, the ruleset's words first. `holder` is a game, a
+    ruleset's id, or anything holding one as `ruleset`."""
     ruleset = ruleset_of(holder)
     if ruleset is None:
         return [name]
-    return [f"rulesets/{engine.capabilities(ruleset).family}/{name}", name]
+    return [*_chain(ruleset, name), name]
+
+
+@lru_cache(maxsize=1024)
+def _chain(ruleset: str, name: str) -> tuple[str, ...]:
+    capabilities = engine.capabilities(ruleset)
+    return tuple(f"rulesets/{folder}/{name}" for folder in (capabilities.family, *capabilities.lineage))
 
 
 def _own_template(ruleset: str | None, name: str) -> template.Template:
@@ -254,16 +262,18 @@ def event_text(context: template.Context, event: Any) -> str:
     names = getattr(event, "names_then", None)
     if names is None:
         names = context.get("names") or ()
+    writers = getattr(event, "writers_then", None)
     game = context.get("game")
     ruleset = getattr(game, "ruleset", None) or context.get("ruleset")
     memo = context.get("event_words")
+    viewer = context.get("viewer")
     if memo is None:
-        return render_event(event, names, context.get("viewer"), autoescape=context.autoescape, ruleset=ruleset)
+        return render_event(event, names, viewer, autoescape=context.autoescape, ruleset=ruleset, writers=writers)
     # One reader's mail says each event in its text and its HTML: worded once, as plain
     # text (event templates hold no markup), and escaped for the HTML.
     text = memo.get(id(event))
     if text is None:
-        text = memo[id(event)] = render_event(event, names, context.get("viewer"), autoescape=False, ruleset=ruleset)
+        text = memo[id(event)] = render_event(event, names, viewer, autoescape=False, ruleset=ruleset, writers=writers)
     return escape(text) if context.autoescape else text
 
 
@@ -274,18 +284,29 @@ def card_text(context: template.Context, order: engine.Order | None) -> str:
     game = context.get("game")
     ruleset = getattr(game, "ruleset", None) or context.get("ruleset")
     words, other = written(order, names, ruleset) if order is not None else ([], False)
-    text = get_template("includes/card.html").render({"order": order, "names": names, "written": words, "other": other})
+    compiled = _own_template(ruleset, "includes/card.html")
+    text = compiled.render(template.Context({"order": order, "names": names, "written": words, "other": other}))
     return mark_safe(text.strip()) if context.autoescape else text.strip()
 
 
 def render_event(
-    event: Any, names: Sequence[str], viewer: Any, *, autoescape: bool = True, ruleset: str | None = None
+    event: Any,
+    names: Sequence[str],
+    viewer: Any,
+    *,
+    autoescape: bool = True,
+    ruleset: str | None = None,
+    writers: Sequence[str] | None = None,
 ) -> str:
     """An event in words for `viewer`. `ruleset` lets a template word an event its own
     way where rulesets share its kind (a Tabula night death does not say who killed).
+    `writers`: the seats named as the writers of the cards the event tells (a voter, the
+    wolf whose list decided), where one has left the seat since (`Holders.writers`);
+    None: the names. A template names a card's writer by `writers`, anyone else by
+    `names`.
 
     The words are those of everything the event's template reads, and only that: its
-    kind and data, the names, the viewer, the ruleset, the language, and for a few kinds
+    kind and data, the names and the writers, the viewer, the ruleset, the language, and for a few kinds
     the resolution of the event's phase (`PHASE_READERS`). An event never changes, and a
     page shows the same events again and again as the game goes on (a seat's page after
     every card, every seat's page, the mails), so they are worded once for all of those
@@ -304,12 +325,15 @@ def render_event(
     if kind in PHASE_READERS:
         opened = getattr(event, "phase", None)
         phase = _NO_PHASE if opened is None else getattr(opened, "resolution", None)
+    named = tuple(names)
+    # (None where they are the names: the words of most events are kept under one key)
+    wrote = None if writers is None or writers is names or tuple(writers) == named else tuple(writers)
     try:
         data = json.dumps(event.data)  # (its keys in their order: a template reads them as they come)
     except (TypeError, ValueError):  # not JSON (nothing the engine writes): worded afresh
-        return _marked(_words(event, event.data, tuple(names), viewer, autoescape, ruleset), autoescape)
+        return _marked(_words(event, event.data, named, viewer, autoescape, ruleset, wrote), autoescape)
     language = translation.get_language()
-    return _marked(_event_words(language, kind, data, tuple(names), viewer, autoescape, ruleset, phase), autoescape)
+    return _marked(_event_words(language, kind, data, named, viewer, autoescape, ruleset, phase, wrote), autoescape)
 
 
 PHASE_READERS = frozenset({"day_ended"})
@@ -332,16 +356,33 @@ def _event_words(
     autoescape: bool,
     ruleset: str | None,
     phase: str | None,
+    writers: tuple[str, ...] | None = None,
 ) -> str:
-    """`render_event`'s words, once per process for the same event, names, viewer and
-    language (`language` is the key's: the words are those of the language active)."""
+    """`render_event`'s words, once per process for the same event, names, writers,
+    viewer and language (`language` is the key's: the words are those of the language
+    active)."""
     seen = SimpleNamespace(kind=kind, phase=None if phase == _NO_PHASE else SimpleNamespace(resolution=phase))
-    return _words(seen, json.loads(data), names, viewer, autoescape, ruleset)
+    return _words(seen, json.loads(data), names, viewer, autoescape, ruleset, writers)
 
 
-def _words(event: Any, data: Any, names: Sequence[str], viewer: Any, autoescape: bool, ruleset: str | None) -> str:
+def _words(
+    event: Any,
+    data: Any,
+    names: Sequence[str],
+    viewer: Any,
+    autoescape: bool,
+    ruleset: str | None,
+    writers: Sequence[str] | None = None,
+) -> str:
     compiled = _event_template(event.kind, ruleset)
-    context = {"data": data, "names": names, "viewer": viewer, "event": event, "ruleset": ruleset}
+    context = {
+        "data": data,
+        "names": names,
+        "writers": names if writers is None else writers,
+        "viewer": viewer,
+        "event": event,
+        "ruleset": ruleset,
+    }
     text: str = compiled.render(template.Context(context, autoescape=autoescape))
     return " ".join(text.split())
 
@@ -367,6 +408,7 @@ def talk(context: template.Context, game: Any, viewer: Any, talk_url: str) -> di
     request = context.get("request")
     before = ascii_number(request.GET.get("before", "")) if request is not None else None
     return {
+        "game": game,
         "rooms": rooms.rooms(game, viewer, before),
         "before": before,
         "talk_url": talk_url,

@@ -47,10 +47,11 @@ from ...random import clockwise_distance
 from ...registry import register
 from ...state import PhaseSpec, State
 from ...table import Role
-from ..base import Advice, Capabilities
+from ..base import Advice, Capabilities, EventKinds
 from ..tabula_family import (
     ACCUSE,
     BALLOT,
+    FAMILY_EVENTS,
     HOLDER,
     INQUIRE,
     KILL,
@@ -210,7 +211,13 @@ class LunaPiena(TabulaFamily):
     blocks, the tombstone, its own night."""
 
     id = ID
-    capabilities = Capabilities(family=ID, rank=2, typical_table=9, timings=TIMINGS)
+    capabilities = Capabilities(family=ID, rank=2, typical_table=9, timings=TIMINGS, lineage=("werewolf",))
+    events: EventKinds = {
+        **FAMILY_EVENTS,
+        "group_met": ("members",),
+        "ruling_taken_along": (),
+        "tombstone_passed": (),
+    }
     roles: Mapping[str, Role] = {name: character.row() for name, character in deck_table.BUILT_IN.items()}
     cards = CARDS
     state_type = LunaState

@@ -24,7 +24,7 @@ from ...outcome import Outcome
 from ...people import LESSONS, Lesson, Memory, found
 from ...random import setup_rng
 from ...state import PhaseSpec, State
-from ..base import Advice, BaseRuleset, BetSeen, Capabilities, DealShape, HandPart, HouseSeen, Ring
+from ..base import Advice, BaseRuleset, BetSeen, Capabilities, DealShape, EventKinds, HandPart, HouseSeen, Ring
 from .scoring import outcome_of, points, winner_of
 from .state import Bet, LupusburgOptions, LupusburgState
 from .table import (
@@ -81,7 +81,39 @@ class Lupusburg(BaseRuleset):
         rank=3,
         typical_table=6,
         timings=(SHORT_STEPS,),
+        lineage=("werewolf",),
     )
+    events: EventKinds = {
+        "ballot_revealed": (),
+        "bet_placed": (),
+        "burgomaster_named": (),
+        "burgomaster_passed": (),
+        "character_shown": (),
+        "characters_dealt": (),
+        "characters_drawn": (),
+        "claw_fell": (),
+        "coin_kept": (),
+        "dawn_no_death": (),
+        "game_over": (),
+        "game_set_up": (),
+        "goal_changed": (),
+        "goal_drawn": (),
+        "house_seen": (),
+        "killed": ("seat",),
+        "lynched": ("seat",),
+        "privilege_unused": (),
+        "privilege_used": (),
+        "ruling_bag_draw": (),
+        "ruling_bet_paid": (),
+        "ruling_chest_found": (),
+        "ruling_chest_scored": (),
+        "ruling_drawn": (),
+        "ruling_end_check": (),
+        "ruling_tie_broken": (),
+        "suspects_named": (),
+        "sweeper_named": (),
+    }
+    """(The goals' kinds, `goal_drawn` and the rest, only with goals.)"""
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles = ROLES
@@ -130,9 +162,11 @@ class Lupusburg(BaseRuleset):
         return ("characters", "chest", "bet", "goal") if self.goals else ("characters", "chest", "bet")
 
     def lessons(self) -> Mapping[str, Lesson]:
-        """Besides the shared lessons: a player holding the Werewolf knows it is the wolf;
-        a character shown to a player, or one gone with its house, is one less of its
-        owner's two that may be the Werewolf (the top suspects are the least trusted)."""
+        """Besides the shared lessons: who owns each house (for the talking bots, whose
+        accusations and ballots name the houses of the players they suspect); a player
+        holding the Werewolf knows it is the wolf; a character shown to a player, or one
+        gone with its house, is one less of its owner's two that may be the Werewolf
+        (the top suspects are the least trusted)."""
         return _LESSONS
 
     def setup(
@@ -964,8 +998,14 @@ def _character_seen(memory: Memory, data: Mapping[str, Any]) -> None:
         memory.trust[data["seat"]] += 1
 
 
+def _housed(memory: Memory, data: Mapping[str, Any]) -> None:
+    """Every player holds two houses, 2i and 2i + 1 for seat i (the ring's order)."""
+    memory.houses = {house: house // 2 for house in range(2 * int(data["players"]))}
+
+
 _LESSONS: Mapping[str, Lesson] = {
     **LESSONS,
+    "game_set_up": _housed,
     "characters_dealt": _own_hand,
     "characters_drawn": _own_hand,
     "character_shown": _character_seen,
