@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from werewolf.games import services
+from werewolf.games import services, vote_counts
 from werewolf.games.queue import run_here
 
 # The worker that resolves a phase hands its mails to SMTP itself, right after the commit.
@@ -32,3 +32,8 @@ def sweep_due_phases() -> int:
 @shared_task(name="tasks.phases.send_reminders")
 def send_reminders() -> int:
     return services.send_reminders()
+
+
+@shared_task(name="tasks.phases.post_vote_counts")
+def post_vote_counts() -> int:
+    return vote_counts.post_due()

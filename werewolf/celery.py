@@ -32,6 +32,9 @@ def _schedule_sweeper(sender: Celery, **kwargs: object) -> None:
         settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.phases.send_reminders"), name="send reminders"
     )
     sender.add_periodic_task(
+        settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.phases.post_vote_counts"), name="post vote counts"
+    )
+    sender.add_periodic_task(
         settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.mail.send_talk_digests"), name="send talk digests"
     )
     sender.add_periodic_task(

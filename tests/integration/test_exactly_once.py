@@ -11,8 +11,8 @@ from django.db import connection
 from django.utils import timezone
 
 from werewolf import engine
-from werewolf.games import services
-from werewolf.games.models import Event, Game, Phase
+from werewolf.games import services, vote_counts
+from werewolf.games.models import Event, Game, Phase, Post
 
 from ..web.play import NAMES
 
@@ -107,3 +107,23 @@ def test_a_resolver_that_dies_halfway_leaves_the_phase_to_the_next(organiser, mo
     assert not Event.objects.filter(phase=phase).exists()
     assert services.sweep_due_phases() == 1
     assert resolutions(phase) == 1
+
+
+def test_a_vote_count_is_posted_once_by_ticks_and_a_resolution_at_once(organiser) -> None:
+    game = running_game(organiser)
+    services.resolve_now(game)  # night 1 over: a day is open
+    Game.objects.filter(pk=game.pk).update(vote_count_hours=6)
+    day = Game.objects.get(pk=game.pk).current_phase()
+    tick = day.opened_at + timedelta(hours=6, seconds=1)
+    results = race(*[lambda: vote_counts.post_due(tick)] * 4)
+    assert not [result for result in results if isinstance(result, Exception)], results
+    assert sum(results) == 1  # type: ignore[arg-type]
+    Phase.objects.filter(pk=day.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    results = race(
+        lambda: services.resolve_phase(day.pk, Phase.Resolution.DEADLINE),
+        lambda: services.resolve_phase(day.pk, Phase.Resolution.DEADLINE),
+        lambda: vote_counts.post_due(tick),
+    )
+    assert not [result for result in results if isinstance(result, Exception)], results
+    keys = list(Post.objects.filter(phase=day).order_by("pk").values_list("key", flat=True))
+    assert keys == [f"votecount:{day.pk}:1", f"votecount:{day.pk}:final"]

@@ -249,6 +249,15 @@ def decisive(state: State, orders: Mapping[int, Order]) -> bool:
     return rulesets.get(state.ruleset).decisive(state, orders)
 
 
+def majority(state: State) -> int | None:
+    """How many votes for one choice settle the open step before its deadline (a classic
+    day: more than half of the living), or None when no number does (a night, a Tabula
+    accusation): the number `decisive` counts to, as the ruleset says."""
+    if state.over:
+        return None
+    return rulesets.get(state.ruleset).majority(state)
+
+
 def _checked(
     rules: rulesets.Ruleset, state: State, spec: PhaseSpec, seat: int, order: Order, *, prune: bool
 ) -> Order | OrderError:
@@ -299,6 +308,7 @@ __all__ = [
     "talk",
     "decisive",
     "listed",
+    "majority",
     "ring",
     "option_specs",
     "options",

@@ -11,10 +11,16 @@ def tally(ballots: Mapping[int, int]) -> dict[int, int]:
     return dict(Counter(ballots.values()))
 
 
+def majority_of(electorate: int) -> int:
+    """The fewest votes that are more than half of `electorate`."""
+    return electorate // 2 + 1
+
+
 def strict_majority(ballots: Mapping[int, int], electorate: int) -> int | None:
     """The seat named by more than half of `electorate`, if any."""
+    needed = majority_of(electorate)
     for seat, count in tally(ballots).items():
-        if 2 * count > electorate:
+        if count >= needed:
             return seat
     return None
 

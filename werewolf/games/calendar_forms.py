@@ -12,7 +12,7 @@ from django.utils.dates import WEEKDAYS
 from django.utils.translation import gettext_lazy as _
 
 from . import calendar, dates
-from .models import AbsencePolicy, Game
+from .models import AbsencePolicy, Game, VoteCounts
 
 OFFERED_POLICIES = [
     (AbsencePolicy.NOTHING.value, AbsencePolicy.NOTHING.label),
@@ -28,7 +28,8 @@ _DATE_SEPARATORS = re.compile(r"[\s,;]+")
 
 class CalendarForm(forms.Form):
     """What the game's calendar does: weekdays and dates without deadlines, what an
-    absence does, and how many days absences may move deadlines per player."""
+    absence does, how many days absences may move deadlines per player, and how often
+    the square is told the vote count."""
 
     off_weekdays = forms.TypedMultipleChoiceField(
         label=_("Weekdays without deadlines"),
@@ -51,6 +52,17 @@ class CalendarForm(forms.Form):
         max_value=MOST_DAYS,
         help_text=_("So that nobody holds the game up for long. Used only when absences move deadlines."),
     )
+    vote_count_hours = forms.TypedChoiceField(
+        label=_("Vote counts in the square"),
+        choices=VoteCounts.choices,
+        coerce=int,
+        required=False,
+        empty_value=None,  # (left out: as it was)
+        help_text=_(
+            "During an open day vote, the square is told who votes for whom, who has not voted and how many votes"
+            " make a majority: at this interval from the day's opening, and once more as the vote closes."
+        ),
+    )
 
     @classmethod
     def for_game(cls, game: Game, data: Any = None) -> CalendarForm:
@@ -61,6 +73,7 @@ class CalendarForm(forms.Form):
             "off_dates": " ".join(day.isoformat() for day in sorted(off.dates)),
             "absence_policy": policy,
             "absence_days": game.absence_days,
+            "vote_count_hours": game.vote_count_hours,
         }
         return cls(data, initial=initial)
 

@@ -54,7 +54,9 @@ def game_calendar(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect("games:dashboard", pk=pk)
             if form.is_valid():
                 data = form.cleaned_data
-                pauses.set_calendar(game, form.days_off(), data["absence_policy"], data["absence_days"])
+                pauses.set_calendar(
+                    game, form.days_off(), data["absence_policy"], data["absence_days"], data["vote_count_hours"]
+                )
                 messages.success(request, DONE["calendar"])
                 return redirect("games:game_calendar", pk=pk)
         except services.ServiceError as refusal:

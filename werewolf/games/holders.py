@@ -272,6 +272,14 @@ def of(game: Game) -> Holders:
     return reads["holders"]  # type: ignore[no-any-return]
 
 
+def afresh(game: Game) -> Holders:
+    """The game's holders read now, and not kept on the instance: for a write that reads
+    them in the middle of a transaction whose later steps may hand seats over and read
+    them again with `of` (the resolution, whose vote count names the seats before the next
+    step's hand-overs)."""
+    return _read(game)
+
+
 def read_already(game: Game) -> Holders | None:
     """The game's holders if this game instance has read them (`of`), else None."""
     found = game.__dict__.get("_selector_reads", {}).get("holders")

@@ -26,6 +26,16 @@ class AbsencePolicy(models.TextChoices):
     STANDBY = "standby", _("a standby plays the seat meanwhile")
 
 
+class VoteCounts(models.IntegerChoices):
+    """How often a game posts a vote count in the square during an open vote, in hours
+    from the step's opening (games.vote_counts); on, a last count as the vote closes."""
+
+    OFF = 0, _("no vote counts")
+    SIX = 6, _("every 6 hours, and as the vote closes")
+    TWELVE = 12, _("every 12 hours, and as the vote closes")
+    DAY = 24, _("every 24 hours, and as the vote closes")
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Not started")
@@ -85,6 +95,11 @@ class Game(models.Model):
         _("what an absence does"), max_length=8, choices=AbsencePolicy.choices, default=AbsencePolicy.NOTHING
     )
     absence_days = models.PositiveSmallIntegerField(_("days an absence may move deadlines, per player"), default=3)
+    # Vote counts posted in the square during an open vote (games.vote_counts): every so
+    # many hours from the step's opening, and once as the vote closes; 0: none.
+    vote_count_hours = models.PositiveSmallIntegerField(
+        _("vote counts in the square"), choices=VoteCounts.choices, default=VoteCounts.OFF
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -367,6 +382,10 @@ class Post(models.Model):
     phase = models.ForeignKey(Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="posts")
     created_at = models.DateTimeField(auto_now_add=True)
     hidden_at = models.DateTimeField(null=True, blank=True)
+    # A post the server itself makes (seat None), once: its key, unique, so that no race,
+    # repeated beat tick or retry makes it twice (a vote count: "votecount:<phase>:<slot>",
+    # games.vote_counts). None: said by a person.
+    key = models.CharField(max_length=40, null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["pk"]

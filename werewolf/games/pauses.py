@@ -82,9 +82,12 @@ def resume(game: Game) -> Game:
     return game
 
 
-def set_calendar(game: Game, off: calendar.DaysOff, policy: str, days: int) -> Game:
-    """The game's days off and what an absence does. Deadlines already set stay where
-    they are; the next one set (a step that opens, an extension, a resume) follows them."""
+def set_calendar(
+    game: Game, off: calendar.DaysOff, policy: str, days: int, vote_count_hours: int | None = None
+) -> Game:
+    """The game's days off, what an absence does and how often the square is told the
+    vote count (None: as it was). Deadlines already set stay where they are; the next one
+    set (a step that opens, an extension, a resume) follows them."""
     with transaction.atomic():
         game = _locked(game)
         if game.status not in (Game.Status.DRAFT, Game.Status.RUNNING):
@@ -92,5 +95,7 @@ def set_calendar(game: Game, off: calendar.DaysOff, policy: str, days: int) -> G
         game.days_off = off.to_json()
         game.absence_policy = policy
         game.absence_days = days
-        game.save(update_fields=["days_off", "absence_policy", "absence_days"])
+        if vote_count_hours is not None:
+            game.vote_count_hours = vote_count_hours
+        game.save(update_fields=["days_off", "absence_policy", "absence_days", "vote_count_hours"])
     return game

@@ -28,7 +28,7 @@ from werewolf import engine
 from werewolf.engine.bots import bot_card
 from werewolf.engine.random import seating_rng
 
-from . import acceptance, attendance, calendar, deadlines, links, validators
+from . import acceptance, attendance, calendar, deadlines, links, validators, vote_counts
 from .models import Absence, AbsencePolicy, Event, Game, Order, Phase, Player, SeatHolding
 from .outbox import HandOver, outbox
 from .queue import after_commit
@@ -111,6 +111,7 @@ def create_game(
             chosen_options=dict(options),
             public_key=secrets.token_urlsafe(16),
             is_demo=is_demo,
+            vote_count_hours=engine.capabilities(ruleset).vote_counts,  # the organiser may change it
         )
         Player.objects.bulk_create(
             Player(game=game, name=seat.name, email=seat.email, is_bot=seat.is_bot) for seat in seats
@@ -417,6 +418,7 @@ def next_in_series(game: Game, organiser: Any) -> Game:
         days_off=game.days_off,
         absence_policy=game.absence_policy,
         absence_days=game.absence_days,
+        vote_count_hours=game.vote_count_hours,
     )
     following.refresh_from_db()
     return following
@@ -598,6 +600,7 @@ def resolve_phase(phase_id: int, resolution: str, read: Phase | None = None) -> 
         if state.index != phase.index or game.status != Game.Status.RUNNING:
             raise ServiceError("phase_out_of_step", phase=phase_id)
         cards = phase.cards()  # read once: the counted ones, and who handed any in (attendance)
+        vote_counts.post_final(game, phase, state, cards)  # (an open vote's last count, if the game posts them)
         new_state, events = engine.resolve(state, Phase.counted(cards))
         now = timezone.now()
         if resolution == Phase.Resolution.MODERATOR:

@@ -99,7 +99,10 @@ class Capabilities:
     - `lineage`: the folders of words the family's own falls back on, nearest first,
       before the shared tree's neutral words: a family of the werewolf games says
       `("werewolf",)`, whose folder words the pack, the village and their roles once for
-      them all; a game of another world (Mafia) names its own, or none."""
+      them all; a game of another world (Mafia) names its own, or none.
+    - `vote_counts`: the hours between the vote counts a new game posts in the square
+      during an open vote until its organiser chooses otherwise (0: none, the default; a
+      ruleset played as forums play it may count by default)."""
 
     family: str
     houses: bool = False
@@ -108,6 +111,7 @@ class Capabilities:
     rank: int = 0
     typical_table: int = 0
     timings: tuple[Timing, ...] = ()
+    vote_counts: int = 0
     lineage: tuple[str, ...] = ()
 
 
@@ -301,6 +305,11 @@ class Ruleset(Protocol):
         """Whether the cards already settle the open step before its deadline."""
         ...
 
+    def majority(self, state: State) -> int | None:
+        """How many votes for one choice settle the open step before its deadline (what
+        `decisive` counts to), or None when no number of votes does."""
+        ...
+
     def outcome(self, state: State) -> Outcome | None: ...
 
     def roles_of(self, state: State, seat: int) -> tuple[str, ...]:
@@ -365,6 +374,10 @@ class BaseRuleset:
     def act(self, state: State, seat: int, card: Order, rng: Random) -> tuple[State, list[Event]]:
         """None: only a ruleset with instant cards (`Card.instant`) acts at once."""
         raise ValueError(f"{self.id} has no instant cards")
+
+    def majority(self, state: State) -> int | None:
+        """None: only a ruleset whose vote a majority settles early (`decisive`) needs one."""
+        return None
 
     def channels(self, state: State) -> tuple[Channel, ...]:
         """The standard square, den and ghosts' corner (`engine.talk.standard`)."""

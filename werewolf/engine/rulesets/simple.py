@@ -50,7 +50,8 @@ from ..people import LESSONS, Lesson, died
 from ..random import setup_rng
 from ..state import PhaseKind, PhaseSpec, RulesetState, Stage, State
 from ..table import Role
-from ..voting import leaders, strict_majority
+from ..voting import leaders, majority_of, strict_majority
+from ..voting import tally as counts_of
 from .base import Advice, DealShape, JudgedBySides, one_role_deal, one_role_shape
 
 LIST = Field(most=None, ranked=True, optional=True, count_error="empty_list", prune=True)
@@ -329,10 +330,13 @@ class SimpleFamily(JudgedBySides, ABC):
 
     def decisive(self, state: State, cards: Mapping[int, Order]) -> bool:
         """A day ends as soon as a strict majority of the living vote for one player."""
-        if state.phase != "day":
-            return False
+        needed = self.majority(state)
         nobody = NOBODY if self.NO_ELIMINATION_VOTE else None
-        return strict_majority(ballots(cards, nobody), len(state.living())) is not None
+        return needed is not None and any(count >= needed for count in counts_of(ballots(cards, nobody)).values())
+
+    def majority(self, state: State) -> int | None:
+        """By day, more than half of the living; a night is never settled by votes."""
+        return majority_of(len(state.living())) if state.phase == "day" else None
 
     # Resolution: the night, the day, the next phase.
 
