@@ -363,6 +363,20 @@ def test_a_written_card_names_its_carrier_and_no_elimination_is_its_own_word() -
     assert grammar.spoken("NO ELIMINATION", "it") == "NESSUNA ELIMINAZIONE"
 
 
+def test_the_mafia_remember_whom_they_chose_and_hunt_another_who_survived() -> None:
+    """A victim who lived through the night was guarded: the bots' Mafia try another
+    door the next night rather than the same one forever (a Doctor on a claimed Cop and a
+    tied day each day once kept a bot game going without end)."""
+    from werewolf.engine.people import Memory
+    from werewolf.engine.talkers import _spared
+
+    memory = Memory(0)
+    mafia.RULESET.lessons()["mafia_met"](memory, {"mafia": [0, 1], "roles": ["goon", "goon"]})
+    mafia.RULESET.lessons()["mafia_chose"](memory, {"target": 5, "by": 0, "how": "consensus"})
+    assert memory.chosen == [5]
+    assert _spared(memory, [2, 3, 5]) == [5]
+
+
 # Whole games.
 
 

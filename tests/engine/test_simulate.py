@@ -7,6 +7,7 @@ import math
 from functools import cache
 from io import StringIO
 
+import pytest
 from django.core.management import call_command
 
 
@@ -149,3 +150,13 @@ def test_bot_cards_for_a_whole_table_are_bot_card_for_each_seat() -> None:
                 rng.setstate(draws)
                 assert bot_cards(slots, rng) == one_by_one
                 state, _ = engine.resolve(state, one_by_one, rng)
+
+
+def test_a_bot_game_that_never_ends_is_stopped_and_said_to_be_stuck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game the bots would play forever stops at `MOST_PHASES` with `Stuck`, not a lab
+    request that hangs its worker."""
+    from werewolf.engine import simulate as module
+
+    monkeypatch.setattr(module, "MOST_PHASES", 1)
+    with pytest.raises(module.Stuck, match="still open after 1 phases"):
+        module.simulate("classic", 8, {}, 1, 1)

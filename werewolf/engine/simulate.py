@@ -21,6 +21,25 @@ UNIFORM = "uniform"
 PEOPLE = "people"
 TALK = "talk"
 STRATEGIES = (UNIFORM, PEOPLE, TALK)
+
+MOST_PHASES = 2000
+"""More phases than any bot game of a table of thirty takes; a game still open after them
+is stuck (bots that repeat the same cards forever: a guarded victim every night, a
+tied day every day), and `Stuck` says so rather than a lab request hanging its worker."""
+
+
+class Stuck(RuntimeError):
+    """A bot game that went past `MOST_PHASES` without a winner: a flaw of the bots (or
+    the rules) to fix, never a figure to show."""
+
+
+def _counted(phases: int, state: State) -> int:
+    phases += 1
+    if phases > MOST_PHASES:
+        raise Stuck(f"a {state.ruleset} bot game was still open after {MOST_PHASES} phases")
+    return phases
+
+
 """The bots' strategies: a uniformly random legal card (`bots.py`, checked against the
 closed formulas: random bots); a card from what the seat knows (`people.py`: bots that
 never talk); or bots that talk as players do, claiming, accusing and following the square
@@ -130,7 +149,7 @@ def play_out(
     phases = 0
     while state.winner is None:
         state, _ = resolve(state, bot_orders(state, rng), rng, checked=True)
-        phases += 1
+        phases = _counted(phases, state)
     return state, phases
 
 
@@ -152,7 +171,7 @@ def play_like_people(rules: Ruleset, options: Mapping[str, Any], players: int, r
         cards = people_cards(phase(state).slots, memories, aims, rng)
         state, events = resolve(state, cards, rng, checked=True)
         remember(memories, events, lessons)
-        phases += 1
+        phases = _counted(phases, state)
     return state, phases
 
 
@@ -172,5 +191,5 @@ def play_talking(
         cards = talking_cards(table, phase(state), aims, rng)
         state, events = resolve(state, cards, rng, checked=True)
         remember(memories, events, lessons)
-        phases += 1
+        phases = _counted(phases, state)
     return state, phases

@@ -387,9 +387,9 @@ class Mafia(SimpleFamily):
         return state
 
     def lessons(self) -> Mapping[str, Lesson]:
-        """What the bots learn: their role, the Mafia's members, the Cop's answers, each
-        death whose role is shown (a Godfather's card shows a mafioso), and the setup's
-        role counts."""
+        """What the bots learn: their role, the Mafia's members and whom they chose at
+        night, the Cop's answers, each death whose role is shown (a Godfather's card shows
+        a mafioso), and the setup's role counts."""
         rows = self.roles
 
         def mafioso(role: str) -> bool:
@@ -398,6 +398,7 @@ class Mafia(SimpleFamily):
         return {
             **{kind: lesson for kind, lesson in LESSONS.items() if kind in ("role_dealt", "day_ended")},
             "mafia_met": _met,
+            "mafia_chose": _chose,
             "cop_checked": _checked,
             "game_set_up": _counted,
             "killed": died(mafioso, prey=True),
@@ -474,6 +475,14 @@ def _met(memory: Memory, data: Mapping[str, Any]) -> None:
     mafia = set(data["mafia"])
     memory.pack |= mafia
     memory.wolves |= mafia
+
+
+def _chose(memory: Memory, data: Mapping[str, Any]) -> None:
+    """The Mafia remember whom they chose: one who lives on was guarded (or the kill
+    blocked), and they hunt another rather than the same door every night (the bots'
+    shared `_spared`), as a table of people would."""
+    if data.get("target") is not None:
+        memory.chosen.append(data["target"])
 
 
 def _checked(memory: Memory, data: Mapping[str, Any]) -> None:
