@@ -70,9 +70,8 @@ def dashboard_standbys(request: HttpRequest, pk: int) -> HttpResponse:
             seated = standbys.seat(player, standby)
             messages.success(request, words("games/standby_seated.html", {"standby": seated, "seat": seat}))
     except services.ServiceError as refusal:
-        messages.error(
-            request, words("includes/service_error.html", {"error": refusal, "organiser": True, "names": []})
-        )
+        refused = {"game": game, "error": refusal, "organiser": True, "names": []}
+        messages.error(request, words("includes/service_error.html", refused))
     return redirect(reverse("games:dashboard", args=[pk]) + "#standbys")
 
 

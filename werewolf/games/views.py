@@ -390,12 +390,12 @@ def paper_cards(request: HttpRequest, pk: int) -> HttpResponse:
             try:
                 card = read_card(text, names, spec.asks(seat), game.ruleset)
             except CardError as problem:
-                form.add_error(f"seat_{seat}", _paper_card_error(names, seat, verbs, reading=problem))
+                form.add_error(f"seat_{seat}", _paper_card_error(game, names, seat, verbs, reading=problem))
                 continue
             checked = engine.validate(state, seat, card)
             if isinstance(checked, engine.OrderError):
                 refusal = services.OrderRefused(checked)
-                form.add_error(f"seat_{seat}", _paper_card_error(names, seat, verbs, refusal=refusal))
+                form.add_error(f"seat_{seat}", _paper_card_error(game, names, seat, verbs, refusal=refusal))
             else:
                 cards[seat] = card
         if not form.errors and cards:
@@ -410,7 +410,7 @@ def paper_cards(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect(reverse("games:dashboard", args=[pk]) + f"?entered={len(cards)}")
             except services.CardsRefused as refused:
                 for seat, refused_card in refused.errors.items():
-                    form.add_error(f"seat_{seat}", _paper_card_error(names, seat, verbs, refusal=refused_card))
+                    form.add_error(f"seat_{seat}", _paper_card_error(game, names, seat, verbs, refusal=refused_card))
             except services.ServiceError as refusal:
                 error = refusal
     context = {"game": game, "phase": phase, "form": form, "error": error, "names": names, "verbs": verbs}
@@ -424,6 +424,7 @@ def _verbs(game: Game, spec: engine.PhaseSpec) -> list[grammar.Verb]:
 
 
 def _paper_card_error(
+    game: Game,
     names: list[str],
     seat: int,
     verbs: list[grammar.Verb],
@@ -431,8 +432,10 @@ def _paper_card_error(
     reading: CardError | None = None,
     refusal: services.ServiceError | None = None,
 ) -> str:
-    """Why one line of the paper cards was refused, in words for the organiser."""
-    context = {"names": names, "writer": names[seat], "verbs": verbs, "reading": reading, "refusal": refusal}
+    """Why one line of the paper cards was refused, in words for the organiser (the
+    game's family's words: its refusals are its own)."""
+    context = {"game": game, "names": names, "writer": names[seat], "verbs": verbs}
+    context |= {"reading": reading, "refusal": refusal}
     return words("games/paper_card_error.html", {**context, "organiser": True})
 
 
@@ -851,9 +854,8 @@ def dashboard_signup(request: HttpRequest, pk: int) -> HttpResponse:
                 raise services.ServiceError("signup_limit")
             services.open_signup(game, limit)
     except services.ServiceError as refusal:
-        messages.error(
-            request, words("includes/service_error.html", {"error": refusal, "organiser": True, "names": []})
-        )
+        refused = {"game": game, "error": refusal, "organiser": True, "names": []}
+        messages.error(request, words("includes/service_error.html", refused))
     return redirect(reverse("games:dashboard", args=[pk]) + "#signup")
 
 
