@@ -237,14 +237,14 @@ def test_cards_racing_the_resolution_are_each_taken_once_and_counted_or_refused(
     victims = [seat for seat in range(7) if seat not in wolves]
     forms = [kill_form(game, wolf, victim) for wolf in wolves for victim in victims[:2]]
     seen: list[set[int]] = []
-    current_orders = Phase.current_orders
+    cards = Phase.cards
 
-    def reading(phase):  # what the resolution reads of the night, under its lock
+    def reading(phase):  # what the resolution reads of the night, under its lock (once)
         if phase.pk == night.pk:  # (the pages refusing late cards read the day that follows)
             seen.append(set(phase.orders.filter(act=None).values_list("pk", flat=True)))
-        return current_orders(phase)
+        return cards(phase)
 
-    monkeypatch.setattr(Phase, "current_orders", reading)
+    monkeypatch.setattr(Phase, "cards", reading)
     answers: list[int] = []
     start = threading.Barrier(len(forms) + 1)
     first_in, resolved = threading.Event(), threading.Event()
