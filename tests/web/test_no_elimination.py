@@ -7,6 +7,7 @@ registers it); the shared pages need nothing of its own for this."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from html import unescape
 
 import pytest
@@ -15,9 +16,9 @@ from django.utils import translation
 
 from werewolf import engine
 from werewolf.engine.rulesets import mafia
-from werewolf.games import selectors, services
+from werewolf.games import selectors, services, vote_counts
 from werewolf.games.forms import NotecardForm, posted_card
-from werewolf.games.models import Game
+from werewolf.games.models import Game, Post
 
 from .play import NAMES, seat_paths
 from .sixth import registered  # noqa: F401 (a fixture)
@@ -35,6 +36,10 @@ def mafia_day(organiser, players: int = 7, **options) -> Game:
         organiser, name="Mafia", seats=seats, options={"start": "day", **options}, ruleset=mafia.ID, seed=5
     )
     return services.start_game(game)
+
+
+def names(game: Game) -> dict[int, str]:
+    return dict(game.players.values_list("seat", "name"))
 
 
 def slot_of(game: Game, seat: int = 0) -> engine.Slot:
@@ -85,3 +90,65 @@ def test_a_seat_hands_in_no_elimination_on_its_page(organiser) -> None:
     page = unescape(client.get(path).content.decode())
     assert 'value="no_elimination" selected' in page
     assert "Counted now: <strong>NO ELIMINATION</strong>" in page
+
+
+def no_elimination_ballots(game: Game) -> None:
+    """Seats 0 and 1 vote for no elimination, seat 2 for seat 3, seat 4 abstains."""
+    services.submit_orders(game, {0: NO, 1: NO, 2: engine.Order("vote", (3,)), 4: engine.Order("vote")})
+
+
+def test_the_running_tally_counts_no_elimination_as_a_candidate(organiser) -> None:
+    game = mafia_day(organiser)
+    no_elimination_ballots(game)
+    tally = selectors.running_tally(game.current_phase())
+    assert tally is not None
+    assert [(getattr(target, "kind", target), voters) for target, voters in tally.rows] == [
+        ("no_elimination", [0, 1]),
+        (3, [2]),
+    ]
+    assert tally.voters == 3
+    page = unescape(Client().get(f"/g/{game.public_key}/").content.decode())
+    seat = names(game)
+    assert f"<strong>NO ELIMINATION</strong>: 2 ({seat[0]}, {seat[1]})</li>\n  <li><strong>{seat[3]}</strong>" in page
+
+
+def test_the_vote_count_names_no_elimination_and_the_majority_it_makes(organiser) -> None:
+    game = mafia_day(organiser)
+    Game.objects.filter(pk=game.pk).update(vote_count_hours=6)
+    game.refresh_from_db()
+    phase = game.current_phase()
+    no_elimination_ballots(game)
+    assert vote_counts.post_due(phase.opened_at + timedelta(hours=6, seconds=1)) == 1
+    text = Post.objects.get(game=game, key__startswith="votecount:").text
+    seat = names(game)
+    assert f"NO ELIMINATION (2): {seat[0]}, {seat[1]}\n{seat[3]} (1): {seat[2]}\n" in text
+    assert f"Not voting (4): {seat[3]}, {seat[4]}, {seat[5]}, {seat[6]}" in text
+    assert "A majority is 4 votes." in text
+    # Two more for no elimination are a majority: the day ends at once, as the engine
+    # counts it, and the final count says so.
+    services.submit_orders(game, {5: NO, 6: NO})
+    game.refresh_from_db()
+    assert game.current_phase().pk != phase.pk
+    final = Post.objects.get(game=game, key=vote_counts.key_of(phase, vote_counts.FINAL)).text
+    assert f"NO ELIMINATION (4): {seat[0]}, {seat[1]}, {seat[5]}, {seat[6]}" in final
+    day_ended = game.events.get(kind="day_ended")
+    assert day_ended.data["no_elimination"] == [0, 1, 5, 6] and day_ended.data["how"] == "no_elimination"
+
+
+def test_the_replay_counts_no_elimination(organiser, organiser_client: Client) -> None:
+    game = mafia_day(organiser)
+    services.submit_orders(game, {0: NO, 1: NO, 2: NO, 3: NO})
+    page = unescape(organiser_client.get(f"/g/{game.public_key}/replay/?step=1").content.decode())
+    seat = names(game)
+    assert f"<strong>NO ELIMINATION</strong>: 4 ({seat[0]}, {seat[1]}, {seat[2]}, {seat[3]})" in page
+
+
+def test_the_vote_count_in_italian(organiser) -> None:
+    game = mafia_day(organiser)
+    Game.objects.filter(pk=game.pk).update(vote_count_hours=6, language="it")
+    game.refresh_from_db()
+    phase = game.current_phase()
+    no_elimination_ballots(game)
+    assert vote_counts.post_due(phase.opened_at + timedelta(hours=6, seconds=1)) == 1
+    seat = names(game)
+    assert f"NESSUNA ELIMINAZIONE (2): {seat[0]}, {seat[1]}" in Post.objects.get(game=game).text

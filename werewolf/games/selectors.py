@@ -270,9 +270,12 @@ def card_history(phase: Phase, seat: int) -> list[tuple[Order, str]]:
 
 @dataclass
 class Ballots:
-    """A day's running tally: each named seat with the seats voting for it."""
+    """A day's running tally: each named seat with the seats voting for it, and each card
+    handed in instead of a vote (`Slot.instead`: NO ELIMINATION) with its voters, which
+    counts toward a majority as a player does (`engine.majority`)."""
 
-    rows: list[tuple[int, list[int]]]
+    rows: list[tuple[int | engine.Card, list[int]]]
+    """The most named first: a seat, or a card taken instead of a vote (its `word`)."""
     voters: int
     electorate: int
     houses: bool = False
@@ -297,21 +300,45 @@ def tally_of(state: engine.State, houses: bool, counted: Callable[[], dict[int, 
         return None
     if houses and spec.name != "accusation":
         return None  # the bets show as they are placed, each with its player
-    return ballots(counted(), houses, len(spec.slots))
+    return ballots(counted(), houses, len(spec.slots), instead_of(spec))
 
 
-def ballots(counted: dict[int, engine.Order], houses: bool, electorate: int) -> Ballots:
-    """The votes of `counted` cards (`houses`: each names two of Lupusburg's houses), the
-    most named first: a running tally, or a day's votes in its replay."""
-    by_target: dict[int, list[int]] = {}
+def instead_of(spec: engine.PhaseSpec) -> tuple[engine.Card, ...]:
+    """The cards the step's slots take instead of their own (a day's NO ELIMINATION)."""
+    found: dict[str, engine.Card] = {}
+    for slot in spec.slots.values():
+        found.update((card.kind, card) for card in slot.instead)
+    return tuple(found.values())
+
+
+def ballots(
+    counted: dict[int, engine.Order], houses: bool, electorate: int, instead: tuple[engine.Card, ...] = ()
+) -> Ballots:
+    """The votes of `counted` cards (`houses`: each names two of Lupusburg's houses; a
+    card of `instead`, handed in in place of a vote, counts as a candidate of its own),
+    the most named first: a running tally, or a day's votes in its replay."""
+    by_target: dict[int | engine.Card, list[int]] = {}
+    cards = {card.kind: card for card in instead}
     voters = 0
     for seat, order in sorted(counted.items()):
+        if order.kind in cards:
+            by_target.setdefault(cards[order.kind], []).append(seat)
+            voters += 1
+            continue
         named = (*order.targets, *order.field("also")) if houses else order.targets[:1]
         for target in named:
             by_target.setdefault(target, []).append(seat)
         voters += bool(named)
-    rows = sorted(by_target.items(), key=lambda item: (-len(item[1]), item[0]))
+    rows = sorted(by_target.items(), key=_most_named)
     return Ballots(rows, voters, electorate, houses)
+
+
+def _most_named(row: tuple[int | engine.Card, list[int]]) -> tuple[int, int, int | str]:
+    """The most named first; at equal votes, the players by seat, then the other cards."""
+    target, voters = row
+    if isinstance(target, int):
+        return (-len(voters), 0, target)
+    return (-len(voters), 1, target.kind)
 
 
 def seat_card(player: Player) -> dict[str, Any]:
