@@ -19,6 +19,7 @@ from werewolf.engine.rulesets import mafia
 from werewolf.games import selectors, services, vote_counts
 from werewolf.games.forms import NotecardForm, posted_card
 from werewolf.games.models import Game, Post
+from werewolf.games.templatetags.werewolf import render_event
 
 from .play import NAMES, seat_paths
 from .sixth import registered  # noqa: F401 (a fixture)
@@ -152,3 +153,29 @@ def test_the_vote_count_in_italian(organiser) -> None:
     assert vote_counts.post_due(phase.opened_at + timedelta(hours=6, seconds=1)) == 1
     seat = names(game)
     assert f"NESSUNA ELIMINAZIONE (2): {seat[0]}, {seat[1]}" in Post.objects.get(game=game).text
+
+
+def test_the_day_that_ended_says_who_voted_for_no_elimination_in_neutral_words() -> None:
+    """The simple rulesets' day in the shared tree's words (eliminated, not lynched: the
+    werewolf games say so in their own folder), with the votes for no elimination."""
+    from types import SimpleNamespace
+
+    names = ["Ada", "Bruno", "Carla", "Dino"]
+
+    def said(ruleset: str, language: str = "en", **data) -> str:
+        event = SimpleNamespace(
+            kind="day_ended",
+            data={"lynched": None, "tied": [], "ballots": [], "how": "no_votes", **data},
+            phase=SimpleNamespace(resolution="all_in"),
+        )
+        with translation.override(language):
+            return render_event(event, names, engine.PUBLIC, autoescape=False, ruleset=ruleset)
+
+    won = said(mafia.ID, ballots=[[2, 3]], no_elimination=[0, 1], how="no_elimination")
+    assert "Carla → Dino; Ada → NO ELIMINATION; Bruno → NO ELIMINATION." in won
+    assert "The vote for no elimination won: nobody is eliminated." in won and "majority" not in won
+    assert "Dino had the most votes and is eliminated." in said(mafia.ID, ballots=[[2, 3]], lynched=3, how="plurality")
+    assert "nobody voted" in said(mafia.ID)
+    assert "lynch" not in said(mafia.ID, ballots=[[2, 3], [0, 2]], tied=[2, 3], how="tie")
+    assert "Dino had the most votes." in said("classic", ballots=[[2, 3]], lynched=3, how="plurality")
+    assert "NESSUNA ELIMINAZIONE" in said(mafia.ID, "it", no_elimination=[0], how="no_elimination")
