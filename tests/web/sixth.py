@@ -14,6 +14,30 @@ from django.conf import settings
 from werewolf.engine import grammar, registry
 from werewolf.engine.rulesets import mafia
 
+EVENTS = {
+    **mafia.ROLE_TELLING,
+    **dict.fromkeys(
+        (
+            "dawn_no_death",
+            "day_ended",
+            "game_over",
+            "game_set_up",
+            "mafia_chose",
+            "roleblocked",
+            "ruling_kill_blocked",
+            "ruling_kill_void",
+            "ruling_pack_choice",
+            "ruling_power_spent",
+            "ruling_protected",
+            "ruling_roleblocked",
+            "ruling_tie_broken",
+        ),
+        (),
+    ),
+}
+"""Mafia's `events` declaration, as its commit must make it (`Ruleset.events`): every kind
+it writes, with the fields naming seats whose role the audience learns (its ROLE_TELLING)."""
+
 OWN_EVENTS = (
     "mafia_met",
     "mafia_chose",
@@ -29,6 +53,8 @@ OWN_EVENTS = (
 @pytest.fixture
 def registered(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
     monkeypatch.setitem(registry.RULESETS, mafia.ID, mafia.RULESET)
+    if not hasattr(mafia.Mafia, "events"):
+        monkeypatch.setattr(mafia.Mafia, "events", EVENTS, raising=False)
     folder = tmp_path / "templates" / "rulesets" / mafia.ID / "events"
     folder.mkdir(parents=True)
     for kind in OWN_EVENTS:

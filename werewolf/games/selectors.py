@@ -169,12 +169,12 @@ def private_events(seen: list[Event]) -> list[Event]:
 def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleSeat]:
     """The seats in clockwise order, with the roles the viewer may see: its own, those
     made public (revealed on death, or everyone's at the end), and those of the groups
-    its own events made it a member of (the pack, the Freemasons, the Seers)."""
+    its own events made it a member of (the pack, the Freemasons, the Seers: `known_from`)."""
     if game.state is None:
         return []
     state = game.engine_state
     show_all = viewer == engine.MODERATOR or game.status == Game.Status.ENDED
-    known = known_from(seen)
+    known = known_from(game.ruleset, viewer, seen)
     seats = []
     for player in seated(game):
         seat = player.occupied_seat
@@ -185,32 +185,26 @@ def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleS
     return seats
 
 
-GROUPS: dict[str, str] = {
-    "pack_formed": "pack",
-    "alpha_passed": "pack",
-    "masons_met": "masons",
-    "seers_met": "seers",
-    "mythomaniac_became": "seat",
-}
-"""Private events that tell their audience the roles of a group of seats (they now hold
-the same card, or know each other's), and the data key listing those seats: the pack,
-the Freemasons, the two Seers, and a Mythomaniac's own new card. Only events shown to a
-few seats count: the same kind told to everyone (never, today) would show no role."""
-
-
-def known_from(seen: list[Event]) -> set[int]:
-    """The seats whose roles the viewer was told by its own events (a wolf learns the
-    pack, a Freemason the other Freemasons): from the viewer's events only."""
+def known_from(ruleset: str, viewer: engine.Viewer, seen: list[Event]) -> set[int]:
+    """The seats whose roles the viewer was told by its own events: the groups it was
+    told it belongs to (the pack, the Freemasons, the two Seers, the Mafia), read from
+    what the game's ruleset declares of its events (`engine.event_kinds`: the fields
+    that name seats whose role the audience learns). A list of seats that holds the
+    viewer is a group it knows from the inside; a seat named alone (the Seer's target)
+    is only narrowed down (a wolf or not), so the circle shows no role for it. Only
+    events shown to a few seats count: the same kind told to everyone would show none."""
+    if not isinstance(viewer, int):
+        return set()
+    tells = engine.event_kinds(ruleset)
     known: set[int] = set()
     for event in seen:
-        key = GROUPS.get(event.kind)
-        if key is None or event.visible_to(engine.PUBLIC):
+        fields = tells.get(event.kind, ())
+        if not fields or event.visible_to(engine.PUBLIC):
             continue
-        value = event.data.get(key)
-        if isinstance(value, int):
-            known.add(value)
-        elif isinstance(value, list):
-            known.update(seat for seat in value if isinstance(seat, int))
+        for name in fields:
+            value = event.data.get(name)
+            if isinstance(value, list) and viewer in value:
+                known.update(seat for seat in value if isinstance(seat, int) and not isinstance(seat, bool))
     return known
 
 
