@@ -869,11 +869,14 @@ HAND_PARTS = {
 }
 """The label of each part of a hand in the organiser's deal (`engine.deal_shape`); a part
 dealt more than once is numbered."""
-DEAL_MARKS = {
-    "alpha": (_("Alpha wolf"), _("Drawn at random among the werewolves")),
-    "burgomaster": (_("First Burgomaster"), "—"),
-}
-"""The seat the deal names besides the hands: its label, and what leaving it out means."""
+
+
+def deal_mark_words(ruleset: str, mark: str) -> tuple[str, str]:
+    """The seat the deal names besides the hands (`DealShape.mark`: the alpha, the first
+    Burgomaster), in the words of `ruleset`'s family (games/deal_mark.html through `own`):
+    its label, and what leaving it out means."""
+    template = own_templates(ruleset, "games/deal_mark.html")
+    return words(template, {"mark": mark, "word": "label"}), words(template, {"mark": mark, "word": "unnamed"})
 
 
 def hand_choice_words(part: rulesets.HandPart, value: str, ruleset: str) -> str:
@@ -923,7 +926,7 @@ class AssignRolesForm(forms.Form):
                         initial=initial,
                     )
                     self.names[player.pk].append(name)
-        mark_label, unnamed = DEAL_MARKS[self.shape.mark]
+        mark_label, unnamed = deal_mark_words(game.ruleset, self.shape.mark)
         self.fields[self.shape.mark] = forms.TypedChoiceField(
             label=mark_label,
             choices=[("", unnamed)] + [(p.pk, p.name) for p in self.players],
