@@ -43,9 +43,7 @@ OWN_EVENTS = (
     "mafia_chose",
     "cop_checked",
     "eliminated",
-    "roleblocked",
     "ruling_kill_blocked",
-    "ruling_roleblocked",
 )
 """The kinds of event Mafia writes that no shared template words."""
 
