@@ -11,6 +11,7 @@ from datetime import timedelta
 from html import unescape
 
 import pytest
+from django.core import mail
 from django.test import Client
 from django.utils import translation
 
@@ -84,6 +85,9 @@ def test_a_seat_hands_in_no_elimination_on_its_page(organiser) -> None:
     client = Client()
     page = unescape(client.get(path).content.decode())
     assert 'value="no_elimination"' in page
+    assert "Or vote NO ELIMINATION: it counts like a vote for a player" in page
+    welcome = next(message.body for message in mail.outbox if path in message.body)
+    assert "Or vote NO ELIMINATION" in welcome
     phase = game.current_phase()
     response = client.post(path, {"phase": phase.pk, "target": "no_elimination"})
     assert response.status_code == 302
@@ -179,3 +183,28 @@ def test_the_day_that_ended_says_who_voted_for_no_elimination_in_neutral_words()
     assert "lynch" not in said(mafia.ID, ballots=[[2, 3], [0, 2]], tied=[2, 3], how="tie")
     assert "Dino had the most votes." in said("classic", ballots=[[2, 3]], lynched=3, how="plurality")
     assert "NESSUNA ELIMINAZIONE" in said(mafia.ID, "it", no_elimination=[0], how="no_elimination")
+
+
+def test_paper_and_the_printed_notecards_offer_no_elimination(organiser, organiser_client: Client) -> None:
+    """The words a phase's cards may hold, as the paper door lists them (the organiser's
+    page, the printed notecards, a seat's mail), include the cards taken instead of a vote;
+    a line with NO ELIMINATION reads as that card."""
+    from werewolf.engine import grammar
+    from werewolf.printing import documents
+
+    game = mafia_day(organiser)
+    spec = engine.phase(game.engine_state)
+    words = [verb.word for verb in grammar.verbs(grammar.slot_cards(spec.slots.values()), mafia.ID)]
+    assert words == ["VOTE", "NO VOTE", "NO ELIMINATION"]
+    page = unescape(organiser_client.get(f"/games/{game.pk}/cards/").content.decode())
+    assert "<code>NO ELIMINATION</code>" in page
+    phase, cards, verbs = documents.notecards(game)
+    assert "<code>NO ELIMINATION</code>" in documents.notecards_html(game, phase, cards, verbs)
+    response = organiser_client.post(
+        f"/games/{game.pk}/cards/", {"phase": phase.pk, "seat_0": "NO ELIMINATION", "seat_1": "no elimination"}
+    )
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    assert selectors.card_of(phase, 0) == NO and selectors.card_of(phase, 1) == NO
+    with translation.override("it"):
+        italian = unescape(organiser_client.get(f"/games/{game.pk}/cards/", HTTP_ACCEPT_LANGUAGE="it").content.decode())
+    assert "NESSUNA ELIMINAZIONE" in italian
