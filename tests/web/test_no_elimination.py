@@ -208,3 +208,11 @@ def test_paper_and_the_printed_notecards_offer_no_elimination(organiser, organis
     with translation.override("it"):
         italian = unescape(organiser_client.get(f"/games/{game.pk}/cards/", HTTP_ACCEPT_LANGUAGE="it").content.decode())
     assert "NESSUNA ELIMINAZIONE" in italian
+
+
+def test_the_printed_tally_sheet_has_a_row_for_no_elimination(organiser, organiser_client: Client) -> None:
+    from .test_printing import text_of
+
+    game = mafia_day(organiser)
+    (page,) = text_of(organiser_client.get(f"/games/{game.pk}/print/tally.pdf").content)
+    assert "NO ELIMINATION" in page and "Nobody (a blank vote)" in page
