@@ -216,3 +216,15 @@ def test_the_printed_tally_sheet_has_a_row_for_no_elimination(organiser, organis
     game = mafia_day(organiser)
     (page,) = text_of(organiser_client.get(f"/games/{game.pk}/print/tally.pdf").content)
     assert "NO ELIMINATION" in page and "Nobody (a blank vote)" in page
+
+
+def test_a_reply_by_mail_hands_in_no_elimination(organiser) -> None:
+    """The mail door reads the card the web form writes (the form's choice, its words)."""
+    from random import Random
+
+    from .play import mail_card
+
+    game = mafia_day(organiser)
+    phase = game.current_phase()
+    mail_card(game, 2, {"phase": phase.pk, "target": "no_elimination"}, Random(1))
+    assert selectors.card_of(phase, 2) == NO
