@@ -164,7 +164,7 @@ def test_the_day_that_ended_says_who_voted_for_no_elimination_in_neutral_words()
     werewolf games say so in their own folder), with the votes for no elimination."""
     from types import SimpleNamespace
 
-    names = ["Ada", "Bruno", "Carla", "Dino"]
+    names = ["Ada", "Bruno", "Carla", "Dino", "Elsa"]
 
     def said(ruleset: str, language: str = "en", **data) -> str:
         event = SimpleNamespace(
@@ -180,6 +180,12 @@ def test_the_day_that_ended_says_who_voted_for_no_elimination_in_neutral_words()
     assert "The vote for no elimination won: nobody is eliminated." in won and "majority" not in won
     assert "Dino had the most votes and is eliminated." in said(mafia.ID, ballots=[[2, 3]], lynched=3, how="plurality")
     assert "nobody voted" in said(mafia.ID)
+    tied = said(mafia.ID, ballots=[[2, 3]], no_elimination=[0], tied=[3], how="tie")
+    assert "A tie between Dino and the vote for no elimination: nobody is eliminated." in tied
+    two = said(mafia.ID, ballots=[[2, 3], [3, 2], [1, 2]], no_elimination=[0], tied=[], how="plurality", lynched=2)
+    assert "Carla had the most votes and is eliminated." in two
+    players = said(mafia.ID, ballots=[[2, 3], [3, 2], [4, 3], [1, 2]], no_elimination=[0], tied=[2, 3], how="tie")
+    assert "A tie between Carla, Dino: nobody is eliminated." in players
     assert "lynch" not in said(mafia.ID, ballots=[[2, 3], [0, 2]], tied=[2, 3], how="tie")
     assert "Dino had the most votes." in said("classic", ballots=[[2, 3]], lynched=3, how="plurality")
     assert "NESSUNA ELIMINAZIONE" in said(mafia.ID, "it", no_elimination=[0], how="no_elimination")
