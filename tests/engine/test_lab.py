@@ -70,9 +70,32 @@ def test_a_lopsided_setup_is_flagged_and_an_even_one_is_not() -> None:
     assert suggested.flagged is None
 
 
+NO_DESIGNER_WOULD_SUGGEST = (
+    ("classic", 10, {"wolves": 4}, "wolves"),
+    ("classic", 12, {"wolves": 1, "seers": 2}, "village"),
+)
+"""Setups the lab must flag whatever its time (issue 39): four werewolves at 10 players,
+one werewolf against two Seers at 12."""
+
+
+def test_setups_no_designer_would_suggest_are_flagged_however_short_the_labs_time() -> None:
+    """The study at the fewest games the web's budget gives the flag's figure flags
+    both setups for their side, and so would every cut of the judged figure the clock
+    could make up to the full `GAMES` (a figure cut short is the first games of the
+    full one): the talking bots' packs do not vote their own members to death, so the
+    flag does not hang on where the clock stopped."""
+    for ruleset, players, options, side in NO_DESIGNER_WOULD_SUGGEST:
+        study = lab.study(ruleset, players, options, games=lab.FEWEST)
+        assert study.flagged is not None and study.flagged.side == side, (players, options)
+        run = lab.Run(ruleset, players, options, lab.JUDGE)
+        while run.games < lab.GAMES:
+            run.play(lab.BATCH)
+            if run.games >= lab.FEWEST:
+                assert run.share(side).share > lab.LOPSIDED, (players, options, run.games, run.share(side))
+
+
 def test_the_option_moving_a_lopsided_setup_most_comes_first() -> None:
-    """Five werewolves at 12 (four at 10 win about 72 % with the talking bots, too near
-    the flag for 60 games): the race's first change evens the talking bots' figure (one
+    """Five werewolves at 12: the race's first change evens the talking bots' figure (one
     werewolf fewer, a second Seer, or wolfsbane on the doorstep, the changes that do),
     the others follow in order, and a change of nothing (the Thing's rule without the
     Thing) is seen to change nothing."""

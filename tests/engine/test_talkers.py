@@ -13,7 +13,17 @@ from werewolf.engine.people import ALLY, ALONE, Memory, remember
 from werewolf.engine.simulate import TALK, simulate
 from werewolf.engine.speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Remark, Square, read
 from werewolf.engine.state import State
-from werewolf.engine.talkers import CERTAIN, PUBLIC_SEAT, TEMPER, Table, Temper, suspicion, talking_cards
+from werewolf.engine.talkers import (
+    CERTAIN,
+    PUBLIC_SEAT,
+    TEMPER,
+    Table,
+    Temper,
+    _intention,
+    _lost,
+    suspicion,
+    talking_cards,
+)
 
 CLASSIC = rulesets.get("classic")
 SEER, WOLF, VILLAGER = "seer", "wolf", "villager"
@@ -61,6 +71,33 @@ def test_a_seer_who_found_a_wolf_comes_out_and_the_village_lynches_that_wolf() -
         assert not {cards[1].targets[0], cards[2].targets[0]} & {1, 2}
         day = resolved(state, table, cards)
         assert not day.alive[1] and day.alive[0]
+
+
+def test_a_hiding_wolf_never_gives_the_vote_that_lynches_its_packmate() -> None:
+    """A wolf who hides (`hide` 1) votes for a packmate the square leads against only
+    when the village alone has the votes to lynch it (more than half the living, the
+    pack left out): then the packmate is lost anyway, and the vote will speak for the
+    voter. Otherwise it votes for the square's next suspect: a pack that can save its
+    member does."""
+    state, table = started(Temper(reveal=1.0, bluff=0.0, hide=1.0))
+    state = night_one(state, table)
+    table.square.say(Remark(1, 0, COMING_OUT, role=SEER))
+    table.square.say(Remark(1, 0, DIVINED, 1, werewolf=True))
+    living = state.living()
+    pack = table.memories[2].pack
+    few = {seat: 1 for seat in (0, 4, 5)}
+    assert _lost(pack, few, living) == frozenset()
+    said = _intention(table, 2, living, living, Counter(few.values()), True, living, _lost(pack, few, living))
+    assert said not in (None, 1, 2)
+    enough = {seat: 1 for seat in (0, 4, 5, 6, 7)}
+    assert _lost(pack, {**enough, 2: 1}, living) == {1}
+    said = _intention(table, 2, living, living, Counter(enough.values()), True, living, _lost(pack, enough, living))
+    assert said == 1
+    for seed in range(5):
+        state, table = started(Temper(reveal=1.0, bluff=0.0, hide=1.0))
+        state = night_one(state, table)
+        cards = talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(seed))
+        assert cards[2] == vote(1)
 
 
 def test_a_seer_who_will_not_reveal_keeps_quiet_until_it_leads_the_square() -> None:

@@ -353,7 +353,8 @@ def day_talk(
         tally = Counter(intentions.values()) if intentions else accused
         said: dict[int, int] = {}
         for seat in living:
-            choice = _intention(table, seat, living, named, tally, seat in hiding, order)
+            lost = _lost(table.memories[seat].pack, intentions, living) if seat in hiding else frozenset()
+            choice = _intention(table, seat, living, named, tally, seat in hiding, order, lost)
             if choice is not None:
                 said[seat] = choice
         intentions = said
@@ -379,15 +380,20 @@ def _intention(
     tally: Mapping[int, int],
     hiding: bool,
     order: Sequence[int],
+    lost: Collection[int] = frozenset(),
 ) -> int | None:
     """Whom `seat` says it will vote for among `named`: its suspicion (a wolf's or a
     turncoat's, the square's, its pack left out unless it hides, and the pack's spared
     prey turned on) plus `follow` of the square's `tally` over its leader's; None when
-    it has nobody to name."""
+    it has nobody to name. A hiding wolf names a packmate only when it is `lost`
+    anyway (`_lost`): it never gives the vote that would lynch one."""
     memory = table.memories[seat]
     if memory.pack or memory.stance:
         public_score = table.believes(PUBLIC_SEAT, living)[1]
-        shunned = memory.pack if memory.pack and not hiding else {seat}
+        if memory.pack and hiding:
+            shunned = {seat} | {mate for mate in memory.pack if mate not in lost}
+        else:
+            shunned = memory.pack if memory.pack else {seat}
         values = {other: public_score[other] for other in living if other not in shunned}
         for other in _spared(memory, values, table.square):
             values[other] += CERTAIN
@@ -400,6 +406,17 @@ def _intention(
     for other in values:
         values[other] += share * tally.get(other, 0)
     return _best(values, order)
+
+
+def _lost(pack: Collection[int], intentions: Mapping[int, int], living: Sequence[int]) -> frozenset[int]:
+    """The members of `pack` whom the square's last `intentions` lynch without a vote
+    of the pack's: more than half the living, the pack left out, said they would vote
+    for each. A wolf who hides may vote for such a packmate (it is lost anyway, and the
+    vote will speak for the voter once its card shows), never for another: a pack that
+    can save its member does."""
+    needed = len(living) // 2 + 1
+    votes = Counter(target for voter, target in intentions.items() if voter not in pack)
+    return frozenset(mate for mate in pack if votes[mate] >= needed)
 
 
 def _estimates(table: Table, day: int, living: Sequence[int], hiding: set[int], rng: Random) -> None:
