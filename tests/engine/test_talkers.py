@@ -475,3 +475,23 @@ def test_a_fortune_tellers_reading_is_a_result_it_may_claim() -> None:
         rulesets.get("lunapiena").lessons(),
     )
     assert memory.roles == {2: WOLF} and memory.wolves == {2} and memory.results == [(2, True)]
+
+
+def test_a_claimant_whose_votes_deny_its_claim_is_caught() -> None:
+    """A claimant who named a player a werewolf, then on a day over said it would vote
+    for someone else while that player still talked, is read as a liar; one who voted
+    for the wolf it named is not, nor is anyone while the day is still talked."""
+    square = Square()
+    square.say(Remark(1, 0, COMING_OUT, role=SEER))
+    square.say(Remark(1, 0, DIVINED, 1, werewolf=True))
+    square.say(Remark(1, 2, COMING_OUT, role=SEER))
+    square.say(Remark(1, 2, DIVINED, 0, werewolf=True))
+    for seat, target in ((0, 1), (1, 0), (2, 5), (5, 1)):
+        square.say(Remark(1, seat, VOTE, target))
+    assert not square.belied(2)
+    square.say(Remark(2, 4, ESTIMATE, 1))
+    assert square.belied(2) and not square.belied(0)
+    memory = Memory(5)
+    memory.counts.update({SEER: 1})
+    claims = read(square, memory, TEMPER.trust)
+    assert 2 in claims.liars and 0 not in claims.liars
