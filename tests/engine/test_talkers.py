@@ -495,3 +495,18 @@ def test_a_claimant_whose_votes_deny_its_claim_is_caught() -> None:
     memory.counts.update({SEER: 1})
     claims = read(square, memory, TEMPER.trust)
     assert 2 in claims.liars and 0 not in claims.liars
+
+
+def test_the_ballot_between_two_suspects_follows_the_days_talk() -> None:
+    """Tabula's ballot: the suspects write no card but still weigh in the voters'
+    beliefs, and each voter picks between them as the talk settled: after the Seer
+    named wolf 1 (`reveal` 1), every villager's ballot names wolf 1."""
+    for seed in range(5):
+        state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+        state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+        state = resolved(state, table, talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed)))
+        slots = engine.phase(state).slots
+        assert 1 not in slots and len(slots) == len(state.living()) - 2
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        for seat in set(slots) - {1, 2, 3}:
+            assert cards[seat] == engine.Order("ballot", (1,)), (seed, seat)

@@ -586,7 +586,10 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
             if aims.get(spec.slots[seat].card.kind) == "hostile" and spec.slots[seat].card.fields
             for choice in spec.slots[seat].options[0]
         }
-        intentions = day_talk(table, spec.number, talkers, rng, among)
+        # The candidates talk too (a suspect in Tabula's ballot writes no card, but it
+        # speaks, and the voters' beliefs must weigh it).
+        speakers = [seat for seat in living if seat in spec.slots or seat in among]
+        intentions = day_talk(table, spec.number, speakers, rng, among)
     for seat, slot in spec.slots.items():
         card = slot.card
         memory = table.memories[seat]
