@@ -215,6 +215,13 @@ def _lodge(memory: Memory, living: Sequence[int]) -> list[int]:
     )
 
 
+def _claimed_by_another(memory: Memory, square: Square, fellows: Sequence[int]) -> bool:
+    """Whether a seat outside the lodge claimed the lodge's role: its members then come
+    out (at the `reveal` chance) to say who they are."""
+    lodge = {memory.seat, *fellows}
+    return any(role == memory.role and seat not in lodge for seat, role in square.claimed.items())
+
+
 def _vouch(table: Table, day: int, seat: int, memory: Memory, fellows: Sequence[int]) -> None:
     """A member of a lodge comes out with its role and vouches for each fellow it
     knows ("not a werewolf"): the members confirm each other."""
@@ -333,7 +340,7 @@ def day_talk(
                     _claim(table, day, seat, memory)
             elif seat not in table.out:
                 fellows = _lodge(memory, living)
-                if fellows and rng.random() < temper.reveal:
+                if fellows and _claimed_by_another(memory, square, fellows) and rng.random() < temper.reveal:
                     _vouch(table, day, seat, memory, fellows)
         _bluff(table, day, living, rng)
         for seat in living:
@@ -366,6 +373,11 @@ def day_talk(
             memory = memories[leader]
             if _inquirer(memory) and leader not in table.out:
                 _claim(table, day, leader, memory)
+            elif _lodge(memory, living) and leader not in table.out:
+                # A lodge comes out in its member's defence, all of it at once.
+                for mason in (leader, *_lodge(memory, living)):
+                    if mason not in table.out:
+                        _vouch(table, day, mason, memories[mason], _lodge(memories[mason], living))
             elif memory.pack and leader not in square.claimed and (leader, leader) not in table.weighed:
                 _defend(table, day, leader, intentions, living, rng)
     table.intentions = intentions
