@@ -528,3 +528,26 @@ def test_the_ballot_between_two_suspects_follows_the_days_talk() -> None:
         cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
         for seat in set(slots) - {1, 2, 3}:
             assert cards[seat] == engine.Order("ballot", (1,)), (seed, seat)
+
+
+def test_a_seer_who_found_a_wolf_comes_out_when_the_village_cannot_wait() -> None:
+    """A Seer that would keep quiet (`reveal` 0) holds its wolf back while the village
+    can afford a wrong lynch; once one wrong lynch and one night kill would leave the
+    wolves as many as the others (six alive, two wolves), it comes out before anyone
+    votes."""
+    state, table = started(Temper(reveal=0.0, bluff=0.0, hide=0.0))
+    state = night_one(state, table)
+    talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(3))
+    remarks = table.square.remarks
+    first_vote = next(number for number, remark in enumerate(remarks) if remark.kind == VOTE)
+    assert Remark(1, 0, COMING_OUT, role=SEER) not in remarks[:first_vote]
+    state, table = started(Temper(reveal=0.0, bluff=0.0, hide=0.0))
+    state = night_one(state, table)
+    state = resolved(state, table, {seat: vote(5 if seat == 4 else 4) for seat in state.living()})
+    state = resolved(state, table, {0: engine.Order("inquire", (6,)), 1: engine.Order("kill", (5,))})
+    assert len(state.living()) == 6
+    talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(3))
+    remarks = table.square.remarks
+    first_vote = next(number for number, remark in enumerate(remarks) if remark.kind == VOTE)
+    assert Remark(2, 0, COMING_OUT, role=SEER) in remarks[:first_vote]
+    assert Remark(2, 0, DIVINED, 1, werewolf=True) in remarks

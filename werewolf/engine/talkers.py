@@ -204,6 +204,15 @@ def _reason_to_reveal(memory: Memory, square: Square, living: Sequence[int]) -> 
     )
 
 
+def _last_chance(memory: Memory, living: Sequence[int]) -> bool:
+    """Whether the village can no longer afford to wait: one wrong lynch and one night
+    kill would leave the wolves as many as the others, counting every wolf the setup
+    announced as alive but those known dead. An inquirer with a reason then comes out
+    whatever its temper."""
+    wolves = memory.counts.get("wolf", 0) - len(memory.wolves & memory.dead)
+    return len(living) - 2 * wolves <= 2
+
+
 def _lodge(memory: Memory, living: Sequence[int]) -> list[int]:
     """The living seats this one knows hold its own role (the Freemasons of its
     lodge), when it hunts with no pack."""
@@ -336,7 +345,10 @@ def day_talk(
         for seat in living:
             memory = memories[seat]
             if _inquirer(memory):
-                if seat in table.out or (_reason_to_reveal(memory, square, living) and rng.random() < temper.reveal):
+                if seat in table.out or (
+                    _reason_to_reveal(memory, square, living)
+                    and (rng.random() < temper.reveal or _last_chance(memory, living))
+                ):
                     _claim(table, day, seat, memory)
             elif seat not in table.out:
                 fellows = _lodge(memory, living)
