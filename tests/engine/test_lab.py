@@ -96,7 +96,8 @@ def test_setups_no_designer_would_suggest_are_flagged_however_short_the_labs_tim
 
 def test_the_option_moving_a_lopsided_setup_most_comes_first() -> None:
     """Five werewolves at 12: the race's first change evens the talking bots' figure (one
-    werewolf fewer, a second Seer, or wolfsbane on the doorstep, the changes that do),
+    werewolf fewer or a quiet first night, each about 64 % for the wolves in 300 games
+    against 81 %; a second Seer, or wolfsbane on the doorstep, which do less),
     the others follow in order, and a change of nothing (the Thing's rule without the
     Thing) is seen to change nothing."""
     changes = lab.changes("classic", 12, {"wolves": 5})
@@ -108,6 +109,7 @@ def test_the_option_moving_a_lopsided_setup_most_comes_first() -> None:
     assert [change.moved for change in found.changes] == sorted((c.moved for c in found.changes), reverse=True)
     assert found.best is not None and (found.best.option, found.best.value) in {
         ("wolves", 4),
+        ("first_night", "quiet"),
         ("seers", 2),
         ("wolfsbane", "doorstep"),
     }
