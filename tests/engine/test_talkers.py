@@ -9,7 +9,9 @@ from random import Random
 
 from werewolf import engine
 from werewolf.engine import rulesets
+from werewolf.engine.events import Audience, Event
 from werewolf.engine.people import ALLY, ALONE, Memory, remember
+from werewolf.engine.rulesets.lupusburg.table import PRIVILEGE, SHOW, WEREWOLF
 from werewolf.engine.simulate import TALK, simulate
 from werewolf.engine.speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Remark, Square, read
 from werewolf.engine.state import State
@@ -19,6 +21,7 @@ from werewolf.engine.talkers import (
     TEMPER,
     Table,
     Temper,
+    _house_card,
     _intention,
     _lost,
     suspicion,
@@ -551,3 +554,96 @@ def test_a_seer_who_found_a_wolf_comes_out_when_the_village_cannot_wait() -> Non
     first_vote = next(number for number, remark in enumerate(remarks) if remark.kind == VOTE)
     assert Remark(2, 0, COMING_OUT, role=SEER) in remarks[:first_vote]
     assert Remark(2, 0, DIVINED, 1, werewolf=True) in remarks
+
+
+LUPUSBURG = rulesets.get("lupusburg")
+
+
+def lupusburg(seed: int, players: int = 6) -> tuple[State, Table]:
+    """A Lupusburg game dealt from `seed` (a night first) and its talking table."""
+    state, events = LUPUSBURG.setup(LUPUSBURG.options({}, players), players, seed)
+    table = Table.seated(players, Random(seed))
+    remember(table.memories, events, LUPUSBURG.lessons())
+    return state, table
+
+
+def werewolfs_houses(state: State) -> tuple[int, int, int]:
+    """The Werewolf's seat, the house of his Werewolf and that of his other character."""
+    wolf = state.rules.seat_of(WEREWOLF)
+    mark = state.rules.characters.index(WEREWOLF)
+    return wolf, mark, 4 * wolf + 1 - mark
+
+
+def test_a_lupusburg_player_learns_the_characters_it_sees_and_the_werewolf_who_saw_his() -> None:
+    """Each player knows its own characters under their houses (whether each is the
+    Werewolf); a character shown to a player is known under its house; the Werewolf
+    learns who was shown his Werewolf."""
+    state, table = lupusburg(3)
+    wolf, mark, other = werewolfs_houses(state)
+    assert table.memories[wolf].characters == {mark: True, other: False}
+    seer = (wolf + 1) % 6
+    shown = Event(
+        "character_shown", {"seat": wolf, "house": mark, "role": WEREWOLF, "to": seer}, Audience.of(seer, wolf)
+    )
+    remember(table.memories, [shown], LUPUSBURG.lessons())
+    assert table.memories[seer].characters[mark] is True and wolf in table.memories[seer].wolves
+    assert table.memories[wolf].exposed == {seer}
+    assert not table.memories[PUBLIC_SEAT].characters and not table.memories[PUBLIC_SEAT].exposed
+
+
+def test_the_werewolf_never_claws_his_own_house_while_another_is_left() -> None:
+    """A person holding the Werewolf slaughters others' characters, not his own: every
+    claw falls on another player's house."""
+    for seed in range(20):
+        state, table = lupusburg(seed)
+        wolf = state.rules.seat_of(WEREWOLF)
+        while state.winner is None:
+            spec = engine.phase(state)
+            cards = talking_cards(table, spec, LUPUSBURG.aims(), Random(seed))
+            if spec.kind == "night" and len(state.rules.alive_houses(wolf)) < sum(state.rules.living):
+                assert cards[wolf].kind == "claw" and cards[wolf].targets[0] // 2 != wolf, seed
+            state, events = engine.resolve(state, cards, Random(seed), checked=True)
+            remember(table.memories, events, LUPUSBURG.lessons())
+
+
+def test_the_werewolf_claws_first_the_player_who_saw_his_werewolf() -> None:
+    """A Burgomaster shown the Werewolf knows who holds it: the Werewolf slaughters that
+    player's characters first."""
+    for seed in range(10):
+        state, table = lupusburg(seed)
+        wolf, mark, _other = werewolfs_houses(state)
+        seer = (wolf + 2) % 6
+        data = {"seat": wolf, "house": mark, "role": WEREWOLF, "to": seer}
+        remember(table.memories, [Event("character_shown", data, Audience.of(seer, wolf))], LUPUSBURG.lessons())
+        cards = talking_cards(table, engine.phase(state), LUPUSBURG.aims(), Random(seed))
+        assert cards[wolf].targets[0] // 2 == seer
+
+
+def test_the_werewolf_shows_his_other_character_never_his_werewolf() -> None:
+    """Asked to show one of his characters (the Burgomaster's back, or the goals
+    edition's player asked), the Werewolf shows the one that gives nothing away."""
+    for seed in range(10):
+        state, table = lupusburg(seed)
+        wolf, mark, other = werewolfs_houses(state)
+        others = tuple(house for house in range(12) if house // 2 != wolf)
+        living = list(range(6))
+        for slot in (engine.Slot(PRIVILEGE, (others, (), (mark, other))), engine.Slot(SHOW, ((mark, other),))):
+            card = _house_card(table, wolf, slot, LUPUSBURG.aims().get(slot.card.kind), living, Random(seed))
+            assert card is not None
+            shown = card.field("back") if slot.card is PRIVILEGE else card.targets
+            assert shown == (other,), seed
+
+
+def test_the_burgomaster_looks_under_an_unseen_house_of_the_player_it_suspects_most() -> None:
+    """The Burgomaster's privilege goes where it learns most: a house of its top
+    suspect whose character it has not seen yet."""
+    state, table = lupusburg(4)
+    wolf = state.rules.seat_of(WEREWOLF)
+    mayor, suspect = [seat for seat in range(6) if seat != wolf][:2]
+    table.hunches[mayor] = {other: (0.2 if other == suspect else 0.0) for other in range(6) if other != mayor}
+    table.memories[mayor].characters[2 * suspect] = False
+    others = tuple(house for house in range(12) if house // 2 != mayor)
+    slot = engine.Slot(PRIVILEGE, (others, (), (2 * mayor, 2 * mayor + 1)))
+    for seed in range(5):
+        card = _house_card(table, mayor, slot, "probe", list(range(6)), Random(seed))
+        assert card is not None and card.targets == (2 * suspect + 1,)

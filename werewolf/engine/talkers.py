@@ -35,7 +35,7 @@ from random import Random
 
 from .bots import bot_card
 from .cards import SLEEP, Slot
-from .orders import Order
+from .orders import TARGETS, Order
 from .people import ALLY, Aim, Memory, people_card
 from .speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Claims, Remark, Square, read
 from .state import PhaseSpec
@@ -516,6 +516,9 @@ def _night_choice(
         prey = [choice for choice in prey if choice not in spared] or prey
         if not prey:
             return None
+        witnesses = [choice for choice in prey if choice in memory.exposed]
+        if witnesses:
+            return witnesses[int(rng.random() * len(witnesses))]
         claimants = [choice for choice in prey if square.claimed.get(choice) and choice in square.results]
         claimants = [choice for choice in claimants if square.claimed[choice] == memory.inquiring] or claimants
         if claimants:
@@ -588,6 +591,46 @@ def _housed(slot: Slot, houses: Mapping[int, int], suspect: int | None) -> Order
     return Order(slot.card.kind, (mine[0],), extra)
 
 
+def _house_card(
+    table: Table, seat: int, slot: Slot, aim: Aim | None, living: Sequence[int], rng: Random
+) -> Order | None:
+    """A card naming houses other than the day's votes (Lupusburg's claw, the
+    Burgomaster's look, a character shown), written as the seat's player would: a house
+    of the player `_night_choice` names for the card's aim (a wolf never claws its own
+    while another is left, and hunts first whoever saw its wolf's character; a
+    Burgomaster looks under a house it has not seen of the player it suspects most);
+    of its own houses (a character shown back or asked for), one whose character gives
+    no wolf away. Any other field is left blank; None when the seat has nothing of its
+    own to write (the bots that play like people write the card)."""
+    memory = table.memories[seat]
+    houses = memory.houses or table.memories[PUBLIC_SEAT].houses
+    written: list[tuple[str, tuple[int, ...]]] = []
+    for number, (asked, choices) in enumerate(slot.pairs()):
+        if asked.refers != "house" or not choices:
+            continue
+        if all(houses.get(house) == seat for house in choices):
+            innocent = [house for house in choices if memory.characters.get(house) is False]
+            written.append((asked.name, ((innocent or list(choices))[0],)))
+            continue
+        if number:
+            continue
+        unseen = list(choices)
+        if aim == "probe":
+            unseen = [house for house in choices if house not in memory.characters] or unseen
+        owners = tuple(dict.fromkeys(houses[house] for house in unseen if house in houses))
+        if aim == "probe" and memory.pack:
+            owner = owners[int(rng.random() * len(owners))] if owners else None
+        else:
+            owner = _night_choice(table, seat, Slot(slot.card, (owners,)), aim, living, rng) if owners else None
+        theirs = [house for house in unseen if houses.get(house) == owner]
+        if theirs:
+            written.append((asked.name, (theirs[int(rng.random() * len(theirs))],)))
+    if not written:
+        return None
+    main = next((values for name, values in written if name == TARGETS), ())
+    return Order(slot.card.kind, main, tuple((name, values) for name, values in written if name != TARGETS))
+
+
 def _named(slot: Slot, choice: int) -> Slot:
     return Slot(slot.card, ((choice,), *slot.options[1:]))
 
@@ -618,8 +661,12 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
         card = slot.card
         memory = table.memories[seat]
         if spec.kind == "day" and houses and card.fields and card.fields[0].refers == "house":
-            housed = _housed(slot, houses, intentions.get(seat)) if aims.get(card.kind) == "hostile" else None
-            cards[seat] = housed or people_card(slot, memory, aims, rng)
+            if aims.get(card.kind) == "hostile":
+                cards[seat] = _housed(slot, houses, intentions.get(seat)) or people_card(slot, memory, aims, rng)
+                continue
+        if houses and spec.kind in ("day", "night") and any(asked.refers == "house" for asked in card.fields):
+            written = _house_card(table, seat, slot, aims.get(card.kind), living, rng)
+            cards[seat] = written or people_card(slot, memory, aims, rng)
             continue
         if card is SLEEP or not card.fields or card.fields[0].refers != "seat":
             cards[seat] = people_card(slot, memory, aims, rng)
