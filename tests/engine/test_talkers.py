@@ -647,3 +647,27 @@ def test_the_burgomaster_looks_under_an_unseen_house_of_the_player_it_suspects_m
     for seed in range(5):
         card = _house_card(table, mayor, slot, "probe", list(range(6)), Random(seed))
         assert card is not None and card.targets == (2 * suspect + 1,)
+
+
+def test_the_werewolf_turns_the_days_votes_on_others_houses() -> None:
+    """The Werewolf talks and votes as an innocent player would: his accusation and his
+    ballot go on another player's houses, never his own, and when one of his houses is
+    a suspect his ballot goes on the other suspect."""
+    checked = suspected = 0
+    for seed in range(20):
+        state, table = lupusburg(seed)
+        wolf = state.rules.seat_of(WEREWOLF)
+        while state.winner is None:
+            spec = engine.phase(state)
+            cards = talking_cards(table, spec, LUPUSBURG.aims(), Random(seed))
+            card = cards.get(wolf)
+            if card is not None and card.kind in ("accuse", "ballot"):
+                named = {*card.targets, *card.field("also")}
+                assert named and all(house // 2 != wolf for house in named), seed
+                if card.kind == "ballot" and any(house // 2 == wolf for house in state.rules.suspects):
+                    assert named == {house for house in state.rules.suspects if house // 2 != wolf}
+                    suspected += 1
+                checked += 1
+            state, events = engine.resolve(state, cards, Random(seed), checked=True)
+            remember(table.memories, events, LUPUSBURG.lessons())
+    assert checked > 40 and suspected > 3
