@@ -194,3 +194,17 @@ def test_changes_to_a_list_add_or_take_one_item() -> None:
     for name, value in lab.changes("tabula", 12, {}):
         if name == "specials":
             assert len(set(value) ^ set(checked["specials"])) == 1
+
+
+def test_lupusburgs_form_default_is_not_flagged_however_short_the_labs_time() -> None:
+    """The New game form's Lupusburg table (6 players), both editions: once the Werewolf
+    plays back (he claws others' houses and never shows his Werewolf), no side of the
+    talking bots' games passes the flag at any cut the web's clock can make of the
+    judged figure, from `FEWEST` to `GAMES` games."""
+    for ruleset in ("lupusburg", "lupusburg-goals"):
+        players = engine.rulesets.get(ruleset).capabilities.typical_table
+        run = lab.Run(ruleset, players, {}, lab.JUDGE)
+        while run.games < lab.GAMES:
+            run.play(lab.BATCH)
+            if run.games >= lab.FEWEST:
+                assert max(share.share for share in run.figures().shares) <= lab.LOPSIDED, (ruleset, run.games)
