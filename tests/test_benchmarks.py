@@ -21,6 +21,7 @@ _SERVED = ["--seconds", "0.4", "--rounds", "1", "--clients", "2", "--workers", "
 """The smallest run of a benchmark that serves pages under gunicorn."""
 
 SMALLEST = {
+    "ideal_village.py": ["--games", "20", "--ruleset", "lunapiena"],
     "inbound_limits.py": ["--scale", "0.01"],
     "lab.py": ["--games", "20", "--repeat", "1", "--players", "8"],
     "mail_sweep.py": ["--mails", "20", "--repeat", "2"],
@@ -40,6 +41,7 @@ SMALLEST = {
 """Each script, and the arguments that make it smallest."""
 
 PRINTS = {
+    "ideal_village.py": "| 24 | 3 | no |",
     "inbound_limits.py": "baseline",
     "lab.py": "ratio lab / bare",
     "mail_sweep.py": "ratio full / empty",

@@ -70,10 +70,34 @@ def test_a_lopsided_setup_is_flagged_and_an_even_one_is_not() -> None:
     assert suggested.flagged is None
 
 
+NO_DESIGNER_WOULD_SUGGEST = (
+    ("classic", 10, {"wolves": 4}, "wolves"),
+    ("classic", 12, {"wolves": 1, "seers": 2}, "village"),
+)
+"""Setups the lab must flag whatever its time (issue 39): four werewolves at 10 players,
+one werewolf against two Seers at 12."""
+
+
+def test_setups_no_designer_would_suggest_are_flagged_however_short_the_labs_time() -> None:
+    """The study at the fewest games the web's budget gives the flag's figure flags
+    both setups for their side, and so would every cut of the judged figure the clock
+    could make up to the full `GAMES` (a figure cut short is the first games of the
+    full one): the talking bots' packs do not vote their own members to death, so the
+    flag does not hang on where the clock stopped."""
+    for ruleset, players, options, side in NO_DESIGNER_WOULD_SUGGEST:
+        study = lab.study(ruleset, players, options, games=lab.FEWEST)
+        assert study.flagged is not None and study.flagged.side == side, (players, options)
+        run = lab.Run(ruleset, players, options, lab.JUDGE)
+        while run.games < lab.GAMES:
+            run.play(lab.BATCH)
+            if run.games >= lab.FEWEST:
+                assert run.share(side).share > lab.LOPSIDED, (players, options, run.games, run.share(side))
+
+
 def test_the_option_moving_a_lopsided_setup_most_comes_first() -> None:
-    """Five werewolves at 12 (four at 10 win about 72 % with the talking bots, too near
-    the flag for 60 games): the race's first change evens the talking bots' figure (one
-    werewolf fewer, a second Seer, or wolfsbane on the doorstep, the changes that do),
+    """Five werewolves at 12: the race's first change evens the talking bots' figure (one
+    werewolf fewer or a quiet first night, each about 64 % for the wolves in 300 games
+    against 81 %; a second Seer, or wolfsbane on the doorstep, which do less),
     the others follow in order, and a change of nothing (the Thing's rule without the
     Thing) is seen to change nothing."""
     changes = lab.changes("classic", 12, {"wolves": 5})
@@ -85,6 +109,7 @@ def test_the_option_moving_a_lopsided_setup_most_comes_first() -> None:
     assert [change.moved for change in found.changes] == sorted((c.moved for c in found.changes), reverse=True)
     assert found.best is not None and (found.best.option, found.best.value) in {
         ("wolves", 4),
+        ("first_night", "quiet"),
         ("seers", 2),
         ("wolfsbane", "doorstep"),
     }
@@ -188,3 +213,15 @@ def test_a_change_of_preset_deals_the_new_presets_counts(monkeypatch: pytest.Mon
     found = lab.suggest(mafia.ID, 11, {"preset": "power"}, "mafia", TALK, games=20)
     preset = [change for change in found.changes if change.option == "preset"]
     assert len(preset) == 3 and not any(change.same for change in preset)
+def test_lupusburgs_form_default_is_not_flagged_however_short_the_labs_time() -> None:
+    """The New game form's Lupusburg table (6 players), both editions: once the Werewolf
+    plays back (he claws others' houses and never shows his Werewolf), no side of the
+    talking bots' games passes the flag at any cut the web's clock can make of the
+    judged figure, from `FEWEST` to `GAMES` games."""
+    for ruleset in ("lupusburg", "lupusburg-goals"):
+        players = engine.rulesets.get(ruleset).capabilities.typical_table
+        run = lab.Run(ruleset, players, {}, lab.JUDGE)
+        while run.games < lab.GAMES:
+            run.play(lab.BATCH)
+            if run.games >= lab.FEWEST:
+                assert max(share.share for share in run.figures().shares) <= lab.LOPSIDED, (ruleset, run.games)

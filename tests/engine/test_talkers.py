@@ -9,11 +9,24 @@ from random import Random
 
 from werewolf import engine
 from werewolf.engine import rulesets
+from werewolf.engine.events import Audience, Event
 from werewolf.engine.people import ALLY, ALONE, Memory, remember
+from werewolf.engine.rulesets.lupusburg.table import PRIVILEGE, SHOW, WEREWOLF
 from werewolf.engine.simulate import TALK, simulate
 from werewolf.engine.speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Remark, Square, read
 from werewolf.engine.state import State
-from werewolf.engine.talkers import CERTAIN, PUBLIC_SEAT, TEMPER, Table, Temper, suspicion, talking_cards
+from werewolf.engine.talkers import (
+    CERTAIN,
+    PUBLIC_SEAT,
+    TEMPER,
+    Table,
+    Temper,
+    _house_card,
+    _intention,
+    _lost,
+    suspicion,
+    talking_cards,
+)
 
 CLASSIC = rulesets.get("classic")
 SEER, WOLF, VILLAGER = "seer", "wolf", "villager"
@@ -61,6 +74,33 @@ def test_a_seer_who_found_a_wolf_comes_out_and_the_village_lynches_that_wolf() -
         assert not {cards[1].targets[0], cards[2].targets[0]} & {1, 2}
         day = resolved(state, table, cards)
         assert not day.alive[1] and day.alive[0]
+
+
+def test_a_hiding_wolf_never_gives_the_vote_that_lynches_its_packmate() -> None:
+    """A wolf who hides (`hide` 1) votes for a packmate the square leads against only
+    when the village alone has the votes to lynch it (more than half the living, the
+    pack left out): then the packmate is lost anyway, and the vote will speak for the
+    voter. Otherwise it votes for the square's next suspect: a pack that can save its
+    member does."""
+    state, table = started(Temper(reveal=1.0, bluff=0.0, hide=1.0))
+    state = night_one(state, table)
+    table.square.say(Remark(1, 0, COMING_OUT, role=SEER))
+    table.square.say(Remark(1, 0, DIVINED, 1, werewolf=True))
+    living = state.living()
+    pack = table.memories[2].pack
+    few = {seat: 1 for seat in (0, 4, 5)}
+    assert _lost(pack, few, living) == frozenset()
+    said = _intention(table, 2, living, living, Counter(few.values()), True, living, _lost(pack, few, living))
+    assert said not in (None, 1, 2)
+    enough = {seat: 1 for seat in (0, 4, 5, 6, 7)}
+    assert _lost(pack, {**enough, 2: 1}, living) == {1}
+    said = _intention(table, 2, living, living, Counter(enough.values()), True, living, _lost(pack, enough, living))
+    assert said == 1
+    for seed in range(5):
+        state, table = started(Temper(reveal=1.0, bluff=0.0, hide=1.0))
+        state = night_one(state, table)
+        cards = talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(seed))
+        assert cards[2] == vote(1)
 
 
 def test_a_seer_who_will_not_reveal_keeps_quiet_until_it_leads_the_square() -> None:
@@ -300,11 +340,26 @@ def test_a_possessed_who_named_the_seer_is_caught_when_the_pack_kills_the_seer()
     assert all(cards[seat].targets[0] in liars for seat in (4, 5, 6, 7, 8, 9, 10, 11))
 
 
-def test_the_freemasons_come_out_together_and_vouch_for_each_other() -> None:
-    """Each Freemason (`reveal` 1) claims its role and says the other is no wolf; a
-    villager then trusts both more than a player nobody spoke for."""
+def test_the_freemasons_keep_quiet_until_one_of_them_leads_the_square() -> None:
+    """A lodge has no result to give the village: it comes out, as an inquirer does,
+    only with a reason. With nobody suspecting them, the Freemasons say nothing of
+    their role."""
     state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
     state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+    for seat in range(13):
+        table.hunches[seat] = {other: 5.0 if other == 10 else 0.0 for other in range(13) if other != seat}
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(4))
+    assert not {4, 5} & set(table.square.claimed)
+
+
+def test_the_freemasons_come_out_together_and_vouch_for_each_other() -> None:
+    """When the square's first round leads on Freemason 4, both Freemasons (`reveal`
+    1) claim their role in its defence and each says the other is no wolf; a villager
+    then trusts both more than a player nobody spoke for."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+    for seat in range(13):
+        table.hunches[seat] = {other: 5.0 if other == 4 else 0.0 for other in range(13) if other != seat}
     talking_cards(table, engine.phase(state), TABULA.aims(), Random(4))
     said = table.square.remarks
     for mason, other in ((4, 5), (5, 4)):
@@ -312,7 +367,7 @@ def test_the_freemasons_come_out_together_and_vouch_for_each_other() -> None:
         assert Remark(1, mason, DIVINED, other, werewolf=False) in said
     villager = table.memories[9]
     score = suspicion(villager, read(table.square, villager, TEMPER.trust), table.square, state.living(), TEMPER)
-    assert score[4] < score[10] and score[5] < score[10]
+    assert score[4] - table.hunches[9][4] < score[10] and score[5] < score[10]
 
 
 def test_the_bodyguard_guards_the_seer_who_came_out() -> None:
@@ -361,10 +416,13 @@ def test_the_medium_comes_out_when_its_answer_bears_on_a_claim() -> None:
     """The Possessed claimed the Seer and named a player a wolf; the village lynched
     that player; the Medium, told it was no wolf, comes out the next day with its answer
     (`reveal` 1), and knows the Possessed lied."""
-    state, table = tabula_started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
-    state = resolved(state, table, {0: engine.Order("inquire", (8,))})
-    talking_cards(table, engine.phase(state), TABULA.aims(), Random(7))
-    named = next(target for target, _werewolf in table.square.results[3])
+    for seed in range(7, 40):
+        state, table = tabula_started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
+        state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+        talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        named = next(target for target, _werewolf in table.square.results[3])
+        if named not in (1, 2, 3, 7):
+            break
     assert named not in (1, 2, 3, 7)
     state = tabula_day(state, table, named)
     state = resolved(state, table, {1: engine.Order("kill", (9,))})
@@ -438,3 +496,178 @@ def test_a_fortune_tellers_reading_is_a_result_it_may_claim() -> None:
         rulesets.get("lunapiena").lessons(),
     )
     assert memory.roles == {2: WOLF} and memory.wolves == {2} and memory.results == [(2, True)]
+
+
+def test_a_claimant_whose_votes_deny_its_claim_is_caught() -> None:
+    """A claimant who named a player a werewolf, then on a day over said it would vote
+    for someone else while that player still talked, is read as a liar; one who voted
+    for the wolf it named is not, nor is anyone while the day is still talked."""
+    square = Square()
+    square.say(Remark(1, 0, COMING_OUT, role=SEER))
+    square.say(Remark(1, 0, DIVINED, 1, werewolf=True))
+    square.say(Remark(1, 2, COMING_OUT, role=SEER))
+    square.say(Remark(1, 2, DIVINED, 0, werewolf=True))
+    for seat, target in ((0, 1), (1, 0), (2, 5), (5, 1)):
+        square.say(Remark(1, seat, VOTE, target))
+    assert not square.belied(2)
+    square.say(Remark(2, 4, ESTIMATE, 1))
+    assert square.belied(2) and not square.belied(0)
+    memory = Memory(5)
+    memory.counts.update({SEER: 1})
+    claims = read(square, memory, TEMPER.trust)
+    assert 2 in claims.liars and 0 not in claims.liars
+
+
+def test_the_ballot_between_two_suspects_follows_the_days_talk() -> None:
+    """Tabula's ballot: the suspects write no card but still weigh in the voters'
+    beliefs, and each voter picks between them as the talk settled: after the Seer
+    named wolf 1 (`reveal` 1), every villager's ballot names wolf 1."""
+    for seed in range(5):
+        state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+        state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+        state = resolved(state, table, talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed)))
+        slots = engine.phase(state).slots
+        assert 1 not in slots and len(slots) == len(state.living()) - 2
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        for seat in set(slots) - {1, 2, 3}:
+            assert cards[seat] == engine.Order("ballot", (1,)), (seed, seat)
+
+
+def test_a_seer_who_found_a_wolf_comes_out_when_the_village_cannot_wait() -> None:
+    """A Seer that would keep quiet (`reveal` 0) holds its wolf back while the village
+    can afford a wrong lynch; once one wrong lynch and one night kill would leave the
+    wolves as many as the others (six alive, two wolves), it comes out before anyone
+    votes."""
+    state, table = started(Temper(reveal=0.0, bluff=0.0, hide=0.0))
+    state = night_one(state, table)
+    talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(3))
+    remarks = table.square.remarks
+    first_vote = next(number for number, remark in enumerate(remarks) if remark.kind == VOTE)
+    assert Remark(1, 0, COMING_OUT, role=SEER) not in remarks[:first_vote]
+    state, table = started(Temper(reveal=0.0, bluff=0.0, hide=0.0))
+    state = night_one(state, table)
+    state = resolved(state, table, {seat: vote(5 if seat == 4 else 4) for seat in state.living()})
+    state = resolved(state, table, {0: engine.Order("inquire", (6,)), 1: engine.Order("kill", (5,))})
+    assert len(state.living()) == 6
+    talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(3))
+    remarks = table.square.remarks
+    first_vote = next(number for number, remark in enumerate(remarks) if remark.kind == VOTE)
+    assert Remark(2, 0, COMING_OUT, role=SEER) in remarks[:first_vote]
+    assert Remark(2, 0, DIVINED, 1, werewolf=True) in remarks
+
+
+LUPUSBURG = rulesets.get("lupusburg")
+
+
+def lupusburg(seed: int, players: int = 6) -> tuple[State, Table]:
+    """A Lupusburg game dealt from `seed` (a night first) and its talking table."""
+    state, events = LUPUSBURG.setup(LUPUSBURG.options({}, players), players, seed)
+    table = Table.seated(players, Random(seed))
+    remember(table.memories, events, LUPUSBURG.lessons())
+    return state, table
+
+
+def werewolfs_houses(state: State) -> tuple[int, int, int]:
+    """The Werewolf's seat, the house of his Werewolf and that of his other character."""
+    wolf = state.rules.seat_of(WEREWOLF)
+    mark = state.rules.characters.index(WEREWOLF)
+    return wolf, mark, 4 * wolf + 1 - mark
+
+
+def test_a_lupusburg_player_learns_the_characters_it_sees_and_the_werewolf_who_saw_his() -> None:
+    """Each player knows its own characters under their houses (whether each is the
+    Werewolf); a character shown to a player is known under its house; the Werewolf
+    learns who was shown his Werewolf."""
+    state, table = lupusburg(3)
+    wolf, mark, other = werewolfs_houses(state)
+    assert table.memories[wolf].characters == {mark: True, other: False}
+    seer = (wolf + 1) % 6
+    shown = Event(
+        "character_shown", {"seat": wolf, "house": mark, "role": WEREWOLF, "to": seer}, Audience.of(seer, wolf)
+    )
+    remember(table.memories, [shown], LUPUSBURG.lessons())
+    assert table.memories[seer].characters[mark] is True and wolf in table.memories[seer].wolves
+    assert table.memories[wolf].exposed == {seer}
+    assert not table.memories[PUBLIC_SEAT].characters and not table.memories[PUBLIC_SEAT].exposed
+
+
+def test_the_werewolf_never_claws_his_own_house_while_another_is_left() -> None:
+    """A person holding the Werewolf slaughters others' characters, not his own: every
+    claw falls on another player's house."""
+    for seed in range(20):
+        state, table = lupusburg(seed)
+        wolf = state.rules.seat_of(WEREWOLF)
+        while state.winner is None:
+            spec = engine.phase(state)
+            cards = talking_cards(table, spec, LUPUSBURG.aims(), Random(seed))
+            if spec.kind == "night" and len(state.rules.alive_houses(wolf)) < sum(state.rules.living):
+                assert cards[wolf].kind == "claw" and cards[wolf].targets[0] // 2 != wolf, seed
+            state, events = engine.resolve(state, cards, Random(seed), checked=True)
+            remember(table.memories, events, LUPUSBURG.lessons())
+
+
+def test_the_werewolf_claws_first_the_player_who_saw_his_werewolf() -> None:
+    """A Burgomaster shown the Werewolf knows who holds it: the Werewolf slaughters that
+    player's characters first."""
+    for seed in range(10):
+        state, table = lupusburg(seed)
+        wolf, mark, _other = werewolfs_houses(state)
+        seer = (wolf + 2) % 6
+        data = {"seat": wolf, "house": mark, "role": WEREWOLF, "to": seer}
+        remember(table.memories, [Event("character_shown", data, Audience.of(seer, wolf))], LUPUSBURG.lessons())
+        cards = talking_cards(table, engine.phase(state), LUPUSBURG.aims(), Random(seed))
+        assert cards[wolf].targets[0] // 2 == seer
+
+
+def test_the_werewolf_shows_his_other_character_never_his_werewolf() -> None:
+    """Asked to show one of his characters (the Burgomaster's back, or the goals
+    edition's player asked), the Werewolf shows the one that gives nothing away."""
+    for seed in range(10):
+        state, table = lupusburg(seed)
+        wolf, mark, other = werewolfs_houses(state)
+        others = tuple(house for house in range(12) if house // 2 != wolf)
+        living = list(range(6))
+        for slot in (engine.Slot(PRIVILEGE, (others, (), (mark, other))), engine.Slot(SHOW, ((mark, other),))):
+            card = _house_card(table, wolf, slot, LUPUSBURG.aims().get(slot.card.kind), living, Random(seed))
+            assert card is not None
+            shown = card.field("back") if slot.card is PRIVILEGE else card.targets
+            assert shown == (other,), seed
+
+
+def test_the_burgomaster_looks_under_an_unseen_house_of_the_player_it_suspects_most() -> None:
+    """The Burgomaster's privilege goes where it learns most: a house of its top
+    suspect whose character it has not seen yet."""
+    state, table = lupusburg(4)
+    wolf = state.rules.seat_of(WEREWOLF)
+    mayor, suspect = [seat for seat in range(6) if seat != wolf][:2]
+    table.hunches[mayor] = {other: (0.2 if other == suspect else 0.0) for other in range(6) if other != mayor}
+    table.memories[mayor].characters[2 * suspect] = False
+    others = tuple(house for house in range(12) if house // 2 != mayor)
+    slot = engine.Slot(PRIVILEGE, (others, (), (2 * mayor, 2 * mayor + 1)))
+    for seed in range(5):
+        card = _house_card(table, mayor, slot, "probe", list(range(6)), Random(seed))
+        assert card is not None and card.targets == (2 * suspect + 1,)
+
+
+def test_the_werewolf_turns_the_days_votes_on_others_houses() -> None:
+    """The Werewolf talks and votes as an innocent player would: his accusation and his
+    ballot go on another player's houses, never his own, and when one of his houses is
+    a suspect his ballot goes on the other suspect."""
+    checked = suspected = 0
+    for seed in range(20):
+        state, table = lupusburg(seed)
+        wolf = state.rules.seat_of(WEREWOLF)
+        while state.winner is None:
+            spec = engine.phase(state)
+            cards = talking_cards(table, spec, LUPUSBURG.aims(), Random(seed))
+            card = cards.get(wolf)
+            if card is not None and card.kind in ("accuse", "ballot"):
+                named = {*card.targets, *card.field("also")}
+                assert named and all(house // 2 != wolf for house in named), seed
+                if card.kind == "ballot" and any(house // 2 == wolf for house in state.rules.suspects):
+                    assert named == {house for house in state.rules.suspects if house // 2 != wolf}
+                    suspected += 1
+                checked += 1
+            state, events = engine.resolve(state, cards, Random(seed), checked=True)
+            remember(table.memories, events, LUPUSBURG.lessons())
+    assert checked > 40 and suspected > 3

@@ -60,7 +60,10 @@ class Memory:
     the one a liar claims, as the setup announces it; `chosen`, the pack's victims in
     order (a wolf's memory: one still alive was spared, say the Werehamster);
     `houses`, the player who owns each house, where players hold houses (Lupusburg),
-    so that a card naming houses names that player's."""
+    so that a card naming houses names that player's; `characters`, for each house
+    whose character the seat has seen (its own, those shown to it), whether it is a
+    wolf's; `exposed`, the players who have seen the seat's own wolf's character (a
+    Burgomaster shown the Werewolf): they know it."""
 
     seat: int
     pack: set[int] = field(default_factory=set)
@@ -77,6 +80,8 @@ class Memory:
     inquiring: str = ""
     chosen: list[int] = field(default_factory=list)
     houses: dict[int, int] = field(default_factory=dict)
+    characters: dict[int, bool] = field(default_factory=dict)
+    exposed: set[int] = field(default_factory=set)
 
 
 ALLY = "ally"

@@ -63,10 +63,21 @@ class Square:
     claims: int = 0
     """How many claims (of a role or a result) were made: what a seat reads of the
     square changes only when this does."""
+    named_on: dict[tuple[int, int], int] = field(default_factory=dict)
+    """The day each claimant first named each player a werewolf."""
+    intended: dict[tuple[int, int], set[int]] = field(default_factory=dict)
+    """Whom each seat said, on each day, it would vote for."""
+    day: int = 0
+    """The day of the last remark."""
 
     def say(self, remark: Remark) -> None:
         """Post `remark`; a claim of a role or a result is kept for everyone to read."""
         self.remarks.append(remark)
+        if remark.day != self.day:
+            self.day = remark.day
+            self.claims += 1  # a day ended: its votes may now speak against a claim
+        if remark.kind == VOTE and remark.target is not None:
+            self.intended.setdefault((remark.speaker, remark.day), set()).add(remark.target)
         if remark.kind in (COMING_OUT, DIVINED):
             self.claims += 1
         if remark.kind == COMING_OUT and remark.role is not None:
@@ -75,6 +86,8 @@ class Square:
                 # A second, different role: the seat contradicted itself.
                 self.claimed[remark.speaker] = ""
         elif remark.kind == DIVINED and remark.target is not None and remark.werewolf is not None:
+            if remark.werewolf:
+                self.named_on.setdefault((remark.speaker, remark.target), remark.day)
             if (remark.speaker, remark.target) not in self.said:
                 self.said.add((remark.speaker, remark.target))
                 self.results.setdefault(remark.speaker, []).append((remark.target, remark.werewolf))
@@ -82,6 +95,25 @@ class Square:
     def today(self, day: int, kind: Kind) -> Iterator[Remark]:
         """The remarks of `kind` said on `day`."""
         return (remark for remark in self.remarks if remark.day == day and remark.kind == kind)
+
+    def belied(self, claimant: int) -> bool:
+        """Whether `claimant`'s own votes deny its claims: on a day over since it named
+        players werewolves, it said it would vote for none of those who still talked
+        that day (a Seer votes for the wolves it found; a liar votes where the square
+        goes)."""
+        days: dict[int, set[int]] = {}
+        for (speaker, target), day in self.named_on.items():
+            if speaker == claimant:
+                for later in range(day, self.day):
+                    days.setdefault(later, set()).add(target)
+        for day, named in days.items():
+            said = self.intended.get((claimant, day))
+            if said is None:
+                continue
+            talking = {target for target in named if (target, day) in self.intended}
+            if talking and not talking & said:
+                return True
+        return False
 
     def claimants(self, role: str) -> list[int]:
         """The seats that claimed `role`, in seat order."""
@@ -128,6 +160,8 @@ def read(square: Square, memory: Memory, trust: float) -> Claims:
             or (seat in memory.wolves and seat not in memory.pack)
             or len(holders) >= memory.counts.get(role, len(holders) + 1)
         ):
+            liars.add(seat)
+        elif square.belied(seat):
             liars.add(seat)
         else:
             for target, werewolf in square.results.get(seat, ()):

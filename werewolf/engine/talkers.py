@@ -35,7 +35,7 @@ from random import Random
 
 from .bots import bot_card
 from .cards import SLEEP, Slot
-from .orders import Order
+from .orders import TARGETS, Order
 from .people import ALLY, Aim, Memory, people_card
 from .speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Claims, Remark, Square, read
 from .state import PhaseSpec
@@ -204,6 +204,15 @@ def _reason_to_reveal(memory: Memory, square: Square, living: Sequence[int]) -> 
     )
 
 
+def _last_chance(memory: Memory, living: Sequence[int]) -> bool:
+    """Whether the village can no longer afford to wait: one wrong lynch and one night
+    kill would leave the wolves as many as the others, counting every wolf the setup
+    announced as alive but those known dead. An inquirer with a reason then comes out
+    whatever its temper."""
+    wolves = memory.counts.get("wolf", 0) - len(memory.wolves & memory.dead)
+    return len(living) - 2 * wolves <= 2
+
+
 def _lodge(memory: Memory, living: Sequence[int]) -> list[int]:
     """The living seats this one knows hold its own role (the Freemasons of its
     lodge), when it hunts with no pack."""
@@ -213,6 +222,13 @@ def _lodge(memory: Memory, living: Sequence[int]) -> list[int]:
     return sorted(
         seat for seat, role in memory.roles.items() if role == memory.role and seat != memory.seat and seat in alive
     )
+
+
+def _claimed_by_another(memory: Memory, square: Square, fellows: Sequence[int]) -> bool:
+    """Whether a seat outside the lodge claimed the lodge's role: its members then come
+    out (at the `reveal` chance) to say who they are."""
+    lodge = {memory.seat, *fellows}
+    return any(role == memory.role and seat not in lodge for seat, role in square.claimed.items())
 
 
 def _vouch(table: Table, day: int, seat: int, memory: Memory, fellows: Sequence[int]) -> None:
@@ -329,11 +345,14 @@ def day_talk(
         for seat in living:
             memory = memories[seat]
             if _inquirer(memory):
-                if seat in table.out or (_reason_to_reveal(memory, square, living) and rng.random() < temper.reveal):
+                if seat in table.out or (
+                    _reason_to_reveal(memory, square, living)
+                    and (rng.random() < temper.reveal or _last_chance(memory, living))
+                ):
                     _claim(table, day, seat, memory)
             elif seat not in table.out:
                 fellows = _lodge(memory, living)
-                if fellows and rng.random() < temper.reveal:
+                if fellows and _claimed_by_another(memory, square, fellows) and rng.random() < temper.reveal:
                     _vouch(table, day, seat, memory, fellows)
         _bluff(table, day, living, rng)
         for seat in living:
@@ -353,7 +372,8 @@ def day_talk(
         tally = Counter(intentions.values()) if intentions else accused
         said: dict[int, int] = {}
         for seat in living:
-            choice = _intention(table, seat, living, named, tally, seat in hiding, order)
+            lost = _lost(table.memories[seat].pack, intentions, living) if seat in hiding else frozenset()
+            choice = _intention(table, seat, living, named, tally, seat in hiding, order, lost)
             if choice is not None:
                 said[seat] = choice
         intentions = said
@@ -365,6 +385,11 @@ def day_talk(
             memory = memories[leader]
             if _inquirer(memory) and leader not in table.out:
                 _claim(table, day, leader, memory)
+            elif _lodge(memory, living) and leader not in table.out:
+                # A lodge comes out in its member's defence, all of it at once.
+                for mason in (leader, *_lodge(memory, living)):
+                    if mason not in table.out:
+                        _vouch(table, day, mason, memories[mason], _lodge(memories[mason], living))
             elif memory.pack and leader not in square.claimed and (leader, leader) not in table.weighed:
                 _defend(table, day, leader, intentions, living, rng)
     table.intentions = intentions
@@ -379,15 +404,20 @@ def _intention(
     tally: Mapping[int, int],
     hiding: bool,
     order: Sequence[int],
+    lost: Collection[int] = frozenset(),
 ) -> int | None:
     """Whom `seat` says it will vote for among `named`: its suspicion (a wolf's or a
     turncoat's, the square's, its pack left out unless it hides, and the pack's spared
     prey turned on) plus `follow` of the square's `tally` over its leader's; None when
-    it has nobody to name."""
+    it has nobody to name. A hiding wolf names a packmate only when it is `lost`
+    anyway (`_lost`): it never gives the vote that would lynch one."""
     memory = table.memories[seat]
     if memory.pack or memory.stance:
         public_score = table.believes(PUBLIC_SEAT, living)[1]
-        shunned = memory.pack if memory.pack and not hiding else {seat}
+        if memory.pack and hiding:
+            shunned = {seat} | {mate for mate in memory.pack if mate not in lost}
+        else:
+            shunned = memory.pack if memory.pack else {seat}
         values = {other: public_score[other] for other in living if other not in shunned}
         for other in _spared(memory, values, table.square):
             values[other] += CERTAIN
@@ -400,6 +430,17 @@ def _intention(
     for other in values:
         values[other] += share * tally.get(other, 0)
     return _best(values, order)
+
+
+def _lost(pack: Collection[int], intentions: Mapping[int, int], living: Sequence[int]) -> frozenset[int]:
+    """The members of `pack` whom the square's last `intentions` lynch without a vote
+    of the pack's: more than half the living, the pack left out, said they would vote
+    for each. A wolf who hides may vote for such a packmate (it is lost anyway, and the
+    vote will speak for the voter once its card shows), never for another: a pack that
+    can save its member does."""
+    needed = len(living) // 2 + 1
+    votes = Counter(target for voter, target in intentions.items() if voter not in pack)
+    return frozenset(mate for mate in pack if votes[mate] >= needed)
 
 
 def _estimates(table: Table, day: int, living: Sequence[int], hiding: set[int], rng: Random) -> None:
@@ -475,6 +516,9 @@ def _night_choice(
         prey = [choice for choice in prey if choice not in spared] or prey
         if not prey:
             return None
+        witnesses = [choice for choice in prey if choice in memory.exposed]
+        if witnesses:
+            return witnesses[int(rng.random() * len(witnesses))]
         claimants = [choice for choice in prey if square.claimed.get(choice) and choice in square.results]
         claimants = [choice for choice in claimants if square.claimed[choice] == memory.inquiring] or claimants
         if claimants:
@@ -547,6 +591,46 @@ def _housed(slot: Slot, houses: Mapping[int, int], suspect: int | None) -> Order
     return Order(slot.card.kind, (mine[0],), extra)
 
 
+def _house_card(
+    table: Table, seat: int, slot: Slot, aim: Aim | None, living: Sequence[int], rng: Random
+) -> Order | None:
+    """A card naming houses other than the day's votes (Lupusburg's claw, the
+    Burgomaster's look, a character shown), written as the seat's player would: a house
+    of the player `_night_choice` names for the card's aim (a wolf never claws its own
+    while another is left, and hunts first whoever saw its wolf's character; a
+    Burgomaster looks under a house it has not seen of the player it suspects most);
+    of its own houses (a character shown back or asked for), one whose character gives
+    no wolf away. Any other field is left blank; None when the seat has nothing of its
+    own to write (the bots that play like people write the card)."""
+    memory = table.memories[seat]
+    houses = memory.houses or table.memories[PUBLIC_SEAT].houses
+    written: list[tuple[str, tuple[int, ...]]] = []
+    for number, (asked, choices) in enumerate(slot.pairs()):
+        if asked.refers != "house" or not choices:
+            continue
+        if all(houses.get(house) == seat for house in choices):
+            innocent = [house for house in choices if memory.characters.get(house) is False]
+            written.append((asked.name, ((innocent or list(choices))[0],)))
+            continue
+        if number:
+            continue
+        unseen = list(choices)
+        if aim == "probe":
+            unseen = [house for house in choices if house not in memory.characters] or unseen
+        owners = tuple(dict.fromkeys(houses[house] for house in unseen if house in houses))
+        if aim == "probe" and memory.pack:
+            owner = owners[int(rng.random() * len(owners))] if owners else None
+        else:
+            owner = _night_choice(table, seat, Slot(slot.card, (owners,)), aim, living, rng) if owners else None
+        theirs = [house for house in unseen if houses.get(house) == owner]
+        if theirs:
+            written.append((asked.name, (theirs[int(rng.random() * len(theirs))],)))
+    if not written:
+        return None
+    main = next((values for name, values in written if name == TARGETS), ())
+    return Order(slot.card.kind, main, tuple((name, values) for name, values in written if name != TARGETS))
+
+
 def _named(slot: Slot, choice: int) -> Slot:
     return Slot(slot.card, ((choice,), *slot.options[1:]))
 
@@ -569,13 +653,20 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
             if aims.get(spec.slots[seat].card.kind) == "hostile" and spec.slots[seat].card.fields
             for choice in spec.slots[seat].options[0]
         }
-        intentions = day_talk(table, spec.number, talkers, rng, among)
+        # The candidates talk too (a suspect in Tabula's ballot writes no card, but it
+        # speaks, and the voters' beliefs must weigh it).
+        speakers = [seat for seat in living if seat in spec.slots or seat in among]
+        intentions = day_talk(table, spec.number, speakers, rng, among)
     for seat, slot in spec.slots.items():
         card = slot.card
         memory = table.memories[seat]
         if spec.kind == "day" and houses and card.fields and card.fields[0].refers == "house":
-            housed = _housed(slot, houses, intentions.get(seat)) if aims.get(card.kind) == "hostile" else None
-            cards[seat] = housed or people_card(slot, memory, aims, rng)
+            if aims.get(card.kind) == "hostile":
+                cards[seat] = _housed(slot, houses, intentions.get(seat)) or people_card(slot, memory, aims, rng)
+                continue
+        if houses and spec.kind in ("day", "night") and any(asked.refers == "house" for asked in card.fields):
+            written = _house_card(table, seat, slot, aims.get(card.kind), living, rng)
+            cards[seat] = written or people_card(slot, memory, aims, rng)
             continue
         if card is SLEEP or not card.fields or card.fields[0].refers != "seat":
             cards[seat] = people_card(slot, memory, aims, rng)

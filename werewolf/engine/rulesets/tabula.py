@@ -546,6 +546,20 @@ class Tabula(TabulaFamily):
         return night, WITH_THEIR_CHARACTERS
 
 
+def _counted_cards(memory: Memory, data: Mapping[str, Any]) -> None:
+    """The setup's counts (the family's), each special counted as the cards it deals:
+    the Freemasons are two Freemasons, so that a third who claims the role is seen to
+    be one too many."""
+    _FAMILY_LESSONS["game_set_up"](memory, data)
+    for name in data.get("specials", ()):
+        cards = SPECIALS.get(str(name))
+        if cards is None or cards[1] == (name,):
+            continue
+        memory.counts.pop(str(name), None)
+        for card in cards[1]:
+            memory.counts[card] = memory.counts.get(card, 0) + 1
+
+
 def _became(memory: Memory, data: Mapping[str, Any]) -> None:
     if data["seat"] == memory.seat and data["role"] is not None:
         memory.role = data["role"]
@@ -789,5 +803,6 @@ def _no_character(seat: int) -> Character | None:
 
 
 RULESET = register(Tabula())
-_LESSONS: Mapping[str, Lesson] = {**TabulaFamily.lessons(RULESET), "mythomaniac_became": _became}
+_FAMILY_LESSONS = TabulaFamily.lessons(RULESET)
+_LESSONS: Mapping[str, Lesson] = {**_FAMILY_LESSONS, "game_set_up": _counted_cards, "mythomaniac_became": _became}
 _AIMS: Mapping[str, Aim] = {**TabulaFamily.aims(RULESET), "mimic": "friendly"}

@@ -308,7 +308,8 @@ class TabulaFamily(JudgedBySides, ABC):
         setup's counts of Werewolves, Seers and specials, a seat's own stance (the
         Possessed sides with a pack it does not know, the Werehamster with nobody), a
         lodge's members known to each other by role (the Freemasons: each may vouch for
-        the others in the square), and an exact reading (the Fortune-teller's): the
+        the others in the square), the accusation's and the ballot's public votes, and an
+        exact reading (the Fortune-teller's): the
         character read, kept as a result to claim as the Seer claims its own."""
         rows = self.roles
 
@@ -337,6 +338,8 @@ class TabulaFamily(JudgedBySides, ABC):
             "group_met": _lodge("members"),
             "game_set_up": _counted,
             "medium_saw": inquired("seat"),
+            "suspects_named": _accused,
+            "ballot_revealed": _accused,
             "killed": died(wolfish, prey=True),
             **{cause: died(wolfish) for cause in ("lynched", "taken")},
         }
@@ -539,6 +542,15 @@ def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
     counts.update({"wolf": int(data["wolves"]), "seer": int(data["seers"])})
     memory.counts.update(counts)
     memory.inquiring = "seer"
+
+
+def _accused(memory: Memory, data: Mapping[str, Any]) -> None:
+    """The accusation's votes and the ballot's, both shown to everyone: each (voter,
+    named) is kept, so that a vote once cast for a player later known to be a wolf may
+    speak for its voter."""
+    for voter, named in data.get("votes", data.get("ballots", ())):
+        if named is not None:
+            memory.votes.append((voter, named))
 
 
 def _lodge(key: str) -> Lesson:

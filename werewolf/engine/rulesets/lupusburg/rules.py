@@ -21,7 +21,7 @@ from ...night import Death
 from ...options import as_json, parse_options
 from ...orders import Order
 from ...outcome import Outcome
-from ...people import LESSONS, Lesson, Memory, found
+from ...people import AIMS, LESSONS, Aim, Lesson, Memory, found
 from ...random import setup_rng
 from ...state import PhaseSpec, State
 from ..base import Advice, BaseRuleset, BetSeen, Capabilities, DealShape, EventKinds, HandPart, HouseSeen, Ring
@@ -164,10 +164,17 @@ class Lupusburg(BaseRuleset):
     def lessons(self) -> Mapping[str, Lesson]:
         """Besides the shared lessons: who owns each house (for the talking bots, whose
         accusations and ballots name the houses of the players they suspect); a player
-        holding the Werewolf knows it is the wolf; a character shown to a player, or one
-        gone with its house, is one less of its owner's two that may be the Werewolf
-        (the top suspects are the least trusted)."""
+        holding the Werewolf knows it is the wolf, and which of its houses hides it; a
+        character shown to a player, or one gone with its house, is one less of its
+        owner's two that may be the Werewolf (the top suspects are the least trusted);
+        a player shown a character knows it under its house; the Werewolf knows who
+        was shown his."""
         return _LESSONS
+
+    def aims(self) -> Mapping[str, Aim]:
+        """Besides the shared aims: the Werewolf's claw harms the owner of the house it
+        names; the Burgomaster's look learns about it."""
+        return _AIMS
 
     def setup(
         self, options: Mapping[str, Any], players: int, seed: int, deal: Mapping[str, Any] | None = None
@@ -985,13 +992,22 @@ def _next_burgomaster(rules: Lupusburg, state: State) -> int:
 
 
 def _own_hand(memory: Memory, data: Mapping[str, Any]) -> None:
+    for house, character in zip(data.get("houses", ()), data["characters"], strict=False):
+        memory.characters[house] = character == WEREWOLF
     if WEREWOLF in data["characters"]:
         memory.pack.add(memory.seat)
 
 
 def _character_seen(memory: Memory, data: Mapping[str, Any]) -> None:
-    if data.get("to", memory.seat) != memory.seat or data["seat"] == memory.seat:
+    to = data.get("to", memory.seat)
+    if data["seat"] == memory.seat:
+        if to != memory.seat and data["role"] == WEREWOLF:
+            memory.exposed.add(to)
         return
+    if to != memory.seat:
+        return
+    if "to" in data:
+        memory.characters[data["house"]] = data["role"] == WEREWOLF
     if data["role"] == WEREWOLF:
         found(memory, data["seat"], True)
     else:
@@ -1012,3 +1028,5 @@ _LESSONS: Mapping[str, Lesson] = {
     "killed": _character_seen,
     "lynched": _character_seen,
 }
+
+_AIMS: Mapping[str, Aim] = {**AIMS, CLAW.kind: "hostile", PRIVILEGE.kind: "probe"}
