@@ -14,7 +14,7 @@ from django.utils import translation
 
 from werewolf import engine
 
-from . import holders, houses, links, rooms, scores
+from . import holders, houses, links, rooms, rows, scores
 from .models import ORGANISER_EVENTS, SERVER_EVENTS, Dispatch, Event, Game, Order, Phase, Player
 
 
@@ -63,7 +63,7 @@ def _once(instance: Game | Phase, key: Any, read: Callable[[], T]) -> T:
 
 def seated(game: Game) -> list[Player]:
     """The seated players, by seat."""
-    return _once(game, "seated", lambda: list(game.players.exclude(seat=None).order_by("seat")))
+    return _once(game, "seated", lambda: rows.seated(game))
 
 
 def names(game: Game) -> list[str]:
@@ -73,8 +73,7 @@ def names(game: Game) -> list[str]:
 def phases(game: Game) -> list[Phase]:
     """The game's phases, by index, read once per game instance: a page's log groups its
     events by them, and the open one is among them (`open_phase`)."""
-    # By index alone: the model's ordering, by game first, would join the game's row to sort.
-    return _once(game, "phases", lambda: list(game.phases.order_by("index")))
+    return _once(game, "phases", lambda: rows.phases(game))
 
 
 def open_phase(game: Game) -> Phase | None:
@@ -86,8 +85,7 @@ def open_phase(game: Game) -> Phase | None:
 
 
 def visible_events(game: Game, viewer: engine.Viewer) -> list[Event]:
-    # By pk alone: the model's ordering, by game first, would join the game's row to sort.
-    return [event for event in game.events.order_by("pk") if event.visible_to(viewer)]
+    return [event for event in rows.events(game) if event.visible_to(viewer)]
 
 
 def log(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[PhaseLog]:
