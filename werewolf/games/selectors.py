@@ -183,6 +183,17 @@ def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleS
     return seats
 
 
+def circle_shared(game: Game, seats: list[CircleSeat]) -> str:
+    """What includes/circle.html is a function of, to render it once for every page that
+    shows the same circle: the game (the words of its roles), the language, and each seat
+    as the viewer is shown it (`circle`: its name, whether it lives, the role shown if
+    any, whether it is the viewer's). A seat's circle changes when a seat dies, a role is
+    shown or a name changes, not when a card goes in or a post is made, each of which
+    asks every open page of the game for itself again."""
+    shown = [[place.seat, place.name, place.alive, place.role, place.is_viewer] for place in seats]
+    return json.dumps([game.pk, translation.get_language(), shown])
+
+
 GROUPS: dict[str, str] = {
     "pack_formed": "pack",
     "alpha_passed": "pack",
@@ -331,6 +342,7 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
     phase, state, slot = card["phase"], card["state"], card["slot"]
     handed = cards_in(phase)
     seen = visible_events(game, seat)
+    seats = circle(game, seat, seen)
     return {
         **_table(game, state, seat, seen, card["names"]),
         "game": game,
@@ -344,7 +356,8 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
         "my_card": card_of(phase, seat) if slot else None,
         "private": private_events(seen),
         "log": log(game, seat, seen),
-        "circle": circle(game, seat, seen),
+        "circle": seats,
+        "circle_shared": circle_shared(game, seats),
         "tally": running_tally(phase),
         "cards_in": sum(handed.values()),
         "cards_asked": len(handed),
