@@ -64,7 +64,8 @@ def newest_posts(game: Game, channels: list[str] | None, hidden: bool, before: i
     (`game.posts`, filtered so, `.order_by("-pk")[:limit]`, reversed.)"""
     if channels == []:
         return []
-    where, params = [], []
+    where: list[str] = []
+    params: list[Any] = []
     if not hidden:
         where.append("hidden_at IS NULL")
     if channels is not None:
