@@ -8,6 +8,19 @@ served figures.
 
     python benchmarks/seat_profile.py [--pages 240] [--top 20] [--profile]
 
+With `--instructions PAGES`, nothing is timed or profiled: `PAGES` repeat visits (the
+second game's seats in turn), `PAGES` first visits (each seat of fresh games once) and
+`PAGES` GETs of `/healthz`, each run inside one call of `operator.call`, for valgrind to
+count the instructions of each (the figure a loaded machine does not move):
+
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=_operator_call \
+        --dump-after=_operator_call --callgrind-out-file=var/seat.%p \
+        python benchmarks/seat_profile.py --instructions 48
+
+writes three files, in that order; their `summary:` lines divided by `PAGES` are a
+page's instructions, and the first two against the third the page's cost against the
+trivial view's (in process: a served page adds the server's work to both).
+
 It makes two running twelve-player games (benchmarks/web.py's) in a temporary SQLite
 database unless DATABASE_URL says otherwise, and reads the second game's seats in turn:
 the first pages, which compile templates and fill the process's caches, are not counted.
@@ -18,6 +31,7 @@ from __future__ import annotations
 import argparse
 import collections
 import cProfile
+import operator
 import os
 import pstats
 import sys
@@ -89,7 +103,17 @@ def main() -> None:
         metavar="GAMES",
         help="instead, each seat of GAMES fresh games once (a storm's pattern): queries and calls a page",
     )
+    parser.add_argument(
+        "--instructions",
+        type=int,
+        default=0,
+        metavar="PAGES",
+        help="no timing: repeat visits, first visits and /healthz, PAGES each, for valgrind (above)",
+    )
     args = parser.parse_args()
+    if args.instructions:
+        instructions(args.instructions)
+        return
     if args.first_visits:
         first_visits(args.first_visits, args.top)
         return
@@ -113,6 +137,30 @@ def main() -> None:
         profile.disable()
         print()
         pstats.Stats(profile).sort_stats("cumulative").print_stats(r"/werewolf/", args.top)
+
+
+def instructions(pages: int) -> None:
+    """Repeat visits, first visits and the trivial view, `pages` each, each inside one
+    `operator.call` for valgrind's `--toggle-collect` (the module's docstring)."""
+    from django.test import Client
+
+    fresh = -(-pages // PLAYERS)
+    seats = make_games(2 + fresh)
+    again, first = seats[PLAYERS : 2 * PLAYERS], seats[2 * PLAYERS :][:pages]
+    client = Client()
+    for path in seats[:PLAYERS] + again:  # templates compiled, caches filled: not counted
+        client.get(path)
+    client.get("/healthz")
+
+    def visits(paths: list[str]) -> None:
+        for number in range(pages):
+            response = client.get(paths[number % len(paths)])
+            assert response.status_code == 200, response.status_code
+
+    operator.call(visits, again)
+    operator.call(visits, first)
+    operator.call(visits, ["/healthz"])
+    print(f"{pages} repeat visits, {pages} first visits, {pages} GETs of /healthz, each in one operator.call")
 
 
 def first_visits(games: int, top: int) -> None:

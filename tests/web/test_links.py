@@ -28,3 +28,38 @@ def test_a_link_is_the_seat_page_reversed(organiser, prefix: str) -> None:
             assert links.player_for(token) == player
     finally:
         set_script_prefix(before)
+
+
+SEAT_URLS = [
+    "games:seat",
+    "games:seat_version",
+    "games:seat_talk",
+    "games:seat_away",
+    "games:seat_talk_mail",
+    "games:seat_role_card",
+    "games:seat_display",
+]
+
+
+@pytest.mark.parametrize("prefix", ["/", "/werewolf/"])
+def test_a_seats_own_links_are_its_urls_reversed(organiser, prefix: str) -> None:
+    """The links a seat's page writes to its own pages (`{% seat_url %}`, `links.path_of`)
+    are what reverse() writes, however the site is mounted."""
+    game = started_game(organiser, "Own links")
+    token = links.token_for(links.current(game.players.get(seat=0)).nonce)
+    before = get_script_prefix()
+    set_script_prefix(prefix)
+    try:
+        for name in SEAT_URLS:
+            assert links.path_of(name, token) == reverse(name, args=[token])
+    finally:
+        set_script_prefix(before)
+
+
+def test_a_seats_page_links_to_its_own_pages(organiser, client) -> None:
+    game = started_game(organiser, "Own links on the page")
+    player = game.players.get(seat=0)
+    token = links.token_for(links.current(player).nonce)
+    page = client.get(links.url_for(player, absolute=False)).content.decode()
+    for name in SEAT_URLS[1:]:
+        assert reverse(name, args=[token]) in page, name

@@ -7,6 +7,7 @@ is that seat's alone."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from random import Random
 from unittest import mock
@@ -136,3 +137,69 @@ def test_a_channels_posts_are_rendered_once_for_its_readers_and_follow_each_post
     assert "Word 3" in Client().get(paths[villagers[2]]).content.decode()
     Post.objects.filter(pk=said[0].pk).update(hidden_at=timezone.now())
     assert "Word 0" not in Client().get(paths[villagers[3]]).content.decode()
+
+
+def circle_of(page: str) -> str:
+    return page.split('data-live="circle"', 1)[1].split('data-live="log"', 1)[0]
+
+
+def test_a_seats_circle_is_rendered_once_and_again_when_a_seat_dies(organiser) -> None:
+    """The circle is rendered once for every page that shows it alike
+    (`selectors.circle_shared`): a card handed in (which asks every open page for itself
+    again) renders it no more; a death renders it again, and shows it."""
+    game = started_game(organiser, "Circle", seed=3)
+    paths = pages(game)
+    villager = next(seat for seat in paths if seat not in pack_of(game))
+    client = Client()
+    assert "includes/circle.html" in rendered(client.get(paths[villager]))
+    assert "includes/circle.html" not in rendered(client.get(paths[villager]))
+    card = bot_orders(game.engine_state, Random(2))
+    wolf = pack_of(game)[0]
+    services.submit_orders(game, {wolf: card[wolf]})
+    again = client.get(paths[villager])
+    assert "includes/circle.html" not in rendered(again) and "dead" not in circle_of(again.content.decode())
+    services.submit_orders(
+        Game.objects.get(pk=game.pk), bot_orders(Game.objects.get(pk=game.pk).engine_state, Random(2))
+    )
+    game = Game.objects.get(pk=game.pk)
+    if game.current_phase() is not None and game.current_phase().index == 0:
+        services.resolve_now(game)
+    game = Game.objects.get(pk=game.pk)
+    dead = [seat for seat in range(7) if not game.engine_state.alive[seat]]
+    assert dead
+    after = client.get(paths[villager])
+    assert "includes/circle.html" in rendered(after) and "dead" in circle_of(after.content.decode())
+
+
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+
+
+@pytest.mark.parametrize("ruleset", sorted(rulesets.RULESETS))
+def test_every_seats_page_is_the_page_it_would_be_alone(organiser, ruleset: str) -> None:
+    """Whatever the pages of the other seats left rendered (the phase, the log's groups,
+    the forms, the posts, the circles), each seat's page is, byte for byte, the page it
+    would be rendered alone, step after step of a game of each ruleset: no seat is shown
+    a part rendered from what only another seat may see."""
+    from django.core.cache import caches
+
+    rng = Random(ruleset)
+    game = played_by_bots(organiser, ruleset, rounds=0)
+    for _ in range(4):
+        game = Game.objects.get(pk=game.pk)
+        paths = pages(game)
+        Post.objects.create(game=game, channel="square", seat=0, author="Alba", text=f"Step {game.pk} {rng.random()}")
+        client = Client()
+        alone = {}
+        for seat in sorted(paths):
+            caches["template_fragments"].clear()
+            alone[seat] = CSRF.sub("", client.get(paths[seat]).content.decode())
+        caches["template_fragments"].clear()
+        # Each seat after the ones before it, then after the ones after it: the parts kept.
+        for seat in [*sorted(paths), *sorted(paths, reverse=True)]:
+            assert CSRF.sub("", client.get(paths[seat]).content.decode()) == alone[seat], (ruleset, seat)
+        if not game.is_running:
+            break
+        services.submit_orders(game, bot_orders(game.engine_state, rng))
+        game = Game.objects.get(pk=game.pk)
+        if game.is_running:
+            services.resolve_now(game)

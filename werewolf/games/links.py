@@ -83,9 +83,16 @@ def url_for(player: Player, *, absolute: bool = True) -> str | None:
     link = current(player)
     if link is None:
         return None
-    head, tail = path_around("games:seat", get_script_prefix())
-    path = f"{head}{token_for(link.nonce)}{tail}"
+    path = path_of("games:seat", token_for(link.nonce))
     return settings.SITE_URL + path if absolute else path
+
+
+def path_of(name: str, token: str) -> str:
+    """The path of the seat's URL `name` ("games:seat", "games:seat_talk"...) for `token`,
+    as `reverse` writes it, without reversing it again (`path_around`): a seat's page
+    writes six of its own links, and a reverse() costs 0.1 ms of CPU."""
+    head, tail = path_around(name, get_script_prefix())
+    return f"{head}{token}{tail}"
 
 
 @functools.lru_cache(maxsize=16)

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q
 from django.utils import timezone, translation
 
 from werewolf import engine
 from werewolf.engine import talk
 
+from . import rows
 from .models import Game, Post
 
 SHOWN = 40
@@ -78,12 +78,9 @@ def rooms(game: Game, viewer: engine.Viewer, before: int | None = None) -> list[
     channels = channels_for(game, viewer)
     if not channels:
         return []
-    posts = game.posts.all() if viewer == engine.MODERATOR else game.posts.filter(hidden_at=None)
-    if viewer != engine.MODERATOR:
-        posts = posts.filter(channel__in=[channel.name for channel in channels])
-    if before is not None:
-        posts = posts.filter(pk__lt=before)
-    newest = list(reversed(posts.order_by("-pk")[: SHOWN * max(len(channels), 1)]))
+    moderator = viewer == engine.MODERATOR
+    names = None if moderator else [channel.name for channel in channels]
+    newest = rows.newest_posts(game, names, moderator, before, SHOWN * max(len(channels), 1))
     by_channel: dict[str, list[Post]] = {}
     for found in newest:
         by_channel.setdefault(found.channel, []).append(found)
@@ -116,13 +113,7 @@ def digest(game: Game, viewer: engine.Viewer) -> list[Any]:
     names = [channel.name for channel in channels_for(game, viewer)]
     if not names:
         return []
-    counts = (
-        game.posts.filter(channel__in=names)
-        .values("channel")
-        .annotate(total=Count("pk"), hidden=Count("pk", filter=Q(hidden_at__isnull=False)))
-        .order_by("channel")
-    )
-    return digest_of(names, [(row["channel"], row["total"], row["hidden"]) for row in counts])
+    return digest_of(names, rows.post_counts(game, names))
 
 
 def digest_of(names: list[str], counts: list[Any]) -> list[Any]:

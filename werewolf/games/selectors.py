@@ -14,7 +14,7 @@ from django.utils import translation
 
 from werewolf import engine
 
-from . import holders, houses, links, rooms, scores
+from . import holders, houses, links, rooms, rows, scores
 from .models import ORGANISER_EVENTS, SERVER_EVENTS, Dispatch, Event, Game, Order, Phase, Player
 
 
@@ -63,7 +63,7 @@ def _once(instance: Game | Phase, key: Any, read: Callable[[], T]) -> T:
 
 def seated(game: Game) -> list[Player]:
     """The seated players, by seat."""
-    return _once(game, "seated", lambda: list(game.players.exclude(seat=None).order_by("seat")))
+    return _once(game, "seated", lambda: rows.seated(game))
 
 
 def names(game: Game) -> list[str]:
@@ -73,8 +73,7 @@ def names(game: Game) -> list[str]:
 def phases(game: Game) -> list[Phase]:
     """The game's phases, by index, read once per game instance: a page's log groups its
     events by them, and the open one is among them (`open_phase`)."""
-    # By index alone: the model's ordering, by game first, would join the game's row to sort.
-    return _once(game, "phases", lambda: list(game.phases.order_by("index")))
+    return _once(game, "phases", lambda: rows.phases(game))
 
 
 def open_phase(game: Game) -> Phase | None:
@@ -86,8 +85,7 @@ def open_phase(game: Game) -> Phase | None:
 
 
 def visible_events(game: Game, viewer: engine.Viewer) -> list[Event]:
-    # By pk alone: the model's ordering, by game first, would join the game's row to sort.
-    return [event for event in game.events.order_by("pk") if event.visible_to(viewer)]
+    return [event for event in rows.events(game) if event.visible_to(viewer)]
 
 
 def log(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[PhaseLog]:
@@ -185,6 +183,7 @@ def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleS
     return seats
 
 
+<<<<<<< HEAD
 def known_from(ruleset: str, viewer: engine.Viewer, seen: list[Event]) -> set[int]:
     """The seats whose roles the viewer was told by its own events: the groups it was
     told it belongs to (the pack, the Freemasons, the two Seers, the Mafia), read from
@@ -196,6 +195,35 @@ def known_from(ruleset: str, viewer: engine.Viewer, seen: list[Event]) -> set[in
     if not isinstance(viewer, int):
         return set()
     tells = engine.event_kinds(ruleset)
+=======
+def circle_shared(game: Game, seats: list[CircleSeat]) -> str:
+    """What includes/circle.html is a function of, to render it once for every page that
+    shows the same circle: the game (the words of its roles), the language, and each seat
+    as the viewer is shown it (`circle`: its name, whether it lives, the role shown if
+    any, whether it is the viewer's). A seat's circle changes when a seat dies, a role is
+    shown or a name changes, not when a card goes in or a post is made, each of which
+    asks every open page of the game for itself again."""
+    shown = [[place.seat, place.name, place.alive, place.role, place.is_viewer] for place in seats]
+    return json.dumps([game.pk, translation.get_language(), shown])
+
+
+GROUPS: dict[str, str] = {
+    "pack_formed": "pack",
+    "alpha_passed": "pack",
+    "masons_met": "masons",
+    "seers_met": "seers",
+    "mythomaniac_became": "seat",
+}
+"""Private events that tell their audience the roles of a group of seats (they now hold
+the same card, or know each other's), and the data key listing those seats: the pack,
+the Freemasons, the two Seers, and a Mythomaniac's own new card. Only events shown to a
+few seats count: the same kind told to everyone (never, today) would show no role."""
+
+
+def known_from(seen: list[Event]) -> set[int]:
+    """The seats whose roles the viewer was told by its own events (a wolf learns the
+    pack, a Freemason the other Freemasons): from the viewer's events only."""
+>>>>>>> seatpage
     known: set[int] = set()
     for event in seen:
         fields = tells.get(event.kind, ())
@@ -354,6 +382,7 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
     phase, state, slot = card["phase"], card["state"], card["slot"]
     handed = cards_in(phase)
     seen = visible_events(game, seat)
+    seats = circle(game, seat, seen)
     return {
         **_table(game, state, seat, seen, card["names"]),
         "game": game,
@@ -367,7 +396,8 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
         "my_card": card_of(phase, seat) if slot else None,
         "private": private_events(seen),
         "log": log(game, seat, seen),
-        "circle": circle(game, seat, seen),
+        "circle": seats,
+        "circle_shared": circle_shared(game, seats),
         "tally": running_tally(phase),
         "cards_in": sum(handed.values()),
         "cards_asked": len(handed),

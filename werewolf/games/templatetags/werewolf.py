@@ -457,6 +457,15 @@ def _event_template(kind: str, ruleset: str | None) -> template.Template:
     return _own_template(ruleset, f"events/{kind}.html")
 
 
+@register.simple_tag(takes_context=True)
+def seat_url(context: template.Context, name: str) -> str:
+    """`{% url name token %}` for the token of the seat's page being rendered (its
+    link's own pages: its poll, its talk, its PDF...), written from `links.path_of`."""
+    from werewolf.games import links
+
+    return links.path_of(name, context["request"].resolver_match.kwargs["token"])
+
+
 @register.inclusion_tag("includes/talk.html", takes_context=True)
 def talk(context: template.Context, game: Any, viewer: Any, talk_url: str) -> dict[str, Any]:
     """The channels `viewer` reads (a seat number, "public" or "moderator"), with their
