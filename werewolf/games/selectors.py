@@ -183,19 +183,6 @@ def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleS
     return seats
 
 
-<<<<<<< HEAD
-def known_from(ruleset: str, viewer: engine.Viewer, seen: list[Event]) -> set[int]:
-    """The seats whose roles the viewer was told by its own events: the groups it was
-    told it belongs to (the pack, the Freemasons, the two Seers, the Mafia), read from
-    what the game's ruleset declares of its events (`engine.event_kinds`: the fields
-    that name seats whose role the audience learns). A list of seats that holds the
-    viewer is a group it knows from the inside; a seat named alone (the Seer's target)
-    is only narrowed down (a wolf or not), so the circle shows no role for it. Only
-    events shown to a few seats count: the same kind told to everyone would show none."""
-    if not isinstance(viewer, int):
-        return set()
-    tells = engine.event_kinds(ruleset)
-=======
 def circle_shared(game: Game, seats: list[CircleSeat]) -> str:
     """What includes/circle.html is a function of, to render it once for every page that
     shows the same circle: the game (the words of its roles), the language, and each seat
@@ -207,23 +194,17 @@ def circle_shared(game: Game, seats: list[CircleSeat]) -> str:
     return json.dumps([game.pk, translation.get_language(), shown])
 
 
-GROUPS: dict[str, str] = {
-    "pack_formed": "pack",
-    "alpha_passed": "pack",
-    "masons_met": "masons",
-    "seers_met": "seers",
-    "mythomaniac_became": "seat",
-}
-"""Private events that tell their audience the roles of a group of seats (they now hold
-the same card, or know each other's), and the data key listing those seats: the pack,
-the Freemasons, the two Seers, and a Mythomaniac's own new card. Only events shown to a
-few seats count: the same kind told to everyone (never, today) would show no role."""
-
-
-def known_from(seen: list[Event]) -> set[int]:
-    """The seats whose roles the viewer was told by its own events (a wolf learns the
-    pack, a Freemason the other Freemasons): from the viewer's events only."""
->>>>>>> seatpage
+def known_from(ruleset: str, viewer: engine.Viewer, seen: list[Event]) -> set[int]:
+    """The seats whose roles the viewer was told by its own events: the groups it was
+    told it belongs to (the pack, the Freemasons, the two Seers, the Mafia), read from
+    what the game's ruleset declares of its events (`engine.event_kinds`: the fields
+    that name seats whose role the audience learns). A list of seats that holds the
+    viewer is a group it knows from the inside; a seat named alone (the Seer's target)
+    is only narrowed down (a wolf or not), so the circle shows no role for it. Only
+    events shown to a few seats count: the same kind told to everyone would show none."""
+    if not isinstance(viewer, int):
+        return set()
+    tells = engine.event_kinds(ruleset)
     known: set[int] = set()
     for event in seen:
         fields = tells.get(event.kind, ())
