@@ -169,3 +169,22 @@ def test_changes_to_a_list_add_or_take_one_item() -> None:
     for name, value in lab.changes("tabula", 12, {}):
         if name == "specials":
             assert len(set(value) ^ set(checked["specials"])) == 1
+
+
+def test_a_change_of_preset_deals_the_new_presets_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change is made to the options as given, so what the ruleset fills in follows it:
+    Mafia's power setup changed to another preset deals that preset's role counts (made
+    to the checked options, the power setup's counts stayed, and the change played the
+    very same games), while a count the organiser gave stays."""
+    from werewolf.engine import registry
+    from werewolf.engine.rulesets import mafia
+
+    monkeypatch.setitem(registry.RULESETS, mafia.ID, mafia.RULESET)
+    assert ("preset", "vanilla") in lab.changes(mafia.ID, 11, {"preset": "power"})
+    vanilla = engine.options(mafia.ID, lab.changed({"preset": "power"}, "preset", "vanilla"), 11)
+    assert vanilla["cops"] == vanilla["doctors"] == vanilla["godfathers"] == 0 and vanilla["goons"] == 3
+    kept = engine.options(mafia.ID, lab.changed({"preset": "power", "cops": 2}, "preset", "vanilla"), 11)
+    assert kept["cops"] == 2 and kept["doctors"] == 0
+    found = lab.suggest(mafia.ID, 11, {"preset": "power"}, "mafia", TALK, games=20)
+    preset = [change for change in found.changes if change.option == "preset"]
+    assert len(preset) == 3 and not any(change.same for change in preset)

@@ -179,6 +179,35 @@ def test_a_suggestion_the_race_settled_says_so(organiser_client: Client, monkeyp
     assert "data-lab-rivals" not in words
 
 
+def test_bots_that_cannot_finish_a_game_get_a_clear_answer_not_an_error(
+    organiser_client: Client, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bot game still open after `simulate.MOST_PHASES` (`Stuck`: a flaw of the bots or
+    the rules) gives the fragment, the suggestion and the page a message in words, in the
+    organiser's language, and the operator's log the setup; no figure is kept."""
+    from django.utils import translation
+
+    from werewolf.engine.simulate import Stuck
+
+    def stuck(*args: Any, **kwargs: Any) -> Any:
+        raise Stuck("a classic bot game was still open after 2000 phases")
+        yield  # (a generator, as `outcomes` is)
+
+    monkeypatch.setattr(engine_lab, "outcomes", stuck)
+    query = "ruleset=classic&count=10&wolves=4&seers=0&reveal_dead=on&day_deadline=plurality&tie=random"
+    for url in (f"{URL}?{query}", f"{URL}?{query}&part=suggest&side=wolves"):
+        response = organiser_client.get(url)
+        assert response.status_code == 200
+        words = text(response)
+        assert "data-lab-stuck" in words and "its bots played a game that went on without end" in words
+    assert "the lab could not study classic at 10 players" in caplog.text
+    page = organiser_client.post(URL, {**dict(item.split("=") for item in query.split("&")), "players": "A\nB"})
+    assert page.status_code == 200 and "<html" in text(page) and "data-lab-stuck" in text(page)
+    with translation.override("it"):
+        italian = text(organiser_client.get(f"{URL}?{query}", HTTP_ACCEPT_LANGUAGE="it"))
+    assert "data-lab-stuck" in italian and "went on without end" not in italian
+
+
 def test_the_new_game_forms_defaults_are_flagged_only_if_the_talking_bots_say_so(organiser: Any) -> None:
     """Issue 39: the form's own classic table of 8 (two werewolves and a Seer) is lost by
     the bots that never talk almost always, and the lab does not flag it: the talking

@@ -205,8 +205,9 @@ def test_the_accusation_help_says_the_ghosts_vote_too() -> None:
 
 
 def test_the_circle_learns_the_groups_from_private_events_only() -> None:
-    """The seats whose roles a viewer's own events tell it: the pack, the Freemasons, the
-    two Seers, a Mythomaniac's new card; never from an event told to everyone."""
+    """The seats whose roles a viewer's own events tell it, as Tabula declares its events:
+    the pack, the Freemasons, the two Seers it belongs to; never a seat only narrowed down
+    (the Seer's target), nor from an event told to everyone."""
     from werewolf.games.selectors import known_from
 
     seen = [
@@ -215,8 +216,17 @@ def test_the_circle_learns_the_groups_from_private_events_only() -> None:
         engine.Event("seers_met", {"seers": [3, 7]}, engine.Audience.of(3, 7)),
         engine.Event("mythomaniac_became", {"seat": 7, "target": 3, "role": "seer"}, engine.Audience.of(7)),
         engine.Event("alpha_passed", {"alpha": 4, "pack": [4, 9]}, engine.Audience.of(4, 9)),
+        engine.Event("seer_saw", {"seat": 3, "target": 5, "wolf": True}, engine.Audience.of(3)),
+        engine.Event("pack_known", {"seat": 8, "pack": [1, 4]}, engine.Audience.of(8)),
     ]
-    assert known_from(seen) == {1, 2, 3, 4, 6, 7, 9}
+
+    def known(viewer: int) -> set[int]:
+        return known_from("tabula", viewer, [event for event in seen if event.visible_to(viewer)])
+
+    assert [known(seat) for seat in (1, 2, 3, 4, 5, 7, 8)] == [{1, 4}, {2, 6}, {3, 7}, {1, 4, 9}, set(), {3, 7}, set()]
     public = [engine.Event("masons_met", {"masons": [2, 6]}, engine.Audience.public())]
-    assert known_from(public) == set()
-    assert known_from([engine.Event("suspects_named", {"suspects": [1, 2]}, engine.Audience.of(1))]) == set()
+    assert known_from("tabula", 2, public) == set()
+    assert known_from("tabula", engine.PUBLIC, seen) == set()
+    assert (
+        known_from("tabula", 1, [engine.Event("suspects_named", {"suspects": [1, 2]}, engine.Audience.of(1))]) == set()
+    )

@@ -407,10 +407,16 @@ def fold(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
+def slot_cards(slots: Iterable[engine.Slot]) -> list[engine.Card]:
+    """The cards `slots` ask for, each followed by those it takes instead (NO ELIMINATION)."""
+    return [card for slot in slots for card in (slot.card, *slot.instead)]
+
+
 def verbs(cards: Iterable[engine.Card], ruleset: str | None = None) -> list[Verb]:
-    """The notecard words of `cards` (a phase's slots' cards), as the help lists them:
-    the cards that may be SLEEP in the ruleset's order, each with its fields' words,
-    then SLEEP, then the cards that may not (a vote), each with its empty form."""
+    """The notecard words of `cards` (a phase's slots' cards, with those they take
+    instead: `slot_cards`), as the help lists them: the cards that may be SLEEP in the
+    ruleset's order, each with its fields' words, then SLEEP, then the cards that may not
+    (a vote), each with its empty form, and a card written alone (NO ELIMINATION)."""
     known = grammar(ruleset)
     asked = set(cards)
     place = {card: number for number, card in enumerate(known.cards)}
@@ -419,7 +425,10 @@ def verbs(cards: Iterable[engine.Card], ruleset: str | None = None) -> list[Verb
     listed: list[Verb] = []
     for blank in (True, False):
         for card in ordered:
-            if card.blank != blank or not card.fields:
+            if card.blank != blank or not card.fields and card.blank:
+                continue
+            if not card.fields:  # (a card written alone that is no SLEEP: NO ELIMINATION)
+                listed.append(Verb(card.word, 0))
                 continue
             listed.append(Verb(card.word, _example_names(card.fields[0]), refers=card.fields[0].refers))
             listed += [

@@ -309,7 +309,8 @@ def study(
 def changes(ruleset: str, players: int, raw_options: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """Every single change of one option of the checked setup the ruleset accepts: a
     yes/no turned, a number one up or down, another choice, an item added to or taken
-    from a list."""
+    from a list. Each is made to the options as given (`changed`), so that what the
+    ruleset fills in for the table follows it: another preset deals its own counts."""
     rules = rulesets.get(ruleset)
     checked = rules.options(raw_options, players)
     found: list[tuple[str, Any]] = []
@@ -332,11 +333,18 @@ def changes(ruleset: str, players: int, raw_options: Mapping[str, Any]) -> list[
             ]
         for new in tried:
             try:
-                rules.options({**checked, spec.name: new}, players)
+                rules.options(changed(raw_options, spec.name, new), players)
             except SetupError:
                 continue
             found.append((spec.name, new))
     return found
+
+
+def changed(raw_options: Mapping[str, Any], name: str, value: Any) -> dict[str, Any]:
+    """The options as given with one changed: what the ruleset fills in for the table
+    (a preset's role counts, left out) it fills in again for the new value, and what was
+    given stays as it was."""
+    return {**raw_options, name: value}
 
 
 def suggest(
@@ -364,8 +372,8 @@ def suggest(
     own = Run(ruleset, players, checked, strategy, seed)
     own.play(SAME if base is not None else max(games, SAME))
     base = base if base is not None else own.share(side)
-    tried = changes(ruleset, players, checked)
-    runs = [Run(ruleset, players, {**checked, name: value}, strategy, seed) for name, value in tried]
+    tried = changes(ruleset, players, raw_options)
+    runs = [Run(ruleset, players, changed(raw_options, name, value), strategy, seed) for name, value in tried]
     for run in runs:
         run.play(min(SAME, games))
     raced = [run for run in runs if not run.same(own)]

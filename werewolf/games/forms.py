@@ -579,14 +579,23 @@ class CardSelect(forms.Select):
         return mark_safe(render_to_string(self.template_name, self.get_context(name, value, attrs)))
 
 
+def _seat_or_card(value: str) -> int | str:
+    """A card select's value: a seat number, or (a choice it offers, checked by the
+    field) the kind of a card handed in instead of the slot's (`Slot.instead`)."""
+    number = validators.ascii_number(value)
+    return value if number is None else number
+
+
 class SeatField(forms.TypedChoiceField):
     """A choice of seat. Any seat number passes the form; the engine judges whether the
-    seat may be named, so a forged choice gets the engine's precise refusal."""
+    seat may be named, so a forged choice gets the engine's precise refusal. The first
+    select of a slot with cards it takes instead (a day's NO ELIMINATION) offers them
+    too, by their kind."""
 
     widget = CardSelect
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(coerce=int, empty_value=None, **kwargs)
+        super().__init__(coerce=_seat_or_card, empty_value=None, **kwargs)
 
     def valid_value(self, value: Any) -> bool:
         return validators.ascii_number(str(value)) is not None or super().valid_value(value)
@@ -665,9 +674,14 @@ class NotecardForm(PhaseCarrier):
         card = slot.card
         empty = card_word("none", ruleset, kind=card.kind, abstain=card.may_be_empty)
         self.selects = card_selects(slot)
-        for (field, selects), choices in zip(self.selects, _usable_choices(slot), strict=True):
+        # The cards taken instead of this one (NO ELIMINATION), by their notecard word,
+        # among the first select's choices: what a mail or a paper card writes alone.
+        instead = [(other.kind, grammar.spoken(other.word, translation.get_language())) for other in slot.instead]
+        for index, ((field, selects), choices) in enumerate(zip(self.selects, _usable_choices(slot), strict=True)):
             labels = choice_labels(field.refers, names)
             named = [(str(choice), labels[choice]) for choice in choices]
+            if index == 0:
+                named = instead + named
             options = Options([("", empty)] + named)
             required = needed(card, field) if choices else 0
             if required:
@@ -714,12 +728,20 @@ class NotecardForm(PhaseCarrier):
     def initial_for(phase_id: int, card: engine.Order | None, slot: engine.Slot | None = None) -> dict[str, Any]:
         """Initial values that show the card counted now, so changing it starts from it."""
         initial: dict[str, Any] = {"phase": phase_id}
+        if card is not None and slot is not None and any(other.kind == card.kind for other in slot.instead):
+            return NotecardForm._initial_instead(phase_id, card, slot)
         if card is None or slot is None or card.kind != slot.kind:
             return initial
         for field in slot.card.fields:
             values = card.field(field.name)
             initial.update(zip(select_names(field, max(len(values), 1)), values, strict=False))
         return initial
+
+    @staticmethod
+    def _initial_instead(phase_id: int, card: engine.Order, slot: engine.Slot) -> dict[str, Any]:
+        """A card handed in instead of the slot's, shown as the first select's choice."""
+        selects = card_selects(slot)
+        return {"phase": phase_id, selects[0][1][0]: card.kind} if selects else {"phase": phase_id}
 
     def order(self) -> engine.Order:
         """The card the form's selects write (`written_card`)."""
@@ -761,7 +783,12 @@ def card_selects(slot: engine.Slot) -> Selects:
 def written_card(card: engine.Card, selects: Selects, values: Any) -> engine.Order:
     """The card a card form's selects write, from their values (a seat number, or None
     for a select left empty): the fields filled in, in order (a ranked list closes up its
-    gaps); a card left empty is SLEEP, where the card may be."""
+    gaps); a card left empty is SLEEP, where the card may be; a card taken instead of
+    `card` where the first select chose its kind (`Slot.instead`)."""
+    chosen = [values.get(name) for _, names in selects for name in names]
+    kind = next((value for value in chosen if isinstance(value, str)), None)
+    if kind is not None:
+        return engine.Order(kind)  # a card taken instead of this one (a choice of the first select)
     written = [
         (field.name, tuple(values[name] for name in names if values.get(name) is not None)) for field, names in selects
     ]
@@ -783,12 +810,17 @@ def posted_card(slot: engine.Slot, data: Any) -> tuple[int, engine.Order] | None
     if phase is None:
         return None
     selects = card_selects(slot)
-    values: dict[str, int | None] = {}
+    instead = {other.kind for other in slot.instead}
+    first = selects[0][1][0] if selects else None
+    values: dict[str, int | str | None] = {}
     for _field, names in selects:
         for name in names:
             value = data.get(name, "")
             if value == "":
                 values[name] = None
+                continue
+            if name == first and value in instead:
+                values[name] = value
                 continue
             number = validators.ascii_number(value)
             if number is None:
@@ -837,11 +869,14 @@ HAND_PARTS = {
 }
 """The label of each part of a hand in the organiser's deal (`engine.deal_shape`); a part
 dealt more than once is numbered."""
-DEAL_MARKS = {
-    "alpha": (_("Alpha wolf"), _("Drawn at random among the werewolves")),
-    "burgomaster": (_("First Burgomaster"), "—"),
-}
-"""The seat the deal names besides the hands: its label, and what leaving it out means."""
+
+
+def deal_mark_words(ruleset: str, mark: str) -> tuple[str, str]:
+    """The seat the deal names besides the hands (`DealShape.mark`: the alpha, the first
+    Burgomaster), in the words of `ruleset`'s family (games/deal_mark.html through `own`):
+    its label, and what leaving it out means."""
+    template = own_templates(ruleset, "games/deal_mark.html")
+    return words(template, {"mark": mark, "word": "label"}), words(template, {"mark": mark, "word": "unnamed"})
 
 
 def hand_choice_words(part: rulesets.HandPart, value: str, ruleset: str) -> str:
@@ -891,7 +926,7 @@ class AssignRolesForm(forms.Form):
                         initial=initial,
                     )
                     self.names[player.pk].append(name)
-        mark_label, unnamed = DEAL_MARKS[self.shape.mark]
+        mark_label, unnamed = deal_mark_words(game.ruleset, self.shape.mark)
         self.fields[self.shape.mark] = forms.TypedChoiceField(
             label=mark_label,
             choices=[("", unnamed)] + [(p.pk, p.name) for p in self.players],

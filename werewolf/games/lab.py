@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -28,10 +29,13 @@ from django.views.decorators.http import require_http_methods
 
 from werewolf import engine, limits
 from werewolf.engine import lab as engine_lab
+from werewolf.engine.simulate import Stuck
 
 from . import access, observed
 from .forms import GameForm, family
 from .templatetags.werewolf import own
+
+logger = logging.getLogger(__name__)
 
 CACHE_SECONDS = 30 * 86400
 """How long a setup's figures are kept (the engine's fingerprint is in the key: a new
@@ -303,6 +307,14 @@ def view(request: HttpRequest) -> HttpResponse:
                 context["tried"] = True
     except limits.Limited as limited:
         return render(request, "429.html" if page else "games/lab_limited.html", {"limited": limited}, status=429)
+    except Stuck as stuck:
+        # A flaw of the bots (or the rules) to fix: the operator's log says which setup,
+        # the organiser reads that the lab has no figures for it (not a server error).
+        logger.error(
+            "the lab could not study %s at %s players %s: %s", setup.ruleset, setup.players, setup.options, stuck
+        )
+        part = "games/lab_change.html" if params.get("part") == "suggest" and not page else template
+        return render(request, part, {"setup": setup, "stuck": True})
     return render(request, template, _with_sides(setup, context))
 
 

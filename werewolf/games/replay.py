@@ -241,4 +241,4 @@ def _votes(game: Game, before: engine.State, chapter: Chapter) -> selectors.Ball
         return None
     if any(slot.card.instant for slot in spec.slots.values()):
         return None
-    return selectors.ballots(chapter.counted, game.capabilities.houses, len(spec.slots))
+    return selectors.ballots(chapter.counted, game.capabilities.houses, len(spec.slots), selectors.instead_of(spec))

@@ -169,12 +169,12 @@ def private_events(seen: list[Event]) -> list[Event]:
 def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleSeat]:
     """The seats in clockwise order, with the roles the viewer may see: its own, those
     made public (revealed on death, or everyone's at the end), and those of the groups
-    its own events made it a member of (the pack, the Freemasons, the Seers)."""
+    its own events made it a member of (the pack, the Freemasons, the Seers: `known_from`)."""
     if game.state is None:
         return []
     state = game.engine_state
     show_all = viewer == engine.MODERATOR or game.status == Game.Status.ENDED
-    known = known_from(seen)
+    known = known_from(game.ruleset, viewer, seen)
     seats = []
     for player in seated(game):
         seat = player.occupied_seat
@@ -185,32 +185,26 @@ def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleS
     return seats
 
 
-GROUPS: dict[str, str] = {
-    "pack_formed": "pack",
-    "alpha_passed": "pack",
-    "masons_met": "masons",
-    "seers_met": "seers",
-    "mythomaniac_became": "seat",
-}
-"""Private events that tell their audience the roles of a group of seats (they now hold
-the same card, or know each other's), and the data key listing those seats: the pack,
-the Freemasons, the two Seers, and a Mythomaniac's own new card. Only events shown to a
-few seats count: the same kind told to everyone (never, today) would show no role."""
-
-
-def known_from(seen: list[Event]) -> set[int]:
-    """The seats whose roles the viewer was told by its own events (a wolf learns the
-    pack, a Freemason the other Freemasons): from the viewer's events only."""
+def known_from(ruleset: str, viewer: engine.Viewer, seen: list[Event]) -> set[int]:
+    """The seats whose roles the viewer was told by its own events: the groups it was
+    told it belongs to (the pack, the Freemasons, the two Seers, the Mafia), read from
+    what the game's ruleset declares of its events (`engine.event_kinds`: the fields
+    that name seats whose role the audience learns). A list of seats that holds the
+    viewer is a group it knows from the inside; a seat named alone (the Seer's target)
+    is only narrowed down (a wolf or not), so the circle shows no role for it. Only
+    events shown to a few seats count: the same kind told to everyone would show none."""
+    if not isinstance(viewer, int):
+        return set()
+    tells = engine.event_kinds(ruleset)
     known: set[int] = set()
     for event in seen:
-        key = GROUPS.get(event.kind)
-        if key is None or event.visible_to(engine.PUBLIC):
+        fields = tells.get(event.kind, ())
+        if not fields or event.visible_to(engine.PUBLIC):
             continue
-        value = event.data.get(key)
-        if isinstance(value, int):
-            known.add(value)
-        elif isinstance(value, list):
-            known.update(seat for seat in value if isinstance(seat, int))
+        for name in fields:
+            value = event.data.get(name)
+            if isinstance(value, list) and viewer in value:
+                known.update(seat for seat in value if isinstance(seat, int) and not isinstance(seat, bool))
     return known
 
 
@@ -270,9 +264,12 @@ def card_history(phase: Phase, seat: int) -> list[tuple[Order, str]]:
 
 @dataclass
 class Ballots:
-    """A day's running tally: each named seat with the seats voting for it."""
+    """A day's running tally: each named seat with the seats voting for it, and each card
+    handed in instead of a vote (`Slot.instead`: NO ELIMINATION) with its voters, which
+    counts toward a majority as a player does (`engine.majority`)."""
 
-    rows: list[tuple[int, list[int]]]
+    rows: list[tuple[int | engine.Card, list[int]]]
+    """The most named first: a seat, or a card taken instead of a vote (its `word`)."""
     voters: int
     electorate: int
     houses: bool = False
@@ -297,21 +294,45 @@ def tally_of(state: engine.State, houses: bool, counted: Callable[[], dict[int, 
         return None
     if houses and spec.name != "accusation":
         return None  # the bets show as they are placed, each with its player
-    return ballots(counted(), houses, len(spec.slots))
+    return ballots(counted(), houses, len(spec.slots), instead_of(spec))
 
 
-def ballots(counted: dict[int, engine.Order], houses: bool, electorate: int) -> Ballots:
-    """The votes of `counted` cards (`houses`: each names two of Lupusburg's houses), the
-    most named first: a running tally, or a day's votes in its replay."""
-    by_target: dict[int, list[int]] = {}
+def instead_of(spec: engine.PhaseSpec) -> tuple[engine.Card, ...]:
+    """The cards the step's slots take instead of their own (a day's NO ELIMINATION)."""
+    found: dict[str, engine.Card] = {}
+    for slot in spec.slots.values():
+        found.update((card.kind, card) for card in slot.instead)
+    return tuple(found.values())
+
+
+def ballots(
+    counted: dict[int, engine.Order], houses: bool, electorate: int, instead: tuple[engine.Card, ...] = ()
+) -> Ballots:
+    """The votes of `counted` cards (`houses`: each names two of Lupusburg's houses; a
+    card of `instead`, handed in in place of a vote, counts as a candidate of its own),
+    the most named first: a running tally, or a day's votes in its replay."""
+    by_target: dict[int | engine.Card, list[int]] = {}
+    cards = {card.kind: card for card in instead}
     voters = 0
     for seat, order in sorted(counted.items()):
+        if order.kind in cards:
+            by_target.setdefault(cards[order.kind], []).append(seat)
+            voters += 1
+            continue
         named = (*order.targets, *order.field("also")) if houses else order.targets[:1]
         for target in named:
             by_target.setdefault(target, []).append(seat)
         voters += bool(named)
-    rows = sorted(by_target.items(), key=lambda item: (-len(item[1]), item[0]))
+    rows = sorted(by_target.items(), key=_most_named)
     return Ballots(rows, voters, electorate, houses)
+
+
+def _most_named(row: tuple[int | engine.Card, list[int]]) -> tuple[int, int, int | str]:
+    """The most named first; at equal votes, the players by seat, then the other cards."""
+    target, voters = row
+    if isinstance(target, int):
+        return (-len(voters), 0, target)
+    return (-len(voters), 1, target.kind)
 
 
 def seat_card(player: Player) -> dict[str, Any]:

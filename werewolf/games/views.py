@@ -420,7 +420,7 @@ def paper_cards(request: HttpRequest, pk: int) -> HttpResponse:
 def _verbs(game: Game, spec: engine.PhaseSpec) -> list[grammar.Verb]:
     """The notecard words the open phase asks for, from its cards' schemas: only this
     game's variants, and SLEEP wherever a card may do nothing."""
-    return grammar.verbs((slot.card for slot in spec.slots.values()), game.ruleset)
+    return grammar.verbs(grammar.slot_cards(spec.slots.values()), game.ruleset)
 
 
 def _paper_card_error(

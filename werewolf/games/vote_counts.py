@@ -24,7 +24,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from werewolf import engine
-from werewolf.engine import talk
+from werewolf.engine import grammar, talk
 
 from . import holders, selectors
 from .models import Game, Phase, Post
@@ -35,8 +35,9 @@ FINAL = "final"
 
 @dataclass(frozen=True)
 class VoteCount:
-    """A vote counted for the square: each player named, with the names of those voting
-    for them (the most named first), the seats asked who name nobody, and how many votes
+    """A vote counted for the square: each player named (or a card handed in instead of a
+    vote, NO ELIMINATION, by its word), with the names of those voting for them (the most
+    named first), the seats asked who name nobody, and how many votes
     a majority needs (None: no number of votes settles this vote early)."""
 
     number: int
@@ -55,12 +56,17 @@ def count_of(
     spec = engine.phase(state)
     if state.over or not spec.public_orders or game.capabilities.houses:
         return None
-    tally = selectors.ballots(Phase.counted(cards), False, len(spec.slots))
+    tally = selectors.ballots(Phase.counted(cards), False, len(spec.slots), selectors.instead_of(spec))
     names = holders.afresh(game).names_at(when)  # (the resolution hands seats over after this)
     voted = {seat for _, seats in tally.rows for seat in seats}
+
+    def named(target: int | engine.Card) -> str:
+        """A player by name, a card taken instead of a vote by its notecard word."""
+        return names[target] if isinstance(target, int) else grammar.spoken(target.word, game.language)
+
     return VoteCount(
         number=spec.number,
-        rows=[(names[named], [names[seat] for seat in seats]) for named, seats in tally.rows],
+        rows=[(named(target), [names[seat] for seat in seats]) for target, seats in tally.rows],
         silent=[names[seat] for seat in sorted(spec.slots) if seat not in voted],
         needed=engine.majority(state),
         final=final,

@@ -228,7 +228,9 @@ def queue_inbound_reply(row: InboundMessage, reading: Any) -> list[int]:
             # The words of the card asked of this seat now, and only those: not every word
             # the ruleset (or another) knows, nor another seat's card, which would tell
             # which roles are in play.
-            "verbs": grammar.verbs([context["slot"].card] if context["slot"] else [], player.game.ruleset),
+            "verbs": grammar.verbs(
+                grammar.slot_cards([context["slot"]] if context["slot"] else []), player.game.ruleset
+            ),
         }
     )
     headers = {"In-Reply-To": row.message_id, "References": row.message_id} if row.message_id else {}

@@ -155,7 +155,7 @@ def notecards(game: Any, *, with_links: bool = False) -> tuple[Any, list[Notecar
         Notecard(seat, names[seat], (links.url_for(players[seat]) or "") if with_links else "")
         for seat in sorted(spec.slots)
     ]
-    verbs = grammar.verbs((slot.card for slot in spec.slots.values()), game.ruleset)
+    verbs = grammar.verbs(grammar.slot_cards(spec.slots.values()), game.ruleset)
     return phase, cards, verbs
 
 
