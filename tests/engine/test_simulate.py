@@ -160,3 +160,13 @@ def test_a_bot_game_that_never_ends_is_stopped_and_said_to_be_stuck(monkeypatch:
     monkeypatch.setattr(module, "MOST_PHASES", 1)
     with pytest.raises(module.Stuck, match="still open after 1 phases"):
         module.simulate("classic", 8, {}, 1, 1)
+
+
+def test_the_command_says_the_bots_are_stuck_rather_than_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.core.management import CommandError
+
+    from werewolf.engine import simulate as module
+
+    monkeypatch.setattr(module, "MOST_PHASES", 1)
+    with pytest.raises(CommandError, match="the bots could not finish a game: a classic bot game was still open"):
+        run("--ruleset", "classic", "--players", "8", "--games", "1")

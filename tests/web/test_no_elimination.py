@@ -163,7 +163,7 @@ def test_the_day_that_ended_says_who_voted_for_no_elimination_in_neutral_words()
     werewolf games say so in their own folder), with the votes for no elimination."""
     from types import SimpleNamespace
 
-    names = ["Ada", "Bruno", "Carla", "Dino"]
+    names = ["Ada", "Bruno", "Carla", "Dino", "Elsa"]
 
     def said(ruleset: str, language: str = "en", **data) -> str:
         event = SimpleNamespace(
@@ -179,6 +179,12 @@ def test_the_day_that_ended_says_who_voted_for_no_elimination_in_neutral_words()
     assert "The vote for no elimination won: nobody is eliminated." in won and "majority" not in won
     assert "Dino had the most votes and is eliminated." in said(mafia.ID, ballots=[[2, 3]], lynched=3, how="plurality")
     assert "nobody voted" in said(mafia.ID)
+    tied = said(mafia.ID, ballots=[[2, 3]], no_elimination=[0], tied=[3], how="tie")
+    assert "A tie between Dino and the vote for no elimination: nobody is eliminated." in tied
+    two = said(mafia.ID, ballots=[[2, 3], [3, 2], [1, 2]], no_elimination=[0], tied=[], how="plurality", lynched=2)
+    assert "Carla had the most votes and is eliminated." in two
+    players = said(mafia.ID, ballots=[[2, 3], [3, 2], [4, 3], [1, 2]], no_elimination=[0], tied=[2, 3], how="tie")
+    assert "A tie between Carla, Dino: nobody is eliminated." in players
     assert "lynch" not in said(mafia.ID, ballots=[[2, 3], [0, 2]], tied=[2, 3], how="tie")
     assert "Dino had the most votes." in said("classic", ballots=[[2, 3]], lynched=3, how="plurality")
     assert "NESSUNA ELIMINAZIONE" in said(mafia.ID, "it", no_elimination=[0], how="no_elimination")
@@ -207,3 +213,23 @@ def test_paper_and_the_printed_notecards_offer_no_elimination(organiser, organis
     with translation.override("it"):
         italian = unescape(organiser_client.get(f"/games/{game.pk}/cards/", HTTP_ACCEPT_LANGUAGE="it").content.decode())
     assert "NESSUNA ELIMINAZIONE" in italian
+
+
+def test_the_printed_tally_sheet_has_a_row_for_no_elimination(organiser, organiser_client: Client) -> None:
+    from .test_printing import text_of
+
+    game = mafia_day(organiser)
+    (page,) = text_of(organiser_client.get(f"/games/{game.pk}/print/tally.pdf").content)
+    assert "NO ELIMINATION" in page and "Nobody (a blank vote)" in page
+
+
+def test_a_reply_by_mail_hands_in_no_elimination(organiser) -> None:
+    """The mail door reads the card the web form writes (the form's choice, its words)."""
+    from random import Random
+
+    from .play import mail_card
+
+    game = mafia_day(organiser)
+    phase = game.current_phase()
+    mail_card(game, 2, {"phase": phase.pk, "target": "no_elimination"}, Random(1))
+    assert selectors.card_of(phase, 2) == NO

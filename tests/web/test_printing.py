@@ -891,3 +891,23 @@ def test_boxes_not_as_expected_are_read_as_pages_with_one_warning(monkeypatch, c
     monkeypatch.setattr(layout, "FACES", "boxes")  # asked for the boxes alone: refused by name
     with pytest.raises(layout.FacesUnread, match="WeasyPrint 99"):
         documents.role_cards_pdf(deck, ruleset="tabula")
+
+
+def test_print_cards_reads_the_options_as_the_game_has_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deck's texts read the options filled in for the table, not only those --set
+    gives: a Mafia preset's role counts (what a role's text may name), the defaults."""
+    from werewolf.engine import registry
+    from werewolf.engine.rulesets import mafia
+
+    monkeypatch.setitem(registry.RULESETS, mafia.ID, mafia.RULESET)
+    read: dict[str, Any] = {}
+
+    def role_cards_pdf(cards: Any, **kwargs: Any) -> bytes:
+        read.update(kwargs["options"], roles=[card.role for card in cards])
+        return b"%PDF"
+
+    monkeypatch.setattr(documents, "role_cards_pdf", role_cards_pdf)
+    out = tmp_path / "deck.pdf"
+    call_command("print_cards", "--ruleset", "mafia", "--players", "11", "--set", "preset=power", "-o", str(out))
+    assert read["cops"] == read["doctors"] == read["godfathers"] == 1 and read["doctor_repeat"] is True
+    assert read["roles"].count(mafia.COP) == 1 and read["roles"].count(mafia.GOON) == 2

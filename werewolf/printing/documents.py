@@ -253,9 +253,9 @@ class TallyRow:
 
 def tally_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
     """The tally sheet of the open vote (a classic day, a Tabula accusation or ballot):
-    a row per player who may be named, boxes for the tally marks, the voters to tick off,
-    and the votes a strict majority needs where a majority ends the vote. None when the
-    open phase is no vote."""
+    a row per player who may be named and per card handed in instead of a vote, boxes
+    for the tally marks, the voters to tick off, and the votes a strict majority needs
+    where a majority ends the vote. None when the open phase is no vote."""
 
     phase = game.current_phase() if game.is_running else None
     if phase is None:
@@ -272,6 +272,7 @@ def tally_pdf(game: Any, *, paper: str = "a4") -> bytes | None:
         "game": game,
         "phase": phase,
         "candidates": [TallyRow(choice, labels[choice]) for choice in slot.choices],
+        "instead": slot.instead,  # (cards counted as candidates of their own: NO ELIMINATION)
         "voters": [TallyRow(seat, names[seat]) for seat in sorted(spec.slots)],
         "majority": living // 2 + 1 if spec.stage.decisive else None,
         "paper": {"width": PAPERS[paper][0], "height": PAPERS[paper][1]},

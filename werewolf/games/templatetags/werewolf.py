@@ -91,6 +91,12 @@ def votes_in(index: Any, tally: Any) -> int:
 
 
 @register.filter
+def ballots_for(index: Any, ballots: Any) -> int:
+    """How many of a day's ballots, given as `[voter, seat]` pairs, name a seat."""
+    return sum(1 for ballot in ballots or () if len(ballot) > 1 and ballot[1] == index)
+
+
+@register.filter
 def token_name(token: str | None) -> str:
     """A token's name in the reader's language (includes/token.html): the built-in ones
     translated, an organiser's as they wrote it."""

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from werewolf import engine
 from werewolf.engine import SetupError
 from werewolf.engine.rulesets import RULESETS
-from werewolf.engine.simulate import STRATEGIES, UNIFORM, simulate
+from werewolf.engine.simulate import STRATEGIES, UNIFORM, Stuck, simulate
 
 
 class ProgressBar:
@@ -106,6 +106,8 @@ class Command(BaseCommand):
                     f"players, not {opts['players']}"
                 ) from None
             raise CommandError(f"bad setup: {error.code} ({error.option}={error.value!r})") from None
+        except Stuck as stuck:
+            raise CommandError(f"the bots could not finish a game: {stuck}") from None
         finally:
             bar.close()
         report = result.to_json()

@@ -63,6 +63,9 @@ class Command(BaseCommand):
                 cards = documents.pack_cards(opts["ruleset"], opts["players"])
             else:
                 cards = documents.deck_cards(opts["ruleset"], opts["players"], options)
+            # The cards' texts read the options as the game has them: what --set leaves out
+            # filled in for the table (a preset's role counts), not only what was given.
+            options = engine.options(opts["ruleset"], options, opts["players"])
         except engine.SetupError as refused:
             raise CommandError(
                 f"{opts['ruleset']} cannot be dealt for {opts['players']} players with these options ({refused.code})."
