@@ -1,19 +1,17 @@
 """Mafia's rules (docs/rulesets/mafia.md), one test per rule sentence, through the engine's
-public calls. The ruleset is not in the rulesets package yet: it is registered only while
-a test here runs, so no other test sees a sixth ruleset."""
+public calls; its scenarios (fixtures/scenarios/mafia/) run in the catalogue,
+tests/engine/test_scenarios.py."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 from random import Random
 from typing import Any
 
 import pytest
 
 from werewolf import engine
-from werewolf.engine import grammar, lab, registry
+from werewolf.engine import grammar, lab
 from werewolf.engine.rulesets import mafia
 from werewolf.engine.rulesets.mafia import (
     COP,
@@ -29,7 +27,6 @@ from werewolf.engine.rulesets.mafia import (
 from werewolf.engine.simulate import STRATEGIES, bot_orders, simulate
 from werewolf.engine.state import State
 
-from . import test_scenarios as catalogue
 from .test_cards import offered
 
 ID = mafia.ID
@@ -40,14 +37,6 @@ POWER = {
 }
 """Nine seats of the power setup: the Godfather at 0, the Cop at 1, the Doctor at 2, the
 Vigilante at 3, the Roleblocker at 4, a goon at 5 (ranked first), townspeople at 6 to 8."""
-
-
-@pytest.fixture(autouse=True)
-def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Mafia is known to the engine only while a test runs."""
-    monkeypatch.setitem(registry.RULESETS, ID, mafia.RULESET)
-    yield
-    grammar.grammar.cache_clear()
 
 
 def start(**options: Any) -> State:
@@ -420,33 +409,16 @@ def test_a_game_survives_json_and_replays_from_its_seed() -> None:
     assert game(5) == game(5)
 
 
-def test_every_role_telling_event_is_declared_with_the_keys_it_names() -> None:
+def test_every_event_it_writes_is_declared_and_every_role_telling_one_is_written() -> None:
     seen: set[str] = set()
     rng = Random(2)
     for seed in range(20):
         state, events = engine.setup(ID, engine.options(ID, {"preset": "power"}, 13), 13, seed)
+        seen.update(found.kind for found in events)
         while not state.over:
-            seen.update(found.kind for found in events)
             state, events = engine.resolve(state, bot_orders(state, rng))
-    for kind, keys in mafia.ROLE_TELLING.items():
-        assert kind in seen, kind
-        assert keys
-
-
-# The scenarios, waiting for the catalogue.
-
-PENDING = sorted((catalogue.FIXTURES / "pending" / ID).glob("*.json"))
-"""Mafia's scenarios, in fixtures/pending/mafia/ until the rulesets package imports Mafia:
-the catalogue (tests/engine/test_scenarios.py) plays every folder of fixtures/scenarios/
-with the rulesets it knows, so they move there when Mafia is registered for good (their
-rulings then need their words, tests/web/test_ruling_words.py)."""
-
-
-@pytest.mark.parametrize("path", PENDING, ids=[path.stem for path in PENDING])
-def test_scenario(path: Path) -> None:
-    catalogue.test_rule(path)
-
-
-def test_the_scenarios_are_numbered_once() -> None:
-    numbers = [path.stem.split("-")[1] for path in PENDING]
-    assert PENDING and len(numbers) == len(set(numbers))
+            seen.update(found.kind for found in events)
+    assert seen <= set(engine.event_kinds(ID))
+    for kind, keys in mafia.RULESET.events.items():
+        if keys:
+            assert kind in seen, kind

@@ -1,7 +1,8 @@
 """The events the shared engine writes for any ruleset that uses it (the simple rulesets'
 base, the pack's choice, the ability blocks, the rulings) have neutral words in the shared
-tree: a ruleset of another world (Mafia) reads them right before it words anything of its
-own, and the werewolf games keep theirs (rulesets/werewolf/, through `own`)."""
+tree: a ruleset of another world reads them right before it words anything of its own
+(Mafia words them all its own way now), and the werewolf games keep theirs
+(rulesets/werewolf/, through `own`)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,7 @@ from werewolf import engine
 from werewolf.engine.rulesets import mafia
 from werewolf.games.templatetags.werewolf import render_event
 
-from .sixth import registered  # noqa: F401 (a fixture)
 from .test_shared_words import FAMILY_WORDS
-
-pytestmark = pytest.mark.usefixtures("registered")
 
 NAMES = ["Ada", "Bruno", "Carla", "Dino", "Elsa"]
 
@@ -49,11 +47,11 @@ def test_a_base_event_reads_in_neutral_words(
     kind: str, data: dict[str, Any], viewer: engine.Viewer, expected: str
 ) -> None:
     event = SimpleNamespace(kind=kind, data=data, phase=None)
-    text = render_event(event, NAMES, viewer, autoescape=False, ruleset=mafia.ID)
+    text = render_event(event, NAMES, viewer, autoescape=False, ruleset=None)  # the shared tree's words
     assert expected in text
     assert not {word for word in FAMILY_WORDS if word in text.lower()}, text
     with translation.override("it"):
-        italian = render_event(event, NAMES, viewer, autoescape=False, ruleset=mafia.ID)
+        italian = render_event(event, NAMES, viewer, autoescape=False, ruleset=None)
     assert italian and expected not in italian
 
 

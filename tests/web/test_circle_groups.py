@@ -11,9 +11,8 @@ from werewolf.engine.rulesets import mafia
 from werewolf.games import selectors, services
 
 from .play import NAMES
-from .sixth import registered  # noqa: F401 (a fixture)
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("registered")]
+pytestmark = pytest.mark.django_db
 
 
 def test_a_mafioso_sees_the_mafia_and_the_town_sees_only_itself(organiser) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from html import unescape
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
@@ -16,7 +17,6 @@ from werewolf.games import services
 from werewolf.games.forms import AssignRolesForm
 
 from .play import NAMES
-from .sixth import registered  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -45,11 +45,16 @@ def test_lupusburg_names_its_first_burgomaster(organiser) -> None:
     assert mark_words(draft(organiser, "lupusburg", players=5)) == ("First Burgomaster", "—")
 
 
-@pytest.mark.usefixtures("registered")
-def test_a_game_of_another_world_reads_neutral_words(organiser, organiser_client: Client) -> None:
+def test_mafia_names_the_first_in_its_rank_in_its_own_words(organiser, organiser_client: Client) -> None:
     game = draft(organiser, mafia.ID)
     label, unnamed = mark_words(game)
-    assert (label, unnamed) == ("First in rank of the side that kills at night", "Drawn at random among them")
+    assert (label, unnamed) == ("First in the Mafia's rank", "Drawn at random among the Mafia")
     page = unescape(organiser_client.get(f"/games/{game.pk}/").content.decode())
-    assert "First in rank of the side that kills at night" in page
+    assert "First in the Mafia's rank" in page
     assert "wol" not in page.lower().replace("werewolf", "")
+
+
+def test_the_shared_words_for_the_mark_are_neutral() -> None:
+    """What a game of another world reads before its family words its mark."""
+    words = [render_to_string("games/deal_mark.html", {"word": word}).strip() for word in ("label", "unnamed")]
+    assert words == ["First in rank of the side that kills at night", "Drawn at random among them"]

@@ -2,8 +2,8 @@
 slot offers instead of a VOTE (`Slot.instead`: Mafia's NO ELIMINATION) is a choice of the
 seat's card form, read back as that card; the seat page shows it counted, and the running
 tally, the replay and the vote count in the square count it beside the players, toward the
-majority the engine counts. Mafia is registered only while these tests run (its commit
-registers it); the shared pages need nothing of its own for this."""
+majority the engine counts. The shared pages need nothing of
+Mafia's own for this."""
 
 from __future__ import annotations
 
@@ -23,12 +23,11 @@ from werewolf.games.models import Game, Post
 from werewolf.games.templatetags.werewolf import render_event
 
 from .play import NAMES, seat_paths
-from .sixth import registered  # noqa: F401 (a fixture)
 
 NO = engine.Order("no_elimination")
 
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("registered")]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def mafia_day(organiser, players: int = 7, **options) -> Game:

@@ -11,9 +11,10 @@ from .classic import RULESET as CLASSIC
 from .lunapiena import RULESET as LUNAPIENA
 from .lupusburg import GOALS_RULESET as LUPUSBURG_GOALS
 from .lupusburg import RULESET as LUPUSBURG
+from .mafia import RULESET as MAFIA
 from .tabula import RULESET as TABULA
 
-assert set(RULESETS) >= {ruleset.id for ruleset in (CLASSIC, TABULA, LUNAPIENA, LUPUSBURG, LUPUSBURG_GOALS)}
+assert set(RULESETS) >= {ruleset.id for ruleset in (CLASSIC, TABULA, LUNAPIENA, LUPUSBURG, LUPUSBURG_GOALS, MAFIA)}
 
 
 __all__ = [

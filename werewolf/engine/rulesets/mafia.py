@@ -12,9 +12,8 @@ organiser allows it, a vote for no elimination counts like a vote for a player a
 wins, nobody is eliminated. The town wins when no mafioso lives, the Mafia when they are
 at least as many as everyone else.
 
-The ruleset is not registered when this module is imported: `engine/rulesets/__init__.py`
-will import it and register `RULESET` once the Mafia's templates are in; until then its
-tests register it only while they run.
+Its words are its own (templates/rulesets/mafia/): it names no lineage, so what it leaves
+unworded reads in the shared tree's neutral words, never in the werewolf games'.
 """
 
 from __future__ import annotations
@@ -33,9 +32,10 @@ from ..options import as_json, option, parse_options
 from ..options import gettext_noop as _
 from ..pack import victim as pack_victim
 from ..people import AIMS, LESSONS, Aim, Lesson, Memory, died, found
+from ..registry import register
 from ..state import PhaseSpec, State
 from ..table import Role, table
-from .base import Advice, Capabilities
+from .base import Advice, Capabilities, EventKinds
 from .simple import DAY, INQUIRE, NO_ELIMINATION, PROTECT, SHOOT, VOTE, SimpleFamily
 
 ID = "mafia"
@@ -192,26 +192,37 @@ class MafiaState:
         )
 
 
-ROLE_TELLING: Mapping[str, tuple[str, ...]] = {
-    "role_dealt": ("seat",),
-    "mafia_met": ("mafia",),
-    "cop_checked": ("target",),
-    "killed": ("seat",),
-    "shot": ("seat",),
-    "eliminated": ("seat",),
-    "vigilante_fired": ("target",),
-}
-"""The events that tell their audience something of the role of the seats they name, and
-the data keys naming those seats (for the secrecy sweep and the pages' circles)."""
-
-
 class Mafia(SimpleFamily):
     """Mafia on the simple rulesets' base: its own are the cast and presets, the kill one
     mafioso carries out, the Cop's answer, the Doctor's protection, the vote for no
     elimination, and the Mafia's events (`mafia_met`, `mafia_chose`, `cop_checked`)."""
 
     id = ID
-    capabilities = Capabilities(family=ID, rank=4, typical_table=13)
+    capabilities = Capabilities(family=ID, rank=4, typical_table=13, vote_counts=24, lineage=())
+    events: EventKinds = {
+        "cop_checked": ("target",),
+        "dawn_no_death": (),
+        "day_ended": (),
+        "eliminated": ("seat",),
+        "game_over": (),
+        "game_set_up": (),
+        "killed": ("seat",),
+        "mafia_chose": (),
+        "mafia_met": ("mafia",),
+        "role_dealt": (),
+        "roleblocked": (),
+        "ruling_kill_blocked": (),
+        "ruling_kill_void": (),
+        "ruling_pack_choice": (),
+        "ruling_power_spent": (),
+        "ruling_protected": (),
+        "ruling_roleblocked": (),
+        "ruling_tie_broken": (),
+        "shot": ("seat",),
+        "vigilante_fired": ("target",),
+    }
+    """The kinds of event Mafia writes, and those that tell a role: the Mafia's names
+    (`mafia_met`), the Cop's answer, a Vigilante's hit (whether it killed), each death."""
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     roles = ROLES
@@ -223,7 +234,6 @@ class Mafia(SimpleFamily):
     DAY_DEATH = "eliminated"
     NO_ELIMINATION_VOTE = True
     CAUSES = ("eliminated", "shot")
-    ROLE_TELLING: ClassVar[Mapping[str, tuple[str, ...]]] = ROLE_TELLING
 
     def __init__(self) -> None:
         self.night_steps = Pipeline(
@@ -494,5 +504,4 @@ def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
     memory.counts.update({COUNTED[name]: int(data[name]) for name in COUNTS if data.get(name)})
 
 
-RULESET = Mafia()
-"""Mafia, to be registered (`register(Mafia())`) when the rulesets package imports it."""
+RULESET = register(Mafia())
