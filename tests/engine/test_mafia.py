@@ -1,4 +1,4 @@
-"""Mafia's rules (docs/rulesets/mafia.md), one test per rule sentence, through the engine's
+"""Mafia's rules (docs/rules.md, Mafia), one test per rule sentence, through the engine's
 public calls; its scenarios (fixtures/scenarios/mafia/) run in the catalogue,
 tests/engine/test_scenarios.py."""
 

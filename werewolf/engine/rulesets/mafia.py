@@ -1,4 +1,4 @@
-"""Mafia as the forums play it by post (docs/rulesets/mafia.md), on the simple rulesets'
+"""Mafia as the forums play it by post (docs/rules.md, Mafia), on the simple rulesets'
 base (simple.py).
 
 The town (Townspeople, a Cop who learns "town" or "mafia", a Doctor who protects one
@@ -107,7 +107,7 @@ _COUNT_HELP = _("Empty: as the setup says.")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MafiaOptions:
-    """The options of a Mafia game; see docs/rulesets/mafia.md for what each one does.
+    """The options of a Mafia game; see docs/rules.md, Mafia for what each one does.
     The role counts have no default of their own: the setup (`preset`, listed first)
     fills in those the organiser leaves out."""
 
