@@ -203,31 +203,3 @@ def test_every_seats_page_is_the_page_it_would_be_alone(organiser, ruleset: str)
         game = Game.objects.get(pk=game.pk)
         if game.is_running:
             services.resolve_now(game)
-
-
-def role_help_of(page: str) -> str:
-    return page.split('data-live="role"', 1)[1].split('data-live="private"', 1)[0]
-
-
-def test_a_roles_help_is_rendered_once_for_games_of_the_same_rules_and_again_for_others(organiser) -> None:
-    """The help under a seat's role is rendered once for every seat shown that role in a
-    game of the same ruleset, options and number of seats (`selectors.role_help_shared`),
-    and again for a game whose options word the role otherwise (Dark City's wolves)."""
-    from django.core.cache import caches
-
-    caches["template_fragments"].clear()
-    first, second = started_game(organiser, "Help one"), started_game(organiser, "Help two")
-    dark = started_game(organiser, "Help dark", dark_city=True)
-    wolf = pack_of(first)[0]
-    assert pack_of(second)[0] == wolf and pack_of(dark)[0] == wolf  # the same seed deals alike
-    before = Client().get(pages(first)[wolf])
-    assert "includes/role_help.html" in rendered(before)
-    again = Client().get(pages(second)[wolf])
-    assert "includes/role_help.html" not in rendered(again)
-    assert role_help_of(again.content.decode()) == role_help_of(before.content.decode())
-    other = Client().get(pages(dark)[wolf])
-    assert "includes/role_help.html" in rendered(other)
-    caches["template_fragments"].clear()
-    alone = Client().get(pages(dark)[wolf])
-    assert role_help_of(alone.content.decode()) == role_help_of(other.content.decode())
-    assert role_help_of(other.content.decode()) != role_help_of(before.content.decode())

@@ -194,21 +194,6 @@ def circle_shared(game: Game, seats: list[CircleSeat]) -> str:
     return json.dumps([game.pk, translation.get_language(), shown])
 
 
-def role_help_shared(game: Game, state: engine.State | None, role: str | None) -> str | None:
-    """What includes/role_help.html is a function of, to render it once for every seat
-    shown the same role's help: the role (or, on a board of houses, the character that
-    rules the hand), the game's ruleset and options (its characters), its number of seats
-    (with the ruleset and options, the roles dealt: `Game.dealt_roles`) and the language.
-    The families' role_text and character_text read no more than these (a family's words
-    that read anything else, the seat or what it was told, must not be kept under this
-    key). None before the deal, when the page shows no role: not kept."""
-    if state is None or role is None:
-        return None
-    return json.dumps(
-        [game.ruleset, game.options, state.seats, role, translation.get_language()], sort_keys=True, default=str
-    )
-
-
 def known_from(ruleset: str, viewer: engine.Viewer, seen: list[Event]) -> set[int]:
     """The seats whose roles the viewer was told by its own events: the groups it was
     told it belongs to (the pack, the Freemasons, the two Seers, the Mafia), read from
@@ -379,7 +364,7 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
     handed = cards_in(phase)
     seen = visible_events(game, seat)
     seats = circle(game, seat, seen)
-    context: dict[str, Any] = {
+    return {
         **_table(game, state, seat, seen, card["names"]),
         "game": game,
         "player": player,
@@ -401,10 +386,6 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
         "version": version(game, seat, seen),
         "shared": shared_version(game, phase, seen),
     }
-    # The help under the seat's role (on a board of houses, the character ruling its hand).
-    helped = context.get("ruling") if game.capabilities.houses else context["role"]
-    context["role_shared"] = role_help_shared(game, state, helped)
-    return context
 
 
 def public_context(game: Game) -> dict[str, Any]:
