@@ -24,6 +24,8 @@ from werewolf.engine.rulesets.mafia import (
     TOWNSPERSON,
     VIGILANTE,
 )
+
+RULESET = mafia.RULESET
 from werewolf.engine.simulate import STRATEGIES, bot_orders, simulate
 from werewolf.engine.state import State
 
@@ -364,6 +366,69 @@ def test_the_mafia_remember_whom_they_chose_and_hunt_another_who_survived() -> N
     mafia.RULESET.lessons()["mafia_chose"](memory, {"target": 5, "by": 0, "how": "consensus"})
     assert memory.chosen == [5]
     assert _spared(memory, [2, 3, 5]) == [5]
+
+
+def _taught(preset: str, players: int) -> Any:
+    """A townsperson's memory after the game's setup (seat 6 of `players`), as the
+    bots learn it."""
+    from werewolf.engine.people import Memory, remember
+
+    _state, events = engine.setup("mafia", {"preset": preset}, players, 3)
+    memory = Memory(players - 1)
+    remember({memory.seat: memory}, [event for event in events if event.kind == "game_set_up"], RULESET.lessons())
+    return memory
+
+
+def test_the_bots_learn_the_open_setups_role_list_the_mafias_size_and_the_cop_a_mafioso_fakes() -> None:
+    """The setup's role list is open: each seat learns every role's count (none dealt is
+    a count too), how many the Mafia are, and, where a Cop is dealt, that its checks are
+    the results a claim gives (the role a mafioso fake-claims)."""
+    power = _taught("power", 13)
+    assert (power.counts[GODFATHER], power.counts[GOON], power.counts[COP], power.counts[DOCTOR]) == (1, 2, 1, 1)
+    assert power.foes == 3 and power.inquiring == COP
+    vanilla = _taught("vanilla", 7)
+    assert vanilla.counts[COP] == 0 and vanilla.foes == 2 and vanilla.inquiring == ""
+
+
+def test_a_cop_claimed_where_the_setup_deals_none_is_a_lie() -> None:
+    from werewolf.engine.speech import COMING_OUT, Remark, Square, read
+
+    memory = _taught("mini_doctor", 7)
+    square = Square()
+    square.say(Remark(1, 2, COMING_OUT, role=COP))
+    assert 2 in read(square, memory, 0.7).liars
+
+
+def test_the_cop_who_found_a_mafioso_comes_out_surely_when_the_town_cannot_wait() -> None:
+    """One wrong elimination and one kill would give the Mafia parity: the Cop's reason
+    to come out outweighs its temper (the Mafia's size read from the role list)."""
+    from werewolf.engine.talkers import _last_chance
+
+    memory = _taught("mini_cop", 7)
+    assert not _last_chance(memory, list(range(7)))
+    assert _last_chance(memory, list(range(5)))
+
+
+def test_a_mafioso_leading_the_square_may_fake_claim_cop_and_the_real_cop_answers() -> None:
+    """A mafioso the town is about to eliminate claims the Cop and names its first
+    accuser (at the `bluff` chance); the hidden Cop, who knows the claim false, comes out
+    at once with its checks."""
+    from werewolf.engine.people import Memory, remember
+    from werewolf.engine.talkers import PUBLIC_SEAT, Table, Temper, _defend
+
+    _state, events = engine.setup("mafia", {"preset": "mini_cop"}, 7, 3)
+    roles = _state.rules.roles
+    mafioso = roles.index(GOON)
+    cop = roles.index(COP)
+    table = Table({seat: Memory(seat) for seat in (PUBLIC_SEAT, *range(7))}, temper=Temper(bluff=1.0))
+    remember(table.memories, events, RULESET.lessons())
+    innocent = next(seat for seat in range(7) if roles[seat] == TOWNSPERSON)
+    table.memories[cop].results.append((innocent, False))
+    accuser = next(seat for seat in range(7) if roles[seat] == TOWNSPERSON and seat != innocent)
+    _defend(table, 1, mafioso, {accuser: mafioso}, list(range(7)), Random(0))
+    assert table.square.claimed == {mafioso: COP, cop: COP}
+    assert table.square.results[mafioso] == [(accuser, True)]
+    assert table.square.results[cop] == [(innocent, False)]
 
 
 # Whole games.

@@ -671,3 +671,14 @@ def test_the_werewolf_turns_the_days_votes_on_others_houses() -> None:
             state, events = engine.resolve(state, cards, Random(seed), checked=True)
             remember(table.memories, events, LUPUSBURG.lessons())
     assert checked > 40 and suspected > 3
+
+
+def test_a_flipped_wolfs_own_votes_speak_for_the_players_it_voted_for() -> None:
+    """Once a wolf's card shows, the players it voted for count as less suspect by
+    `votes` (a wolf seldom votes for a packmate), as its voters do."""
+    memory = Memory(5)
+    memory.wolves.add(1)
+    memory.dead.add(1)
+    memory.votes.extend([(1, 3), (4, 1)])
+    score = suspicion(memory, read(Square(), memory, TEMPER.trust), Square(), [2, 3, 4, 5], TEMPER)
+    assert score == {2: 0.0, 3: -TEMPER.votes, 4: -TEMPER.votes}

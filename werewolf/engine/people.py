@@ -63,7 +63,9 @@ class Memory:
     so that a card naming houses names that player's; `characters`, for each house
     whose character the seat has seen (its own, those shown to it), whether it is a
     wolf's; `exposed`, the players who have seen the seat's own wolf's character (a
-    Burgomaster shown the Werewolf): they know it."""
+    Burgomaster shown the Werewolf): they know it; `foes`, how many players the setup
+    announced on the pack's side, where its `counts` do not say it under "wolf" (Mafia's
+    goons and Godfathers; 0: read "wolf")."""
 
     seat: int
     pack: set[int] = field(default_factory=set)
@@ -82,6 +84,7 @@ class Memory:
     houses: dict[int, int] = field(default_factory=dict)
     characters: dict[int, bool] = field(default_factory=dict)
     exposed: set[int] = field(default_factory=set)
+    foes: int = 0
 
 
 ALLY = "ally"

@@ -157,6 +157,8 @@ def suspicion(
         for voter, named in memory.votes:
             if named in wolves and voter in score:
                 score[voter] -= temper.votes
+            elif voter in wolves and named in score:
+                score[named] -= temper.votes
     for other in score:
         if other in claims.liars or (other in memory.wolves and other not in memory.pack):
             score[other] += CERTAIN
@@ -209,7 +211,7 @@ def _last_chance(memory: Memory, living: Sequence[int]) -> bool:
     kill would leave the wolves as many as the others, counting every wolf the setup
     announced as alive but those known dead. An inquirer with a reason then comes out
     whatever its temper."""
-    wolves = memory.counts.get("wolf", 0) - len(memory.wolves & memory.dead)
+    wolves = (memory.foes or memory.counts.get("wolf", 0)) - len(memory.wolves & memory.dead)
     return len(living) - 2 * wolves <= 2
 
 

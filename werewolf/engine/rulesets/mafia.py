@@ -501,7 +501,12 @@ def _checked(memory: Memory, data: Mapping[str, Any]) -> None:
 
 
 def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
-    memory.counts.update({COUNTED[name]: int(data[name]) for name in COUNTS if data.get(name)})
+    """The open setup's role list: each role's count (none dealt is a count too: a Cop
+    claimed where the setup deals none is a lie), the Mafia's size, and the Cop as the
+    role whose answers the town takes as checks (the one a mafioso fake-claims)."""
+    memory.counts.update({COUNTED[name]: int(data.get(name) or 0) for name in COUNTS})
+    memory.foes = memory.counts[GOON] + memory.counts[GODFATHER]
+    memory.inquiring = COP if memory.counts[COP] else ""
 
 
 RULESET = register(Mafia())
