@@ -148,7 +148,9 @@ def main() -> None:
         print("| preset | players | Mafia | day start | night start |")
         print("|---|---|---|---|---|")
         for preset, players in MAFIA_TABLES:
-            day, night = (round(100 * mafia_ideal(preset, players, start, args.games, args.seed)) for start in ("day", "night"))
+            day, night = (
+                round(100 * mafia_ideal(preset, players, start, args.games, args.seed)) for start in ("day", "night")
+            )
             print(f"| {preset} | {players} | {mafia_table(preset, players, 'day')[0]} | {day} | {night} |", flush=True)
         print()
     for ruleset in [name for name in args.ruleset or RULESETS if name != "mafia"]:

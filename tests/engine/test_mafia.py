@@ -24,14 +24,13 @@ from werewolf.engine.rulesets.mafia import (
     TOWNSPERSON,
     VIGILANTE,
 )
-
-RULESET = mafia.RULESET
 from werewolf.engine.simulate import STRATEGIES, bot_orders, simulate
 from werewolf.engine.state import State
 
 from .test_cards import offered
 
 ID = mafia.ID
+RULESET = mafia.RULESET
 
 POWER = {
     "roles": [GODFATHER, COP, DOCTOR, VIGILANTE, ROLEBLOCKER, GOON, TOWNSPERSON, TOWNSPERSON, TOWNSPERSON],
