@@ -430,6 +430,88 @@ def test_a_mafioso_leading_the_square_may_fake_claim_cop_and_the_real_cop_answer
     assert table.square.results[cop] == [(innocent, False)]
 
 
+def _talking(preset: str, players: int, temper: Any = None) -> tuple[list[str], Any]:
+    """A dealt game of `preset` and its table of talking bots, each seat taught the
+    setup."""
+    from werewolf.engine.people import Memory, remember
+    from werewolf.engine.talkers import PUBLIC_SEAT, TEMPER, Table
+
+    state, events = engine.setup("mafia", {"preset": preset}, players, 3)
+    table = Table({seat: Memory(seat) for seat in (PUBLIC_SEAT, *range(players))}, temper=temper or TEMPER)
+    remember(table.memories, events, RULESET.lessons())
+    return list(state.rules.roles), table
+
+
+def test_a_doctor_leading_the_square_claims_the_doctor_in_its_defence() -> None:
+    """The Doctor has no check to show, but the square's leading suspect, if it is the
+    hidden Doctor, claims its role: the town, trusting the claim, looks elsewhere."""
+    from werewolf.engine.speech import COMING_OUT
+    from werewolf.engine.talkers import day_talk
+
+    roles, table = _talking("mini_doctor", 7)
+    doctor = roles.index(DOCTOR)
+    table.hunches = {seat: {other: 0.0 for other in range(7) if other != seat} for seat in range(7)}
+    for seat in range(7):
+        if seat != doctor:
+            table.hunches[seat][doctor] = 0.2
+    day_talk(table, 1, list(range(7)), Random(0))
+    assert table.square.claimed.get(doctor) == DOCTOR
+    assert [remark.kind for remark in table.square.remarks if remark.speaker == doctor].count(COMING_OUT) == 1
+
+
+def test_where_no_cop_is_dealt_a_mafioso_fakes_the_doctor_and_the_doctor_counter_claims() -> None:
+    """A mafioso leading the square claims the Doctor (a setup without a Cop has no
+    check to fake), at the `bluff` chance; the hidden Doctor, who knows the claim false,
+    counter-claims at once, and reads the mafioso a liar."""
+    from werewolf.engine.speech import read
+    from werewolf.engine.talkers import Temper, _defend
+
+    roles, table = _talking("mini_doctor", 7, Temper(bluff=1.0))
+    mafioso, doctor = roles.index(GOON), roles.index(DOCTOR)
+    accuser = roles.index(TOWNSPERSON)
+    _defend(table, 1, mafioso, {accuser: mafioso}, list(range(7)), Random(0))
+    assert table.square.claimed == {mafioso: DOCTOR, doctor: DOCTOR}
+    assert mafioso not in table.square.results
+    assert mafioso in read(table.square, table.memories[doctor], 0.7).liars
+
+
+def test_a_roleblocker_whose_block_left_the_night_quiet_takes_its_target_for_the_killer() -> None:
+    """A Roleblocker who blocked a player on a night that ended without a death says so
+    the next day, as a Cop says a check ("I blocked Ada and nobody died"; at the `reveal`
+    chance, here 1): the blocked player is its suspect, and a claim the town weighs. (Without it, a lone mafioso
+    blocked every night and a day tied every day kept a bot game open for ever.)"""
+    from werewolf.engine.people import remember
+    from werewolf.engine.simulate import phase
+    from werewolf.engine.speech import COMING_OUT, DIVINED
+    from werewolf.engine.talkers import Temper, talking_cards
+
+    state, events = engine.setup("mafia", {"preset": "power", "start": "night"}, 13, 3)
+    roles = list(state.rules.roles)
+    blocker, carrier = roles.index(ROLEBLOCKER), roles.index(GOON)
+    table = _talking("power", 13, Temper(reveal=1.0))[1]
+    table.memories = {seat: type(memory)(seat) for seat, memory in table.memories.items()}
+    remember(table.memories, events, RULESET.lessons())
+    mafia_seats = [seat for seat, role in enumerate(roles) if role in (GOON, GODFATHER)]
+    cards = {seat: engine.Order("sleep", ()) for seat in phase(state).slots}
+    prey = roles.index(TOWNSPERSON)
+    for seat in mafia_seats:
+        cards[seat] = engine.Order("kill", (prey,), (("by", (carrier,)),))
+    cards[blocker] = engine.Order("block", (carrier,))
+    table.blocks, table.dead_at_dusk = {blocker: carrier}, 0
+    state, events = engine.resolve(state, cards, Random(0), checked=True)
+    remember(table.memories, events, RULESET.lessons())
+    assert all(state.alive)
+    talking_cards(table, phase(state), RULESET.aims(), Random(0))
+    memory = table.memories[blocker]
+    assert carrier in memory.wolves and (carrier, True) in memory.results
+    assert table.square.claimed.get(blocker) == ROLEBLOCKER
+    assert any(
+        remark.kind == DIVINED and remark.speaker == blocker and remark.target == carrier and remark.werewolf
+        for remark in table.square.remarks
+    )
+    assert [remark.kind for remark in table.square.remarks if remark.speaker == blocker][0] == COMING_OUT
+
+
 # Whole games.
 
 
