@@ -570,7 +570,7 @@ def _night_choice(
         spared = _spared(memory, prey)
         if spared and len(spared) == len(prey):
             # Every player left lived through the pack's choice once: the pack tries
-            # the one it chose longest ago (a guard never moves is a guard found).
+            # the one it chose longest ago (a guard that never moves is a guard found).
             last = {victim: number for number, victim in enumerate(memory.chosen)}
             return min(prey, key=lambda choice: last[choice])
         prey = [choice for choice in prey if choice not in spared]
