@@ -227,3 +227,17 @@ def test_lupusburgs_form_default_is_not_flagged_however_short_the_labs_time() ->
             run.play(lab.BATCH)
             if run.games >= lab.FEWEST:
                 assert max(share.share for share in run.figures().shares) <= lab.LOPSIDED, (ruleset, run.games)
+
+
+def test_mafias_form_default_is_flagged_for_the_mafia_however_short_the_labs_time() -> None:
+    """The New game form's Mafia setup (vanilla at its typical table, 13 players, three
+    mafiosi, a day start): the count itself favours the Mafia (a town lynching at random
+    wins about a fifth of the games, docs/lab.md's Mafia section), and the lab flags the
+    Mafia at every cut the web's clock can make of the judged figure, from `FEWEST` to
+    `GAMES` games."""
+    players = engine.rulesets.get("mafia").capabilities.typical_table
+    run = lab.Run("mafia", players, {}, lab.JUDGE)
+    while run.games < lab.GAMES:
+        run.play(lab.BATCH)
+        if run.games >= lab.FEWEST:
+            assert run.share("mafia").share > lab.LOPSIDED, run.games

@@ -30,6 +30,7 @@ from werewolf.engine.state import State
 from .test_cards import offered
 
 ID = mafia.ID
+RULESET = mafia.RULESET
 
 POWER = {
     "roles": [GODFATHER, COP, DOCTOR, VIGILANTE, ROLEBLOCKER, GOON, TOWNSPERSON, TOWNSPERSON, TOWNSPERSON],
@@ -364,6 +365,151 @@ def test_the_mafia_remember_whom_they_chose_and_hunt_another_who_survived() -> N
     mafia.RULESET.lessons()["mafia_chose"](memory, {"target": 5, "by": 0, "how": "consensus"})
     assert memory.chosen == [5]
     assert _spared(memory, [2, 3, 5]) == [5]
+
+
+def _taught(preset: str, players: int) -> Any:
+    """A townsperson's memory after the game's setup (seat 6 of `players`), as the
+    bots learn it."""
+    from werewolf.engine.people import Memory, remember
+
+    _state, events = engine.setup("mafia", {"preset": preset}, players, 3)
+    memory = Memory(players - 1)
+    remember({memory.seat: memory}, [event for event in events if event.kind == "game_set_up"], RULESET.lessons())
+    return memory
+
+
+def test_the_bots_learn_the_open_setups_role_list_the_mafias_size_and_the_cop_a_mafioso_fakes() -> None:
+    """The setup's role list is open: each seat learns every role's count (none dealt is
+    a count too), how many the Mafia are, and, where a Cop is dealt, that its checks are
+    the results a claim gives (the role a mafioso fake-claims)."""
+    power = _taught("power", 13)
+    assert (power.counts[GODFATHER], power.counts[GOON], power.counts[COP], power.counts[DOCTOR]) == (1, 2, 1, 1)
+    assert power.foes == 3 and power.inquiring == COP
+    vanilla = _taught("vanilla", 7)
+    assert vanilla.counts[COP] == 0 and vanilla.foes == 2 and vanilla.inquiring == ""
+
+
+def test_a_cop_claimed_where_the_setup_deals_none_is_a_lie() -> None:
+    from werewolf.engine.speech import COMING_OUT, Remark, Square, read
+
+    memory = _taught("mini_doctor", 7)
+    square = Square()
+    square.say(Remark(1, 2, COMING_OUT, role=COP))
+    assert 2 in read(square, memory, 0.7).liars
+
+
+def test_the_cop_who_found_a_mafioso_comes_out_surely_when_the_town_cannot_wait() -> None:
+    """One wrong elimination and one kill would give the Mafia parity: the Cop's reason
+    to come out outweighs its temper (the Mafia's size read from the role list)."""
+    from werewolf.engine.talkers import _last_chance
+
+    memory = _taught("mini_cop", 7)
+    assert not _last_chance(memory, list(range(7)))
+    assert _last_chance(memory, list(range(5)))
+
+
+def test_a_mafioso_leading_the_square_may_fake_claim_cop_and_the_real_cop_answers() -> None:
+    """A mafioso the town is about to eliminate claims the Cop and names its first
+    accuser (at the `bluff` chance); the hidden Cop, who knows the claim false, comes out
+    at once with its checks."""
+    from werewolf.engine.people import Memory, remember
+    from werewolf.engine.talkers import PUBLIC_SEAT, Table, Temper, _defend
+
+    _state, events = engine.setup("mafia", {"preset": "mini_cop"}, 7, 3)
+    roles = _state.rules.roles
+    mafioso = roles.index(GOON)
+    cop = roles.index(COP)
+    table = Table({seat: Memory(seat) for seat in (PUBLIC_SEAT, *range(7))}, temper=Temper(bluff=1.0))
+    remember(table.memories, events, RULESET.lessons())
+    innocent = next(seat for seat in range(7) if roles[seat] == TOWNSPERSON)
+    table.memories[cop].results.append((innocent, False))
+    accuser = next(seat for seat in range(7) if roles[seat] == TOWNSPERSON and seat != innocent)
+    _defend(table, 1, mafioso, {accuser: mafioso}, list(range(7)), Random(0))
+    assert table.square.claimed == {mafioso: COP, cop: COP}
+    assert table.square.results[mafioso] == [(accuser, True)]
+    assert table.square.results[cop] == [(innocent, False)]
+
+
+def _talking(preset: str, players: int, temper: Any = None) -> tuple[list[str], Any]:
+    """A dealt game of `preset` and its table of talking bots, each seat taught the
+    setup."""
+    from werewolf.engine.people import Memory, remember
+    from werewolf.engine.talkers import PUBLIC_SEAT, TEMPER, Table
+
+    state, events = engine.setup("mafia", {"preset": preset}, players, 3)
+    table = Table({seat: Memory(seat) for seat in (PUBLIC_SEAT, *range(players))}, temper=temper or TEMPER)
+    remember(table.memories, events, RULESET.lessons())
+    return list(state.rules.roles), table
+
+
+def test_a_doctor_leading_the_square_claims_the_doctor_in_its_defence() -> None:
+    """The Doctor has no check to show, but the square's leading suspect, if it is the
+    hidden Doctor, claims its role: the town, trusting the claim, looks elsewhere."""
+    from werewolf.engine.speech import COMING_OUT
+    from werewolf.engine.talkers import day_talk
+
+    roles, table = _talking("mini_doctor", 7)
+    doctor = roles.index(DOCTOR)
+    table.hunches = {seat: {other: 0.0 for other in range(7) if other != seat} for seat in range(7)}
+    for seat in range(7):
+        if seat != doctor:
+            table.hunches[seat][doctor] = 0.2
+    day_talk(table, 1, list(range(7)), Random(0))
+    assert table.square.claimed.get(doctor) == DOCTOR
+    assert [remark.kind for remark in table.square.remarks if remark.speaker == doctor].count(COMING_OUT) == 1
+
+
+def test_where_no_cop_is_dealt_a_mafioso_fakes_the_doctor_and_the_doctor_counter_claims() -> None:
+    """A mafioso leading the square claims the Doctor (a setup without a Cop has no
+    check to fake), at the `bluff` chance; the hidden Doctor, who knows the claim false,
+    counter-claims at once, and reads the mafioso a liar."""
+    from werewolf.engine.speech import read
+    from werewolf.engine.talkers import Temper, _defend
+
+    roles, table = _talking("mini_doctor", 7, Temper(bluff=1.0))
+    mafioso, doctor = roles.index(GOON), roles.index(DOCTOR)
+    accuser = roles.index(TOWNSPERSON)
+    _defend(table, 1, mafioso, {accuser: mafioso}, list(range(7)), Random(0))
+    assert table.square.claimed == {mafioso: DOCTOR, doctor: DOCTOR}
+    assert mafioso not in table.square.results
+    assert mafioso in read(table.square, table.memories[doctor], 0.7).liars
+
+
+def test_a_roleblocker_whose_block_left_the_night_quiet_takes_its_target_for_the_killer() -> None:
+    """A Roleblocker who blocked a player on a night that ended without a death says so
+    the next day, as a Cop says a check ("I blocked Ada and nobody died"; at the `reveal`
+    chance, here 1): the blocked player is its suspect, and a claim the town weighs. (Without it, a lone mafioso
+    blocked every night and a day tied every day kept a bot game open for ever.)"""
+    from werewolf.engine.people import remember
+    from werewolf.engine.simulate import phase
+    from werewolf.engine.speech import COMING_OUT, DIVINED
+    from werewolf.engine.talkers import Temper, talking_cards
+
+    state, events = engine.setup("mafia", {"preset": "power", "start": "night"}, 13, 3)
+    roles = list(state.rules.roles)
+    blocker, carrier = roles.index(ROLEBLOCKER), roles.index(GOON)
+    table = _talking("power", 13, Temper(reveal=1.0))[1]
+    table.memories = {seat: type(memory)(seat) for seat, memory in table.memories.items()}
+    remember(table.memories, events, RULESET.lessons())
+    mafia_seats = [seat for seat, role in enumerate(roles) if role in (GOON, GODFATHER)]
+    cards = {seat: engine.Order("sleep", ()) for seat in phase(state).slots}
+    prey = roles.index(TOWNSPERSON)
+    for seat in mafia_seats:
+        cards[seat] = engine.Order("kill", (prey,), (("by", (carrier,)),))
+    cards[blocker] = engine.Order("block", (carrier,))
+    table.blocks, table.dead_at_dusk = {blocker: carrier}, 0
+    state, events = engine.resolve(state, cards, Random(0), checked=True)
+    remember(table.memories, events, RULESET.lessons())
+    assert all(state.alive)
+    talking_cards(table, phase(state), RULESET.aims(), Random(0))
+    memory = table.memories[blocker]
+    assert carrier in memory.wolves and (carrier, True) in memory.results
+    assert table.square.claimed.get(blocker) == ROLEBLOCKER
+    assert any(
+        remark.kind == DIVINED and remark.speaker == blocker and remark.target == carrier and remark.werewolf
+        for remark in table.square.remarks
+    )
+    assert [remark.kind for remark in table.square.remarks if remark.speaker == blocker][0] == COMING_OUT
 
 
 # Whole games.

@@ -671,3 +671,33 @@ def test_the_werewolf_turns_the_days_votes_on_others_houses() -> None:
             state, events = engine.resolve(state, cards, Random(seed), checked=True)
             remember(table.memories, events, LUPUSBURG.lessons())
     assert checked > 40 and suspected > 3
+
+
+def test_a_day_that_would_repeat_the_last_tied_one_breaks_its_tie() -> None:
+    """The same players alive and the same votes, tied, as the day before: one voter on
+    a tied player joins the other, so a tie that eliminates nobody cannot repeat for
+    ever; a day unlike the last is left as said."""
+    from werewolf.engine.talkers import _unstall
+
+    _state, table = started(TEMPER)
+    living = [0, 3, 4, 5]
+    votes = {0: 3, 3: 0, 4: 0, 5: 3}
+    _unstall(table, 2, living, dict(votes), Random(0))
+    again = dict(votes)
+    _unstall(table, 3, living, again, Random(0))
+    assert Counter(again.values()).most_common(1)[0][1] == 3
+    assert sum(1 for seat in votes if again[seat] != votes[seat]) == 1
+
+
+def test_a_pack_whose_every_prey_lived_through_its_choice_tries_the_one_chosen_longest_ago() -> None:
+    """A guard that never moves is a guard found: when every player left lived through
+    the pack's choice once, the pack hunts the one it chose longest ago."""
+    from werewolf.engine.cards import Slot
+    from werewolf.engine.rulesets.classic import KILL
+    from werewolf.engine.talkers import _night_choice
+
+    _state, table = started(TEMPER)
+    memory = table.memories[1]
+    memory.chosen.extend([4, 3, 4])
+    choice = _night_choice(table, 1, Slot(KILL, ((3, 4),)), "hostile", [1, 2, 3, 4], Random(0))
+    assert choice == 3

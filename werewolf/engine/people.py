@@ -63,7 +63,11 @@ class Memory:
     so that a card naming houses names that player's; `characters`, for each house
     whose character the seat has seen (its own, those shown to it), whether it is a
     wolf's; `exposed`, the players who have seen the seat's own wolf's character (a
-    Burgomaster shown the Werewolf): they know it."""
+    Burgomaster shown the Werewolf): they know it; `foes`, how many players the setup
+    announced on the pack's side, where its `counts` do not say it under "wolf" (Mafia's
+    goons and Godfathers; 0: read "wolf"); `defence`, a role with no result to give that
+    its holder claims in its own defence and a liar may fake where the setup deals no
+    inquiring role (Mafia's Doctor; "": none)."""
 
     seat: int
     pack: set[int] = field(default_factory=set)
@@ -82,6 +86,8 @@ class Memory:
     houses: dict[int, int] = field(default_factory=dict)
     characters: dict[int, bool] = field(default_factory=dict)
     exposed: set[int] = field(default_factory=set)
+    foes: int = 0
+    defence: str = ""
 
 
 ALLY = "ally"

@@ -33,10 +33,11 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 
+from .abilities import BLOCK
 from .bots import bot_card
 from .cards import SLEEP, Slot
 from .orders import TARGETS, Order
-from .people import ALLY, Aim, Memory, people_card
+from .people import ALLY, Aim, Memory, found, people_card
 from .speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Claims, Remark, Square, read
 from .state import PhaseSpec
 
@@ -104,6 +105,12 @@ class Table:
     steps, so a seat's beliefs are kept (`believed`) until the step or the square's
     claims change."""
     believed: dict[int, tuple[tuple[int, int], Claims, dict[int, float]]] = field(default_factory=dict)
+    blocks: dict[int, int] = field(default_factory=dict)
+    """The last night's roleblocks, as (blocker, blocked), and `dead_at_dusk`, how many
+    the public knew dead before that night (`_read_blocks`)."""
+    dead_at_dusk: int = 0
+    last_day: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] = ((), ())
+    """The living and their votes at the end of the last day talked (`_unstall`)."""
 
     @classmethod
     def seated(cls, players: int, rng: Random, temper: Temper = TEMPER) -> Table:
@@ -209,7 +216,7 @@ def _last_chance(memory: Memory, living: Sequence[int]) -> bool:
     kill would leave the wolves as many as the others, counting every wolf the setup
     announced as alive but those known dead. An inquirer with a reason then comes out
     whatever its temper."""
-    wolves = memory.counts.get("wolf", 0) - len(memory.wolves & memory.dead)
+    wolves = (memory.foes or memory.counts.get("wolf", 0)) - len(memory.wolves & memory.dead)
     return len(living) - 2 * wolves <= 2
 
 
@@ -244,11 +251,21 @@ def _vouch(table: Table, day: int, seat: int, memory: Memory, fellows: Sequence[
 
 def _answer(table: Table, day: int, role: str, living: Sequence[int]) -> None:
     """The real holders of `role`, hidden until a liar claimed it, come out at once with
-    their results: each knows the claim is false."""
+    their results (a role of no results, the seat's `defence`, with its claim alone):
+    each knows the claim is false."""
     for seat in living:
         memory = table.memories[seat]
         if memory.role == role and _inquirer(memory) and seat not in table.out:
             _claim(table, day, seat, memory)
+        elif memory.role == role == memory.defence and seat not in table.out:
+            _plead(table, day, seat, role)
+
+
+def _plead(table: Table, day: int, seat: int, role: str) -> None:
+    """`seat` claims its role, which has no result to give (Mafia's Doctor): in its own
+    defence, or against a liar who claimed it."""
+    table.out.add(seat)
+    table.square.say(Remark(day, seat, COMING_OUT, role=role))
 
 
 def _turncoat(table: Table, day: int, seat: int, living: Sequence[int], rng: Random) -> None:
@@ -313,17 +330,19 @@ def _defend(
 ) -> None:
     """A wolf leading the square defends itself, at the temper's `bluff` chance and once
     a game: it claims the inquiring role the setup announced and names as a wolf the
-    first who said they would vote for it; the real holder of that role, if hidden,
-    answers at once (`_answer`)."""
+    first who said they would vote for it (where the setup deals none, it claims the
+    role of no results the setup announces, its `defence`: Mafia's Doctor); the real
+    holder of that role, if hidden, answers at once (`_answer`)."""
     table.weighed.add((wolf, wolf))
     memory = table.memories[wolf]
     square = table.square
-    role = memory.inquiring or None
+    role = memory.inquiring or memory.defence or None
     accusers = [seat for seat, target in intentions.items() if target == wolf and seat not in memory.pack]
     if role is None or not accusers or rng.random() >= table.temper.bluff:
         return
     square.say(Remark(day, wolf, COMING_OUT, role=role))
-    square.say(Remark(day, wolf, DIVINED, accusers[0], werewolf=True))
+    if role == memory.inquiring:
+        square.say(Remark(day, wolf, DIVINED, accusers[0], werewolf=True))
     table.out.add(wolf)
     _answer(table, day, role, living)
 
@@ -390,10 +409,44 @@ def day_talk(
                 for mason in (leader, *_lodge(memory, living)):
                     if mason not in table.out:
                         _vouch(table, day, mason, memories[mason], _lodge(memories[mason], living))
+            elif memory.defence and memory.role == memory.defence and leader not in table.out:
+                _plead(table, day, leader, memory.role)
             elif memory.pack and leader not in square.claimed and (leader, leader) not in table.weighed:
                 _defend(table, day, leader, intentions, living, rng)
+    if not again:
+        _unstall(table, day, living, intentions, rng)
     table.intentions = intentions
     return intentions
+
+
+def _unstall(table: Table, day: int, living: Sequence[int], intentions: dict[int, int], rng: Random) -> None:
+    """A table that would end a day exactly as it ended the last one, with the same
+    players alive and the lead tied, breaks the tie: one voter on a tied player, drawn
+    at random, joins another tied player (never its own packmate). Nothing else could
+    change the day (the bots' beliefs are the same, no death came between), and a tie
+    that eliminates nobody would repeat for ever."""
+    seen = (tuple(living), tuple(sorted(intentions.items())))
+    repeated, table.last_day = seen == table.last_day, seen
+    if not repeated:
+        return
+    tally = Counter(intentions.values())
+    top = max(tally.values(), default=0)
+    leaders = sorted(seat for seat, count in tally.items() if count == top)
+    if len(leaders) < 2:
+        return
+    movers = [
+        seat
+        for seat in sorted(intentions)
+        if intentions[seat] in leaders
+        and any(other not in (seat, intentions[seat]) and other not in table.memories[seat].pack for other in leaders)
+    ]
+    if not movers:
+        return
+    mover = movers[int(rng.random() * len(movers))]
+    pack = table.memories[mover].pack
+    target = next(other for other in leaders if other not in (mover, intentions[mover]) and other not in pack)
+    intentions[mover] = target
+    table.square.say(Remark(day, mover, VOTE, target))
 
 
 def _intention(
@@ -512,10 +565,15 @@ def _night_choice(
     square = table.square
     if aim == "hostile" and memory.pack:
         prey = [choice for choice in choices if choice not in memory.pack]
-        spared = _spared(memory, prey)
-        prey = [choice for choice in prey if choice not in spared] or prey
         if not prey:
             return None
+        spared = _spared(memory, prey)
+        if spared and len(spared) == len(prey):
+            # Every player left lived through the pack's choice once: the pack tries
+            # the one it chose longest ago (a guard that never moves is a guard found).
+            last = {victim: number for number, victim in enumerate(memory.chosen)}
+            return min(prey, key=lambda choice: last[choice])
+        prey = [choice for choice in prey if choice not in spared]
         witnesses = [choice for choice in prey if choice in memory.exposed]
         if witnesses:
             return witnesses[int(rng.random() * len(witnesses))]
@@ -631,6 +689,22 @@ def _house_card(
     return Order(slot.card.kind, main, tuple((name, values) for name, values in written if name != TARGETS))
 
 
+def _read_blocks(table: Table, living: Collection[int]) -> None:
+    """A roleblocker who blocked a player on a night that ended without a death takes
+    that player for the one who was to kill (a forum Roleblocker's "I blocked Ada and
+    nobody died"): it learns it as a result of its own, which it claims as a Cop claims
+    a check. It may be wrong (a Doctor's save also leaves the night quiet); a card shown
+    then proves it so."""
+    if table.blocks and len(table.memories[PUBLIC_SEAT].dead) == table.dead_at_dusk:
+        for blocker, blocked in table.blocks.items():
+            memory = table.memories[blocker]
+            if blocker in living and blocked in living and blocked not in memory.cleared:
+                found(memory, blocked, True)
+                if (blocked, True) not in memory.results:
+                    memory.results.append((blocked, True))
+    table.blocks = {}
+
+
 def _named(slot: Slot, choice: int) -> Slot:
     return Slot(slot.card, ((choice,), *slot.options[1:]))
 
@@ -645,6 +719,8 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
     cards: dict[int, Order] = {}
     intentions: dict[int, int] = {}
     houses = table.memories[PUBLIC_SEAT].houses
+    if table.blocks:
+        _read_blocks(table, living)
     if spec.kind == "day":
         talkers = [seat for seat in living if seat in spec.slots]
         among = {
@@ -686,4 +762,7 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
             cards[seat] = bot_card(_named(slot, choice), seat, rng)
         else:
             cards[seat] = people_card(slot, memory, aims, rng)
+        if card.kind == BLOCK.kind and cards[seat].targets:
+            table.blocks[seat] = cards[seat].targets[0]
+            table.dead_at_dusk = len(dead)
     return cards

@@ -501,7 +501,15 @@ def _checked(memory: Memory, data: Mapping[str, Any]) -> None:
 
 
 def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
-    memory.counts.update({COUNTED[name]: int(data[name]) for name in COUNTS if data.get(name)})
+    """The open setup's role list: each role's count (none dealt is a count too: a Cop
+    claimed where the setup deals none is a lie), the Mafia's size, the Cop as the role
+    whose answers the town takes as checks (the one a mafioso fake-claims), and the
+    Doctor as the role its holder claims in its defence (and a mafioso fakes where no
+    Cop is dealt)."""
+    memory.counts.update({COUNTED[name]: int(data.get(name) or 0) for name in COUNTS})
+    memory.foes = memory.counts[GOON] + memory.counts[GODFATHER]
+    memory.inquiring = COP if memory.counts[COP] else ""
+    memory.defence = DOCTOR if memory.counts[DOCTOR] else ""
 
 
 RULESET = register(Mafia())
