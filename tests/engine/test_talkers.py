@@ -5,6 +5,7 @@ hunts."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from random import Random
 
 from werewolf import engine
@@ -591,19 +592,26 @@ def test_a_lupusburg_player_learns_the_characters_it_sees_and_the_werewolf_who_s
     assert not table.memories[PUBLIC_SEAT].characters and not table.memories[PUBLIC_SEAT].exposed
 
 
+def lupusburg_played(seed: int) -> Iterator[tuple[State, engine.PhaseSpec, dict[int, engine.Order], int]]:
+    """A whole Lupusburg game of talking bots: each step's state, its spec, the cards the
+    bots wrote for it (before it resolves) and the Werewolf's seat."""
+    state, table = lupusburg(seed)
+    wolf = state.rules.seat_of(WEREWOLF)
+    while state.winner is None:
+        spec = engine.phase(state)
+        cards = talking_cards(table, spec, LUPUSBURG.aims(), Random(seed))
+        yield state, spec, cards, wolf
+        state, events = engine.resolve(state, cards, Random(seed), checked=True)
+        remember(table.memories, events, LUPUSBURG.lessons())
+
+
 def test_the_werewolf_never_claws_his_own_house_while_another_is_left() -> None:
     """A person holding the Werewolf slaughters others' characters, not his own: every
     claw falls on another player's house."""
     for seed in range(20):
-        state, table = lupusburg(seed)
-        wolf = state.rules.seat_of(WEREWOLF)
-        while state.winner is None:
-            spec = engine.phase(state)
-            cards = talking_cards(table, spec, LUPUSBURG.aims(), Random(seed))
+        for state, spec, cards, wolf in lupusburg_played(seed):
             if spec.kind == "night" and len(state.rules.alive_houses(wolf)) < sum(state.rules.living):
                 assert cards[wolf].kind == "claw" and cards[wolf].targets[0] // 2 != wolf, seed
-            state, events = engine.resolve(state, cards, Random(seed), checked=True)
-            remember(table.memories, events, LUPUSBURG.lessons())
 
 
 def test_the_werewolf_claws_first_the_player_who_saw_his_werewolf() -> None:
@@ -655,11 +663,7 @@ def test_the_werewolf_turns_the_days_votes_on_others_houses() -> None:
     a suspect his ballot goes on the other suspect."""
     checked = suspected = 0
     for seed in range(20):
-        state, table = lupusburg(seed)
-        wolf = state.rules.seat_of(WEREWOLF)
-        while state.winner is None:
-            spec = engine.phase(state)
-            cards = talking_cards(table, spec, LUPUSBURG.aims(), Random(seed))
+        for state, _spec, cards, wolf in lupusburg_played(seed):
             card = cards.get(wolf)
             if card is not None and card.kind in ("accuse", "ballot"):
                 named = {*card.targets, *card.field("also")}
@@ -668,8 +672,6 @@ def test_the_werewolf_turns_the_days_votes_on_others_houses() -> None:
                     assert named == {house for house in state.rules.suspects if house // 2 != wolf}
                     suspected += 1
                 checked += 1
-            state, events = engine.resolve(state, cards, Random(seed), checked=True)
-            remember(table.memories, events, LUPUSBURG.lessons())
     assert checked > 40 and suspected > 3
 
 
