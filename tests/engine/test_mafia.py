@@ -75,6 +75,7 @@ def event(events: list[engine.Event], kind: str) -> engine.Event:
         ("vanilla", 13, {GOON: 3, TOWNSPERSON: 10}),
         ("mini_cop", 7, {GOON: 2, COP: 1, TOWNSPERSON: 4}),
         ("mini_doctor", 7, {GOON: 2, DOCTOR: 1, TOWNSPERSON: 4}),
+        ("normal", 13, {GOON: 3, COP: 1, DOCTOR: 1, TOWNSPERSON: 8}),
         (
             "power",
             13,
@@ -516,7 +517,9 @@ def test_a_roleblocker_whose_block_left_the_night_quiet_takes_its_target_for_the
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
-@pytest.mark.parametrize(("preset", "players"), [("vanilla", 7), ("mini_cop", 7), ("mini_doctor", 7), ("power", 13)])
+@pytest.mark.parametrize(
+    ("preset", "players"), [("vanilla", 7), ("mini_cop", 7), ("mini_doctor", 7), ("normal", 13), ("power", 13)]
+)
 def test_bots_play_each_preset_to_the_end(strategy: str, preset: str, players: int) -> None:
     result = simulate(ID, players, {"preset": preset}, 20, 4, strategy=strategy)
     assert sum(result.wins.values()) == 20 and set(result.wins) <= {TOWN, MAFIA}

@@ -81,10 +81,11 @@ PRESETS: Mapping[str, Mapping[str, int]] = {
     "vanilla": {},
     "mini_cop": {"cops": 1},
     "mini_doctor": {"doctors": 1},
+    "normal": {"cops": 1, "doctors": 1},
     "power": {"godfathers": 1, "cops": 1, "doctors": 1, "vigilantes": 1, "roleblockers": 1},
 }
 """The setups forums know by name: what each deals besides its goons and townspeople."""
-SUGGESTED: Mapping[str, int] = {"vanilla": 5, "mini_cop": 7, "mini_doctor": 7, "power": 11}
+SUGGESTED: Mapping[str, int] = {"vanilla": 5, "mini_cop": 7, "mini_doctor": 7, "normal": 9, "power": 11}
 """The least players each preset is meant for (`advice` names a table below it)."""
 
 
@@ -119,6 +120,7 @@ class MafiaOptions:
             "vanilla": _("Vanilla: goons and townspeople"),
             "mini_cop": _("Mini open setup with a Cop"),
             "mini_doctor": _("Mini open setup with a Doctor"),
+            "normal": _("Mini normal: goons against a Cop and a Doctor"),
             "power": _("Power roles: a Godfather and goons against a Cop, a Doctor, a Vigilante and a Roleblocker"),
         },
     )
