@@ -985,3 +985,31 @@ def test_bad_options_on_the_print_page_get_a_clear_error_and_print_nothing(organ
     taken = organiser_client.post("/print/", print_form(ruleset="tabula", players="9", mafia_goons="9", seers=""))
     assert taken.status_code == 200 and taken["Content-Type"] == "application/pdf"
     assert PrintJob.objects.count() == 1
+
+
+def test_the_organisers_own_characters_print_in_a_tabula_deck(organiser, organiser_client: Client) -> None:
+    """Ticked on the print page as on the New game form, dealt as specials are: their cards
+    in the deck, named and explained; another organiser is offered none of them, and
+    naming one by its number prints the deck without it."""
+    import json
+
+    from django.contrib.auth import get_user_model
+
+    from werewolf.games.models import Character
+
+    from .test_lunapiena_web import FIXTURES
+
+    raw = json.loads((FIXTURES / "sherlock.json").read_text())
+    saved = Character.objects.create(organiser=organiser, name=raw["name"], definition=raw)
+    page = organiser_client.get("/print/").content.decode()
+    assert 'name="tabula_characters"' in page and raw["name"] in page
+    fields = {"ruleset": "tabula", "players": "9", "tabula_characters": [str(saved.pk)]}
+    response = organiser_client.post("/print/", print_form(**fields))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    pages = text_of(response.content)
+    assert sum(cards_on(page) for page in pages) == 9 and raw["name"] in " ".join(pages)
+    other = Client()
+    other.force_login(get_user_model().objects.create_user("other", password="pw-other-1234"))
+    assert raw["name"] not in other.get("/print/").content.decode()
+    theirs = other.post("/print/", print_form(**fields))  # not theirs to tick: a deck without it
+    assert theirs.status_code == 200 and raw["name"] not in " ".join(text_of(theirs.content))
