@@ -940,7 +940,7 @@ def test_a_mafia_deck_prints_the_chosen_setup_as_print_cards_does(organiser_clie
     assert sum(cards_on(page) for page in pages) == 7
     cop = get_role_title("cop", "mafia")
     assert cop in " ".join(pages)
-    vanilla = organiser_client.post("/print/", print_form(ruleset="mafia", players="7"))
+    vanilla = organiser_client.post("/print/", print_form(ruleset="mafia", players="7", mafia_preset="vanilla"))
     assert cop not in " ".join(text_of(vanilla.content))
     out = tmp_path / "deck.pdf"
     call_command(
