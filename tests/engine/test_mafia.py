@@ -104,7 +104,7 @@ def test_a_count_given_overrides_the_preset() -> None:
         ({"goons": 0}, 7, "no_mafia"),
         ({"goons": 4}, 8, "too_many_mafia"),
         ({"preset": "power", "goons": 1}, 5, "too_many_roles"),
-        ({"start": "night", "goons": 2}, 5, "decided_before_vote"),
+        ({"preset": "vanilla", "start": "night", "goons": 2}, 5, "decided_before_vote"),
         ({"preset": "open"}, 7, "bad_option_value"),
         ({}, 4, "player_count"),
     ],
@@ -326,7 +326,7 @@ def test_the_town_wins_when_no_mafioso_lives() -> None:
 
 def test_the_mafia_win_at_parity() -> None:
     deal = {"roles": [GOON, TOWNSPERSON, TOWNSPERSON, TOWNSPERSON, GOON], "alpha": 0}
-    state, _ = engine.setup(ID, {"goons": 2}, 5, 1, deal=deal)
+    state, _ = engine.setup(ID, {"preset": "vanilla", "goons": 2}, 5, 1, deal=deal)
     state, _ = engine.resolve(state, vote(state, {0: None, 4: None, 2: 3}))
     assert all(state.alive) and not state.over, "two mafiosi against three"
     state, _ = play(state, s0=("kill", 2))

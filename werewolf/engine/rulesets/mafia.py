@@ -85,6 +85,10 @@ PRESETS: Mapping[str, Mapping[str, int]] = {
     "power": {"godfathers": 1, "cops": 1, "doctors": 1, "vigilantes": 1, "roleblockers": 1},
 }
 """The setups forums know by name: what each deals besides its goons and townspeople."""
+DEFAULT_PRESET = "normal"
+"""The setup a game deals unless the organiser chooses another (the New game form's):
+the forums' usual newcomers' game, which the balance lab finds near even with the talking
+bots at its 13 players (docs/lab.md, Mafia), where vanilla is the Mafia's by its count."""
 SUGGESTED: Mapping[str, int] = {"vanilla": 5, "mini_cop": 7, "mini_doctor": 7, "normal": 9, "power": 11}
 """The least players each preset is meant for (`advice` names a table below it)."""
 
@@ -113,7 +117,7 @@ class MafiaOptions:
     fills in those the organiser leaves out."""
 
     preset: str = option(
-        "vanilla",
+        DEFAULT_PRESET,
         label=_("Setup"),
         help=_("The roles it deals; each count below may change it."),
         choices={
@@ -263,7 +267,7 @@ class Mafia(SimpleFamily):
         role counts the organiser leaves out."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise SetupError("player_count", "players", players)
-        preset = str(raw.get("preset", "vanilla"))
+        preset = str(raw.get("preset", DEFAULT_PRESET))
         defaults = preset_counts(preset, players) if preset in PRESETS else {}
         options = parse_options(MafiaOptions, raw, defaults)
         checked = as_json(options)
