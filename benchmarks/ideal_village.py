@@ -41,7 +41,15 @@ from werewolf import engine  # noqa: E402
 
 WOLF = "wolf"
 RULESETS = ("tabula", "lunapiena")
-MAFIA_TABLES = (("vanilla", 7), ("vanilla", 9), ("vanilla", 13), ("mini_cop", 7), ("mini_doctor", 7), ("power", 13))
+MAFIA_TABLES = (
+    ("vanilla", 7),
+    ("vanilla", 9),
+    ("vanilla", 13),
+    ("mini_cop", 7),
+    ("mini_doctor", 7),
+    ("normal", 13),
+    ("power", 13),
+)
 """The Mafia setups docs/lab.md's Mafia section measures."""
 
 

@@ -75,6 +75,7 @@ def event(events: list[engine.Event], kind: str) -> engine.Event:
         ("vanilla", 13, {GOON: 3, TOWNSPERSON: 10}),
         ("mini_cop", 7, {GOON: 2, COP: 1, TOWNSPERSON: 4}),
         ("mini_doctor", 7, {GOON: 2, DOCTOR: 1, TOWNSPERSON: 4}),
+        ("normal", 13, {GOON: 3, COP: 1, DOCTOR: 1, TOWNSPERSON: 8}),
         (
             "power",
             13,
@@ -103,7 +104,7 @@ def test_a_count_given_overrides_the_preset() -> None:
         ({"goons": 0}, 7, "no_mafia"),
         ({"goons": 4}, 8, "too_many_mafia"),
         ({"preset": "power", "goons": 1}, 5, "too_many_roles"),
-        ({"start": "night", "goons": 2}, 5, "decided_before_vote"),
+        ({"preset": "vanilla", "start": "night", "goons": 2}, 5, "decided_before_vote"),
         ({"preset": "open"}, 7, "bad_option_value"),
         ({}, 4, "player_count"),
     ],
@@ -325,7 +326,7 @@ def test_the_town_wins_when_no_mafioso_lives() -> None:
 
 def test_the_mafia_win_at_parity() -> None:
     deal = {"roles": [GOON, TOWNSPERSON, TOWNSPERSON, TOWNSPERSON, GOON], "alpha": 0}
-    state, _ = engine.setup(ID, {"goons": 2}, 5, 1, deal=deal)
+    state, _ = engine.setup(ID, {"preset": "vanilla", "goons": 2}, 5, 1, deal=deal)
     state, _ = engine.resolve(state, vote(state, {0: None, 4: None, 2: 3}))
     assert all(state.alive) and not state.over, "two mafiosi against three"
     state, _ = play(state, s0=("kill", 2))
@@ -516,7 +517,9 @@ def test_a_roleblocker_whose_block_left_the_night_quiet_takes_its_target_for_the
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
-@pytest.mark.parametrize(("preset", "players"), [("vanilla", 7), ("mini_cop", 7), ("mini_doctor", 7), ("power", 13)])
+@pytest.mark.parametrize(
+    ("preset", "players"), [("vanilla", 7), ("mini_cop", 7), ("mini_doctor", 7), ("normal", 13), ("power", 13)]
+)
 def test_bots_play_each_preset_to_the_end(strategy: str, preset: str, players: int) -> None:
     result = simulate(ID, players, {"preset": preset}, 20, 4, strategy=strategy)
     assert sum(result.wins.values()) == 20 and set(result.wins) <= {TOWN, MAFIA}

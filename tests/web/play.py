@@ -47,6 +47,20 @@ GAME_FORM = {
 """The game form as an organiser leaves it, less the players."""
 
 
+def print_form(**fields: Any) -> dict[str, Any]:
+    """The print page's form as it opens (every option at its initial value, a ticked box
+    "on"), changed by `fields`: what a browser posts."""
+    from werewolf.games.forms import PrintDeckForm
+
+    form = PrintDeckForm()
+    data: dict[str, Any] = {}
+    for name, field in form.fields.items():
+        value = form.get_initial_for_field(field, name)
+        if value not in (None, False, "", [], ()):
+            data[name] = "on" if value is True else value
+    return {**data, **fields}
+
+
 def create_game(client: Client, players: int = 7, **options: Any) -> Game:
     players_text = "\n".join(f"{name} <{name.lower()}@example.org>" for name in NAMES[:players])
     response = client.post("/games/new/", {**GAME_FORM, "players": players_text, **options})

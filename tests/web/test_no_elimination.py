@@ -113,7 +113,12 @@ def test_the_running_tally_counts_no_elimination_as_a_candidate(organiser) -> No
     assert tally.voters == 3
     page = unescape(Client().get(f"/g/{game.public_key}/").content.decode())
     seat = names(game)
-    assert f"<strong>NO ELIMINATION</strong>: 2 ({seat[0]}, {seat[1]})</li>\n  <li><strong>{seat[3]}</strong>" in page
+    assert f"<strong>No elimination</strong>: 2 ({seat[0]}, {seat[1]})</li>\n  <li><strong>{seat[3]}</strong>" in page
+    # In the players' words at every door (the card's word is what a card writes).
+    assert "NO ELIMINATION</strong>:" not in page
+    Game.objects.filter(pk=game.pk).update(language="it")
+    italian = unescape(Client().get(f"/g/{game.public_key}/").content.decode())
+    assert f"<strong>Nessuna eliminazione</strong>: 2 ({seat[0]}, {seat[1]})" in italian
 
 
 def test_the_vote_count_names_no_elimination_and_the_majority_it_makes(organiser) -> None:
@@ -125,7 +130,7 @@ def test_the_vote_count_names_no_elimination_and_the_majority_it_makes(organiser
     assert vote_counts.post_due(phase.opened_at + timedelta(hours=6, seconds=1)) == 1
     text = Post.objects.get(game=game, key__startswith="votecount:").text
     seat = names(game)
-    assert f"NO ELIMINATION (2): {seat[0]}, {seat[1]}\n{seat[3]} (1): {seat[2]}\n" in text
+    assert f"No elimination (2): {seat[0]}, {seat[1]}\n{seat[3]} (1): {seat[2]}\n" in text
     assert f"Not voting (4): {seat[3]}, {seat[4]}, {seat[5]}, {seat[6]}" in text
     assert "A majority is 4 votes." in text
     # Two more for no elimination are a majority: the day ends at once, as the engine
@@ -134,7 +139,7 @@ def test_the_vote_count_names_no_elimination_and_the_majority_it_makes(organiser
     game.refresh_from_db()
     assert game.current_phase().pk != phase.pk
     final = Post.objects.get(game=game, key=vote_counts.key_of(phase, vote_counts.FINAL)).text
-    assert f"NO ELIMINATION (4): {seat[0]}, {seat[1]}, {seat[5]}, {seat[6]}" in final
+    assert f"No elimination (4): {seat[0]}, {seat[1]}, {seat[5]}, {seat[6]}" in final
     day_ended = game.events.get(kind="day_ended")
     assert day_ended.data["no_elimination"] == [0, 1, 5, 6] and day_ended.data["how"] == "no_elimination"
 
@@ -144,7 +149,10 @@ def test_the_replay_counts_no_elimination(organiser, organiser_client: Client) -
     services.submit_orders(game, {0: NO, 1: NO, 2: NO, 3: NO})
     page = unescape(organiser_client.get(f"/g/{game.public_key}/replay/?step=1").content.decode())
     seat = names(game)
-    assert f"<strong>NO ELIMINATION</strong>: 4 ({seat[0]}, {seat[1]}, {seat[2]}, {seat[3]})" in page
+    assert f"<strong>No elimination</strong>: 4 ({seat[0]}, {seat[1]}, {seat[2]}, {seat[3]})" in page
+    Game.objects.filter(pk=game.pk).update(language="it")
+    italian = unescape(organiser_client.get(f"/g/{game.public_key}/replay/?step=1").content.decode())
+    assert f"<strong>Nessuna eliminazione</strong>: 4 ({seat[0]}, {seat[1]}, {seat[2]}, {seat[3]})" in italian
 
 
 def test_the_vote_count_in_italian(organiser) -> None:
@@ -155,7 +163,7 @@ def test_the_vote_count_in_italian(organiser) -> None:
     no_elimination_ballots(game)
     assert vote_counts.post_due(phase.opened_at + timedelta(hours=6, seconds=1)) == 1
     seat = names(game)
-    assert f"NESSUNA ELIMINAZIONE (2): {seat[0]}, {seat[1]}" in Post.objects.get(game=game).text
+    assert f"Nessuna eliminazione (2): {seat[0]}, {seat[1]}" in Post.objects.get(game=game).text
 
 
 def test_the_day_that_ended_says_who_voted_for_no_elimination_in_neutral_words() -> None:
@@ -175,7 +183,7 @@ def test_the_day_that_ended_says_who_voted_for_no_elimination_in_neutral_words()
             return render_event(event, names, engine.PUBLIC, autoescape=False, ruleset=ruleset)
 
     won = said(mafia.ID, ballots=[[2, 3]], no_elimination=[0, 1], how="no_elimination")
-    assert "Carla → Dino; Ada → NO ELIMINATION; Bruno → NO ELIMINATION." in won
+    assert "Carla → Dino; Ada → No elimination; Bruno → No elimination." in won
     assert "The vote for no elimination won: nobody is eliminated." in won and "majority" not in won
     assert "Dino had the most votes and is eliminated." in said(mafia.ID, ballots=[[2, 3]], lynched=3, how="plurality")
     assert "nobody voted" in said(mafia.ID)
@@ -187,7 +195,7 @@ def test_the_day_that_ended_says_who_voted_for_no_elimination_in_neutral_words()
     assert "A tie between Carla, Dino: nobody is eliminated." in players
     assert "lynch" not in said(mafia.ID, ballots=[[2, 3], [0, 2]], tied=[2, 3], how="tie")
     assert "Dino had the most votes." in said("classic", ballots=[[2, 3]], lynched=3, how="plurality")
-    assert "NESSUNA ELIMINAZIONE" in said(mafia.ID, "it", no_elimination=[0], how="no_elimination")
+    assert "→ Nessuna eliminazione." in said(mafia.ID, "it", no_elimination=[0], how="no_elimination")
 
 
 def test_paper_and_the_printed_notecards_offer_no_elimination(organiser, organiser_client: Client) -> None:
@@ -220,7 +228,10 @@ def test_the_printed_tally_sheet_has_a_row_for_no_elimination(organiser, organis
 
     game = mafia_day(organiser)
     (page,) = text_of(organiser_client.get(f"/games/{game.pk}/print/tally.pdf").content)
-    assert "NO ELIMINATION" in page and "Nobody (a blank vote)" in page
+    assert "No elimination" in page and "NO ELIMINATION" not in page and "Nobody (a blank vote)" in page
+    Game.objects.filter(pk=game.pk).update(language="it")
+    (italian,) = text_of(organiser_client.get(f"/games/{game.pk}/print/tally.pdf").content)
+    assert "Nessuna eliminazione" in italian
 
 
 def test_a_reply_by_mail_hands_in_no_elimination(organiser) -> None:

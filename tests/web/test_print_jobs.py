@@ -19,7 +19,7 @@ from werewolf.games import services
 from werewolf.games.models import Game, PrintJob
 from werewolf.printing import documents, jobs, layout
 
-from .play import NAMES, seat_roles, started_game
+from .play import NAMES, print_form, seat_roles, started_game
 from .test_printing import faces_path, get_role_title, render, text_of  # noqa: F401 (faces_path: both ways)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -279,7 +279,7 @@ def test_a_deck_and_a_games_cards_on_letter_are_not_the_a4_ones(organiser, organ
 
     sizes = {}
     for paper in ("a4", "letter"):
-        response = organiser_client.post("/print/", {"ruleset": "classic", "players": "8", "paper": paper})
+        response = organiser_client.post("/print/", print_form(ruleset="classic", players="8", paper=paper))
         assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
         sizes[paper] = size(response.content)
     assert sizes == {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}

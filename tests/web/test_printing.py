@@ -18,7 +18,7 @@ from werewolf import engine
 from werewolf.games import links, services
 from werewolf.printing import documents, jobs, layout
 
-from .play import NAMES, seat_roles, started_game
+from .play import NAMES, print_form, seat_roles, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -154,10 +154,10 @@ def get_role_title(role: str, ruleset: str = "classic") -> str:
 def test_print_a_deck_from_the_organisers_page(organiser_client: Client) -> None:
     page = organiser_client.get("/print/").content.decode()
     assert "Print a deck of role cards" in page
-    response = organiser_client.post("/print/", {"ruleset": "tabula", "players": "24", "paper": "letter"})
+    response = organiser_client.post("/print/", print_form(ruleset="tabula", players="24", paper="letter"))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert sum(cards_on(page) for page in text_of(response.content)) == 24
-    refused = organiser_client.post("/print/", {"ruleset": "tabula", "players": "5", "paper": "a4"})
+    refused = organiser_client.post("/print/", print_form(ruleset="tabula", players="5"))
     assert refused.status_code == 400 and "played by 7 to 24 players" in refused.content.decode()
     assert Client().get("/print/").status_code == 302
 
@@ -349,7 +349,7 @@ def test_a_large_deck_prints_in_a_worker_with_its_progress_and_is_kept_by_conten
     from werewolf.games.models import PrintJob
 
     settings.WEREWOLF_INLINE_TASKS = False  # the worker's task is run by hand below
-    response = organiser_client.post("/print/", {"ruleset": "classic", "players": "30", "paper": "a4"})
+    response = organiser_client.post("/print/", print_form(ruleset="classic", players="30"))
     job = PrintJob.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/print/{job.key}/"
     assert (job.status, job.done, job.total) == ("queued", 0, 4)
@@ -367,7 +367,7 @@ def test_a_large_deck_prints_in_a_worker_with_its_progress_and_is_kept_by_conten
     pages = text_of(pdf.content)
     assert len(pages) == 4 and sum(cards_on(page) for page in pages) == 30
     # The same deck asked again: served at once from what was kept.
-    again = organiser_client.post("/print/", {"ruleset": "classic", "players": "30", "paper": "a4"})
+    again = organiser_client.post("/print/", print_form(ruleset="classic", players="30"))
     assert again.status_code == 200 and again.content == pdf.content and PrintJob.objects.count() == 1
     assert Client().get(f"/print/{job.key}/").status_code == 302  # organisers only
     assert organiser_client.get("/print/" + "0" * 64 + "/").status_code == 404
@@ -375,14 +375,14 @@ def test_a_large_deck_prints_in_a_worker_with_its_progress_and_is_kept_by_conten
 
 def test_a_blank_lupusburg_score_sheet_from_the_print_page(organiser_client: Client, tmp_path: Path) -> None:
     response = organiser_client.post(
-        "/print/", {"document": "score_sheet", "ruleset": "lupusburg-goals", "players": "6", "paper": "a4"}
+        "/print/", print_form(document="score_sheet", ruleset="lupusburg-goals", players="6")
     )
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     text = " ".join(text_of(response.content))
     for heading in ("Game 1", "Game 4", "Characters", "Chest", "Bet", "Goal", "Running total"):
         assert heading in text
     assert render(response.content, tmp_path)  # it renders
-    refused = organiser_client.post("/print/", {"document": "score_sheet", "ruleset": "classic", "players": "9"})
+    refused = organiser_client.post("/print/", print_form(document="score_sheet", ruleset="classic", players="9"))
     assert refused.status_code == 400 and "Only Lupusburg scores" in refused.content.decode()
 
 
@@ -454,9 +454,7 @@ def test_the_lupusburg_pack_has_every_piece_for_the_table(tmp_path: Path) -> Non
 
 
 def test_a_large_pack_prints_from_the_print_page(organiser_client: Client) -> None:
-    response = organiser_client.post(
-        "/print/", {"document": "pack", "ruleset": "lupusburg-goals", "players": "8", "paper": "a4"}
-    )
+    response = organiser_client.post("/print/", print_form(document="pack", ruleset="lupusburg-goals", players="8"))
     assert response.status_code == 302 and "/print/" in response["Location"]  # a worker's job, with progress
 
 
@@ -911,3 +909,107 @@ def test_print_cards_reads_the_options_as_the_game_has_them(tmp_path: Path, monk
     call_command("print_cards", "--ruleset", "mafia", "--players", "11", "--set", "preset=power", "-o", str(out))
     assert read["cops"] == read["doctors"] == read["godfathers"] == 1 and read["doctor_repeat"] is True
     assert read["roles"].count(mafia.COP) == 1 and read["roles"].count(mafia.GOON) == 2
+
+
+def test_the_print_page_offers_each_rulesets_options_as_the_new_game_form_does(organiser_client: Client) -> None:
+    """One fieldset a family, its fields the New game form's options (the same names and
+    choices), without the steps' lengths, which are no part of a deck."""
+    from werewolf.games.forms import PRINT_FIELDS, RULESET_FIELDS, PrintDeckForm, families, members
+
+    assert tuple(PRINT_FIELDS) == families()
+    for group, names in PRINT_FIELDS.items():
+        assert names == tuple(name for name in RULESET_FIELDS[group] if not name.endswith("_minutes")), group
+    page = organiser_client.get("/print/").content.decode()
+    for group in families():
+        assert f'data-ruleset="{" ".join(members(group))}"' in page
+    for name in ("seers", "tabula_specials", "tabula_specials_default", "lunapiena_cards", "mafia_preset"):
+        assert f'name="{name}"' in page, name
+    assert 'value="mini_cop"' in page and "Mini open setup with a Cop" in page
+    assert "_minutes" not in page
+    options = [name for names in PRINT_FIELDS.values() for name in names]
+    placed = ["document", "ruleset", "players", "paper", "backs", *options]
+    assert sorted(placed) == sorted(PrintDeckForm.base_fields)  # each one on the page (crispy drops the rest)
+
+
+def test_a_mafia_deck_prints_the_chosen_setup_as_print_cards_does(organiser_client: Client, tmp_path: Path) -> None:
+    """The page's deck is the deck a game with those options deals, and the one
+    `print_cards --set` prints: a Mafia mini with a Cop holds a Cop card, vanilla none."""
+    response = organiser_client.post("/print/", print_form(ruleset="mafia", players="7", mafia_preset="mini_cop"))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    pages = text_of(response.content)
+    assert sum(cards_on(page) for page in pages) == 7
+    cop = get_role_title("cop", "mafia")
+    assert cop in " ".join(pages)
+    vanilla = organiser_client.post("/print/", print_form(ruleset="mafia", players="7", mafia_preset="vanilla"))
+    assert cop not in " ".join(text_of(vanilla.content))
+    out = tmp_path / "deck.pdf"
+    call_command(
+        "print_cards", "--ruleset", "mafia", "--players", "7", "--set", "preset=mini_cop", "-o", str(out),
+        stdout=io.StringIO(),
+    )  # fmt: skip
+    assert text_of(out.read_bytes()) == pages
+    counted = organiser_client.post(
+        "/print/", print_form(ruleset="mafia", players="9", mafia_preset="mini_cop", mafia_doctors="1")
+    )
+    text = " ".join(text_of(counted.content))
+    assert cop in text and get_role_title("doctor", "mafia") in text
+
+
+def test_a_tabula_deck_prints_the_specials_ticked() -> None:
+    from werewolf.games.forms import PrintDeckForm
+
+    ticked = print_form(ruleset="tabula", players="12", tabula_specials=["owlman"], tabula_specials_default="")
+    form = PrintDeckForm(ticked)
+    assert form.is_valid(), form.errors
+    cards, _options = documents.deck("tabula", 12, form.option_values("tabula"))
+    roles = [card.role for card in cards]
+    assert "owlman" in roles and "medium" not in roles and len(roles) == 12
+    table = PrintDeckForm(print_form(ruleset="tabula", players="12"))  # the table's specials, ticked
+    assert table.is_valid()
+    assert "medium" in [card.role for card in documents.deck("tabula", 12, table.option_values())[0]]
+
+
+def test_bad_options_on_the_print_page_get_a_clear_error_and_print_nothing(organiser_client: Client) -> None:
+    from werewolf.games.models import PrintJob
+
+    for fields, said in (
+        ({"mafia_goons": "4"}, "Too many mafiosi: the Mafia must be fewer than half the players."),
+        ({"mafia_preset": "mega"}, "Select a valid choice. mega is not one of the available choices."),
+        ({"mafia_cops": "-1"}, "Ensure this value is greater than or equal to 0."),
+        ({"mafia_cops": "3", "mafia_doctors": "3"}, "There are not enough players for the Mafia and the town"),
+    ):
+        refused = organiser_client.post("/print/", print_form(ruleset="mafia", players="7", **fields))
+        page = refused.content.decode().replace("&#x27;", "'")
+        assert refused.status_code == 400 and said in page, fields
+    # Another ruleset's options, hidden, stop nobody.
+    taken = organiser_client.post("/print/", print_form(ruleset="tabula", players="9", mafia_goons="9", seers=""))
+    assert taken.status_code == 200 and taken["Content-Type"] == "application/pdf"
+    assert PrintJob.objects.count() == 1
+
+
+def test_the_organisers_own_characters_print_in_a_tabula_deck(organiser, organiser_client: Client) -> None:
+    """Ticked on the print page as on the New game form, dealt as specials are: their cards
+    in the deck, named and explained; another organiser is offered none of them, and
+    naming one by its number prints the deck without it."""
+    import json
+
+    from django.contrib.auth import get_user_model
+
+    from werewolf.games.models import Character
+
+    from .test_lunapiena_web import FIXTURES
+
+    raw = json.loads((FIXTURES / "sherlock.json").read_text())
+    saved = Character.objects.create(organiser=organiser, name=raw["name"], definition=raw)
+    page = organiser_client.get("/print/").content.decode()
+    assert 'name="tabula_characters"' in page and raw["name"] in page
+    fields = {"ruleset": "tabula", "players": "9", "tabula_characters": [str(saved.pk)]}
+    response = organiser_client.post("/print/", print_form(**fields))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    pages = text_of(response.content)
+    assert sum(cards_on(page) for page in pages) == 9 and raw["name"] in " ".join(pages)
+    other = Client()
+    other.force_login(get_user_model().objects.create_user("other", password="pw-other-1234"))
+    assert raw["name"] not in other.get("/print/").content.decode()
+    theirs = other.post("/print/", print_form(**fields))  # not theirs to tick: a deck without it
+    assert theirs.status_code == 200 and raw["name"] not in " ".join(text_of(theirs.content))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import zoneinfo
 from functools import cache, lru_cache
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from babel.core import get_global
 from crispy_forms.helper import FormHelper
@@ -218,7 +218,107 @@ def _choices_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
     return cast(forms.ChoiceField, form.fields[name])
 
 
-class GameForm(forms.Form):
+class RulesetOptionsForm(forms.Form):
+    """Each ruleset's options as fields, a group a family (`option_groups`, filled in from
+    what each ruleset says of its options: `with_options`), as the New game form and the
+    print page offer them: the organiser's own characters to tick, the rulebook's
+    suggestions beside the choices, one fieldset a family (static/werewolf/app.js shows the
+    chosen ruleset's), the hidden families' fields ignored, and the options read as the
+    engine takes them (`option_values`)."""
+
+    option_groups: ClassVar[dict[str, tuple[str, ...]]] = {}
+    """Each family's fields, by family, in the order the form lists them."""
+
+    def offer_options(self, organiser: Any) -> None:
+        """The option fields as this organiser sees them: their own characters to tick
+        (none: no such field), the rulebook's suggested table beside each choice."""
+        self.own_characters: dict[str, dict[str, Any]] = {}
+        if organiser is not None and organiser.is_authenticated:
+            for saved in organiser.characters.order_by("name"):
+                self.own_characters[str(saved.pk)] = saved.definition
+        for group in families():
+            for spec in engine.option_specs(members(group)[0]):
+                name = prefix(group) + spec.name
+                if name not in self.fields:
+                    continue
+                if spec.kind == "characters" and not self.own_characters:
+                    # Nothing to tick: the Characters page comes first.
+                    del self.fields[name]
+                elif spec.kind == "characters":
+                    _choices_field(self, name).choices = [
+                        (key, definition["name"]) for key, definition in self.own_characters.items()
+                    ]
+                elif spec.suggested:
+                    _choices_field(self, name).choices = [
+                        (
+                            value,
+                            _("%(special)s (suggested from %(least)s players)") % {"special": _(label), "least": least},
+                        )
+                        for value, label in zip(spec.choices, spec.labels, strict=True)
+                        for least in [spec.suggested.get(value)]
+                    ]
+
+    def option_fieldsets(self) -> list[Fieldset]:
+        """Each family's fields under its own heading, marked with its editions."""
+        return [
+            Fieldset(
+                legend(group),
+                # Only the fields this form has: the characters to tick exist once the
+                # organiser has built one, and crispy-forms logs a traceback for a name
+                # it cannot find.
+                *(name for name in names if name in self.fields),
+                css_class="ruleset-options",
+                data_ruleset=" ".join(members(group)),
+            )
+            for group, names in self.option_groups.items()
+        ]
+
+    def ignore_hidden(self, ruleset: str) -> None:
+        """Forget the errors of the other families' fields: hidden on the page and unused,
+        they would stop the organiser with nothing to see."""
+        for other, names in self.option_groups.items():
+            if other != family(ruleset):
+                for name in names:
+                    self.errors.pop(name, None)
+
+    def refuse_options(self, ruleset: str, error: engine.SetupError, limits: dict[str, Any]) -> None:
+        """The engine's refusal of the options in `ruleset`'s words, beside the field at
+        fault where the form has it (else above the form)."""
+        option = error.option or ""
+        prefixed = prefix(family(ruleset)) + option
+        field = prefixed if prefixed in self.fields else option if option in self.fields else None
+        self.add_error(field, ValidationError(setup_error(ruleset, error, limits)))
+
+    def option_values(self, ruleset: str | None = None) -> dict[str, Any]:
+        """The options the form holds for `ruleset` (by default the one chosen), as the
+        engine takes them: an option left to the ruleset (its box ticked, or its field
+        empty) is left out, for the ruleset to fill in for the table."""
+        data = self.cleaned_data
+        ruleset = ruleset or data.get("ruleset") or engine.listed()[0]
+        group = prefix(family(ruleset))
+        values: dict[str, Any] = {}
+        for spec in engine.option_specs(ruleset):
+            name = group + spec.name
+            value = data.get(name)
+            if spec.table_label and data.get(f"{name}_default"):
+                continue
+            if spec.kind == "characters":
+                if value:
+                    values[spec.name] = [self.own_characters[key] for key in value]
+            elif spec.kind == "bool":
+                values[spec.name] = bool(value)
+            elif spec.kind == "choices":
+                values[spec.name] = list(value or ())
+            elif spec.kind == "text":
+                values[spec.name] = value or ""
+            elif value not in (None, ""):
+                values[spec.name] = value
+            elif spec.default is not None:
+                values[spec.name] = spec.default  # a choice missing from an older form
+        return values
+
+
+class GameForm(RulesetOptionsForm):
     """A classic game: who plays, how many wolves and seers, and how phases run."""
 
     name = forms.CharField(label=_("Game name"), max_length=120, validators=[validators.validate_one_line])
@@ -305,47 +405,11 @@ class GameForm(forms.Form):
 
     def __init__(self, *args: Any, submit_label: Any = None, organiser: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.own_characters: dict[str, dict[str, Any]] = {}
-        if organiser is not None and organiser.is_authenticated:
-            for saved in organiser.characters.order_by("name"):
-                self.own_characters[str(saved.pk)] = saved.definition
-        for group in families():
-            for spec in engine.option_specs(members(group)[0]):
-                name = prefix(group) + spec.name
-                if spec.kind == "characters" and not self.own_characters:
-                    # Nothing to tick: the Characters page comes first.
-                    del self.fields[name]
-                elif spec.kind == "characters":
-                    _choices_field(self, name).choices = [
-                        (key, definition["name"]) for key, definition in self.own_characters.items()
-                    ]
-                elif spec.suggested:
-                    _choices_field(self, name).choices = [
-                        (
-                            value,
-                            _("%(special)s (suggested from %(least)s players)") % {"special": _(label), "least": least},
-                        )
-                        for value, label in zip(spec.choices, spec.labels, strict=True)
-                        for least in [spec.suggested.get(value)]
-                    ]
+        self.offer_options(organiser)
         kept = str(self.initial.get("timezone") or "")
         _choices_field(self, "timezone").choices = timezone_choices(kept)
         self.helper = _helper(submit_label or _("Create the game"))
-        self.helper.layout = Layout(
-            *(name for name in COMMON_FIELDS if name in self.fields),
-            *(
-                Fieldset(
-                    legend(group),
-                    # Only the fields this form has: the characters to tick exist once the
-                    # organiser has built one, and crispy-forms logs a traceback for a name
-                    # it cannot find.
-                    *(name for name in names if name in self.fields),
-                    css_class="ruleset-options",
-                    data_ruleset=" ".join(members(group)),
-                )
-                for group, names in RULESET_FIELDS.items()
-            ),
-        )
+        self.helper.layout = Layout(*(name for name in COMMON_FIELDS if name in self.fields), *self.option_fieldsets())
 
     @classmethod
     def initial_for(cls, game: Any) -> dict[str, Any]:
@@ -443,12 +507,7 @@ class GameForm(forms.Form):
         data = self.cleaned_data
         seats = data.get("players")
         ruleset = data.get("ruleset") or engine.listed()[0]
-        # The other families' options are hidden on the page and unused: their errors
-        # would stop the organiser with nothing to see.
-        for other, names in RULESET_FIELDS.items():
-            if other != family(ruleset):
-                for name in names:
-                    self.errors.pop(name, None)
+        self.ignore_hidden(ruleset)
         rules = rulesets.get(ruleset)
         limits = {"min": rules.min_players, "max": rules.max_players}
         if not seats and not data.get("signup") and "players" not in self.errors:
@@ -475,10 +534,7 @@ class GameForm(forms.Form):
                 for item in engine.advice(ruleset, data["options"], expected or len(seats))
             ]
         except engine.SetupError as error:
-            option = error.option or ""
-            prefixed = prefix(family(ruleset)) + option
-            field = prefixed if prefixed in self.fields else option if option in self.fields else None
-            self.add_error(field, ValidationError(setup_error(ruleset, error, limits)))
+            self.refuse_options(ruleset, error, limits)
             return data
         day = data["day_minutes"]
         data["stage_minutes"] = {
@@ -495,49 +551,29 @@ class GameForm(forms.Form):
         (rulesets/<family>/games/player_count.html)."""
         return ValidationError(words(own_templates(ruleset, "games/player_count.html"), limits))
 
-    def option_values(self, ruleset: str | None = None) -> dict[str, Any]:
-        """The options the form holds for `ruleset` (by default the one chosen), as the
-        engine takes them: an option left to the ruleset (its box ticked, or its field
-        empty) is left out, for the ruleset to fill in for the table."""
-        data = self.cleaned_data
-        ruleset = ruleset or data.get("ruleset") or engine.listed()[0]
-        group = prefix(family(ruleset))
-        values: dict[str, Any] = {}
-        for spec in engine.option_specs(ruleset):
-            name = group + spec.name
-            value = data.get(name)
-            if spec.table_label and data.get(f"{name}_default"):
-                continue
-            if spec.kind == "characters":
-                if value:
-                    values[spec.name] = [self.own_characters[key] for key in value]
-            elif spec.kind == "bool":
-                values[spec.name] = bool(value)
-            elif spec.kind == "choices":
-                values[spec.name] = list(value or ())
-            elif spec.kind == "text":
-                values[spec.name] = value or ""
-            elif value not in (None, ""):
-                values[spec.name] = value
-            elif spec.default is not None:
-                values[spec.name] = spec.default  # a choice missing from an older form
-        return values
 
-
-def _group_fields(group: str) -> dict[str, forms.Field]:
-    """A family's fields on the New game form: each option of its first edition (its
-    editions share their options), then the lengths of its day's own steps."""
+def _group_fields(group: str, *, timings: bool = True) -> dict[str, forms.Field]:
+    """A family's fields: each option of its first edition (its editions share their
+    options), then (`timings`) the lengths of its day's own steps."""
     fields: dict[str, forms.Field] = {}
     for spec in engine.option_specs(members(group)[0]):
         fields.update(_option_fields(spec, prefix(group) + spec.name))
-    for timing in engine.capabilities(members(group)[0]).timings:
-        fields[f"{prefix(group)}{timing.name}_minutes"] = _timing_field(timing)
+    if timings:
+        for timing in engine.capabilities(members(group)[0]).timings:
+            fields[f"{prefix(group)}{timing.name}_minutes"] = _timing_field(timing)
     return fields
 
 
-OPTION_FIELDS = {group: _group_fields(group) for group in families()}
-GameForm.base_fields.update({name: field for fields in OPTION_FIELDS.values() for name, field in fields.items()})
-RULESET_FIELDS = {group: tuple(fields) for group, fields in OPTION_FIELDS.items()}
+def with_options(form: type[RulesetOptionsForm], *, timings: bool) -> dict[str, tuple[str, ...]]:
+    """Give `form` each family's option fields (`_group_fields`), after its own, and
+    record them as its `option_groups`, which it returns."""
+    groups = {group: _group_fields(group, timings=timings) for group in families()}
+    form.base_fields.update({name: field for fields in groups.values() for name, field in fields.items()})
+    form.option_groups = {group: tuple(fields) for group, fields in groups.items()}
+    return form.option_groups
+
+
+RULESET_FIELDS = with_options(GameForm, timings=True)
 """The New game form's fields of each family's options, built from what each ruleset says
 of them (`engine.option_specs`, its capabilities' timings), shown under its name
 (static/werewolf/app.js shows only the chosen ruleset's; without scripts all show)."""
@@ -1100,8 +1136,10 @@ class PaperCardsForm(PhaseCarrier):
         ]
 
 
-class PrintDeckForm(forms.Form):
-    """The organiser's "print a deck": any ruleset, any table size, no game needed."""
+class PrintDeckForm(RulesetOptionsForm):
+    """The organiser's "print a deck": any ruleset, any table size, no game needed, with
+    each ruleset's options as the New game form offers them (`RulesetOptionsForm`), so
+    that the deck holds the very cards a game with those options deals."""
 
     document = forms.ChoiceField(
         label=_("Document"),
@@ -1113,7 +1151,12 @@ class PrintDeckForm(forms.Form):
         initial="role_cards",
         required=False,
     )
-    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=ruleset_choices, initial=engine.listed()[0])
+    ruleset = forms.ChoiceField(
+        label=_("Ruleset"),
+        choices=ruleset_choices,
+        initial=engine.listed()[0],
+        help_text=_("Each ruleset's own options follow below, under its name; only the chosen ruleset's are used."),
+    )
     players = forms.IntegerField(label=_("Players"), min_value=1, max_value=40, initial=12)
     paper = forms.ChoiceField(label=_("Paper"), choices=[("a4", _("A4")), ("letter", _("Letter"))], initial="a4")
     backs = forms.BooleanField(
@@ -1122,25 +1165,35 @@ class PrintDeckForm(forms.Form):
         help_text=_("Print on both sides, flipping on the long edge: each back lands behind its card."),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, organiser: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.offer_options(organiser)
         self.helper = _helper(_("Download (PDF)"))
+        self.helper.layout = Layout("document", "ruleset", "players", "paper", "backs", *self.option_fieldsets())
 
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         ruleset, players = data.get("ruleset"), data.get("players")
+        if ruleset:
+            self.ignore_hidden(ruleset)
         if data.get("document") in ("score_sheet", "pack") and ruleset and not engine.capabilities(ruleset).paper_pack:
             raise forms.ValidationError(words("includes/print_refusal.html", {"scoring": True}), code="document")
-        if ruleset and players:
-            try:
-                engine.options(ruleset, {}, players)
-            except engine.SetupError:
-                rules = rulesets.get(ruleset)
-                raise forms.ValidationError(
-                    words("includes/print_refusal.html", {"min": rules.min_players, "max": rules.max_players}),
-                    code="players",
-                ) from None
+        if not ruleset or not players:
+            return data
+        rules = rulesets.get(ruleset)
+        limits = {"min": rules.min_players, "max": rules.max_players}
+        try:
+            engine.options(ruleset, {}, players)
+        except engine.SetupError:
+            raise forms.ValidationError(words("includes/print_refusal.html", limits), code="players") from None
+        if self.errors:
+            return data
+        try:
+            # As the New game form checks them for a table of as many players.
+            data["options"] = engine.options(ruleset, self.option_values(ruleset), players)
+        except engine.SetupError as error:
+            self.refuse_options(ruleset, error, limits)
         return data
 
 
@@ -1181,3 +1234,8 @@ class SeatPolicyForm(forms.ModelForm):  # type: ignore[type-arg]
             self.fields[name].widget.attrs["max"] = 20
         self.helper = FormHelper()
         self.helper.form_tag = False  # (the dashboard's panel writes the form and its button)
+
+
+PRINT_FIELDS = with_options(PrintDeckForm, timings=False)
+"""The print page's option fields: the New game form's, without the steps' lengths (no
+part of a deck)."""

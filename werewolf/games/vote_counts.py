@@ -24,10 +24,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from werewolf import engine
-from werewolf.engine import grammar, talk
+from werewolf.engine import talk
 
 from . import holders, selectors
 from .models import Game, Phase, Post
+from .templatetags.werewolf import ballot_card
 
 FINAL = "final"
 """The slot of the count posted as the vote closes."""
@@ -61,8 +62,11 @@ def count_of(
     voted = {seat for _, seats in tally.rows for seat in seats}
 
     def named(target: int | engine.Card) -> str:
-        """A player by name, a card taken instead of a vote by its notecard word."""
-        return names[target] if isinstance(target, int) else grammar.spoken(target.word, game.language)
+        """A player by name, a card taken instead of a vote in the players' words."""
+        if isinstance(target, int):
+            return names[target]
+        with translation.override(game.language):
+            return str(ballot_card(target, game))
 
     return VoteCount(
         number=spec.number,

@@ -48,13 +48,26 @@ def deck_cards(ruleset: str, players: int, options: dict[str, Any] | None = None
     return [RoleCard(role, table[role].side) for role in engine.deck(ruleset, chosen, players)]
 
 
-def pack_cards(ruleset: str, players: int) -> list[RoleCard]:
+def pack_cards(ruleset: str, players: int, options: dict[str, Any] | None = None) -> list[RoleCard]:
     """Everything a table needs to play `ruleset` on paper for `players`: the role cards,
     then the other pieces the ruleset names (`engine.paper_pack`: Lupusburg's houses,
     coins, seals...)."""
-    cards = deck_cards(ruleset, players)
+    cards = deck_cards(ruleset, players, options)
     cards += [RoleCard("", "", kind=kind, value=value) for kind, value in engine.paper_pack(ruleset, players)]
     return cards
+
+
+def deck(
+    ruleset: str, players: int, options: dict[str, Any] | None = None, *, pack: bool = False
+) -> tuple[list[RoleCard], dict[str, Any]]:
+    """A deck printed without a game (the print page, `print_cards`): its cards (with
+    `pack`, the whole pack) as a game of `players` with `options` deals them, and the
+    options as such a game holds them (what `options` leaves out filled in for the
+    table: a Mafia preset's role counts), which the cards' texts read.
+    `engine.SetupError` for a table or options the ruleset does not take."""
+    chosen = engine.options(ruleset, options or {}, players)
+    cards = pack_cards(ruleset, players, chosen) if pack else deck_cards(ruleset, players, chosen)
+    return cards, chosen
 
 
 def game_cards(game: Any, seats: Iterable[int] | None = None) -> list[RoleCard]:

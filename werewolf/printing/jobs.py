@@ -24,12 +24,11 @@ from .documents import (
     NOTECARDS_DOWN,
     RECORD_PAGE_ROWS,
     RoleCard,
-    deck_cards,
+    deck,
     game_cards,
     notecards,
     notecards_document_pdf,
     notecards_html,
-    pack_cards,
     record_context,
     record_html,
     record_part_groups,
@@ -51,14 +50,25 @@ LARGE_RECORD = LARGE_SHEETS * RECORD_PAGE_ROWS
 """A game's record of more rows than this (`record_rows`) renders in a worker."""
 
 
-def deck_job(ruleset: str, players: int, *, paper: str = "a4", backs: bool = False, pack: bool = False) -> PrintJob:
-    """The print job of a deck: one already made for the same content (whoever asked) is
-    returned as it is; a small deck is rendered now; a large one is queued for a worker
-    (`run_job`), which renders it sheet by sheet so that its page shows the progress."""
-    cards = pack_cards(ruleset, players) if pack else deck_cards(ruleset, players)
+def deck_job(
+    ruleset: str,
+    players: int,
+    *,
+    options: dict[str, Any] | None = None,
+    paper: str = "a4",
+    backs: bool = False,
+    pack: bool = False,
+) -> PrintJob:
+    """The print job of a deck, as a game of `players` with `options` deals it
+    (`documents.deck`, as `print_cards` prints it): one already made for the same content
+    (whoever asked) is returned as it is; a small deck is rendered now; a large one is
+    queued for a worker (`run_job`), which renders it sheet by sheet so that its page
+    shows the progress."""
+    cards, chosen = deck(ruleset, players, options, pack=pack)
     params: dict[str, Any] = {
         "ruleset": ruleset,
         "players": players,
+        "options": chosen,
         "paper": paper,
         "backs": backs,
         "language": translation.get_language(),
@@ -240,9 +250,7 @@ def _job_cards(params: dict[str, Any]) -> list[RoleCard]:
     """A job's cards: a game's as kept in the job, a deck's or a pack's made again."""
     if "cards" in params:
         return [RoleCard(role, side, player) for role, side, player in params["cards"]]
-    if params.get("pack"):
-        return pack_cards(params["ruleset"], params["players"])
-    return deck_cards(params["ruleset"], params["players"])
+    return deck(params["ruleset"], params["players"], params.get("options"), pack=bool(params.get("pack")))[0]
 
 
 def _chunks(cards: Sequence[RoleCard]) -> list[Sequence[RoleCard]]:

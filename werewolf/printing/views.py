@@ -36,14 +36,21 @@ def _pdf(pdf: bytes, filename: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def print_deck(request: HttpRequest) -> HttpResponse:
     """Role cards for any ruleset and table size, no game needed."""
-    form = PrintDeckForm(request.POST or None)
+    form = PrintDeckForm(request.POST or None, organiser=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         if data.get("document") == "score_sheet":
             pdf = documents.score_sheet_pdf(ruleset=data["ruleset"], players=data["players"], paper=data["paper"])
             return _pdf(pdf, f"score-sheet-{data['ruleset']}-{data['players']}.pdf")
         pack = data.get("document") == "pack"
-        job = jobs.deck_job(data["ruleset"], data["players"], paper=data["paper"], backs=data["backs"], pack=pack)
+        job = jobs.deck_job(
+            data["ruleset"],
+            data["players"],
+            options=data["options"],
+            paper=data["paper"],
+            backs=data["backs"],
+            pack=pack,
+        )
         if job.status == PrintJob.Status.DONE:
             return _pdf(job.document, job.filename)
         return redirect("games:print_job", key=job.key)

@@ -180,6 +180,23 @@ def _role_words(language: str | None, ruleset: str | None, role_id: str | None) 
     return str(compiled.render(template.Context({"role": role_id}))).strip()
 
 
+@register.filter
+def ballot_card(card: Any, holder: Any = None) -> str:
+    """A card a tally counts in place of a player (`Slot.instead`: a day's NO
+    ELIMINATION), or its kind, in the players' words rather than its notecard word
+    (includes/ballot_card.html, in the words of the game's ruleset: `holder` as `own`
+    takes it): the same words at every door that shows a tally (the running tally, the
+    replay, the vote count in the square, the printed tally sheet, the day's result)."""
+    kind = str(getattr(card, "kind", card) or "")
+    return _ballot_card_words(translation.get_language(), ruleset_of(holder), kind, str(getattr(card, "word", "")))
+
+
+@lru_cache(maxsize=256)
+def _ballot_card_words(language: str | None, ruleset: str | None, kind: str, word: str) -> str:
+    compiled = _own_template(ruleset, "includes/ballot_card.html")
+    return mark_safe(str(compiled.render(template.Context({"kind": kind, "word": word}))).strip())
+
+
 _EMBLEM = re.compile(r"[a-z_]+")
 
 

@@ -59,13 +59,9 @@ class Command(BaseCommand):
             packed = [name for name, rules in RULESETS.items() if rules.capabilities.paper_pack]
             raise CommandError(f"--pack prints a whole game for a table: only {', '.join(packed)} have one.")
         try:
-            if opts["pack"]:
-                cards = documents.pack_cards(opts["ruleset"], opts["players"])
-            else:
-                cards = documents.deck_cards(opts["ruleset"], opts["players"], options)
             # The cards' texts read the options as the game has them: what --set leaves out
             # filled in for the table (a preset's role counts), not only what was given.
-            options = engine.options(opts["ruleset"], options, opts["players"])
+            cards, options = documents.deck(opts["ruleset"], opts["players"], options, pack=opts["pack"])
         except engine.SetupError as refused:
             raise CommandError(
                 f"{opts['ruleset']} cannot be dealt for {opts['players']} players with these options ({refused.code})."
