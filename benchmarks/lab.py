@@ -16,12 +16,19 @@ first games the race compares the changes with). The ratios, not the absolute ti
 are the figures to compare between machines: what the lab adds to the games it plays.
 
     python benchmarks/lab.py [--ruleset classic] [--players 12] [--set wolves=1 ...]
-                             [--games N] [--repeat R]
+                             [--games N] [--repeat R] [--cpu] [--web [FIELD=VALUE ...]]
+
+With `--web`, the whole answer again through Django (`web`), the New game form's fields as
+given. With `--cpu`, every clock counts the process's CPU time instead of the wall's: on a
+loaded machine, roughly what a quiet one shows.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import html
+import re
 import sys
 import time
 from pathlib import Path
@@ -34,7 +41,7 @@ from werewolf.engine import lab  # noqa: E402
 from werewolf.engine.lab import STRATEGIES  # noqa: E402
 from werewolf.engine.simulate import simulate  # noqa: E402
 
-WEB_SECONDS, SUGGEST_SECONDS = 0.9, 0.9
+WEB_SECONDS, SUGGEST_SECONDS = 0.85, 0.85
 """The budgets the web side gives (werewolf/games/lab.py, which imports Django)."""
 
 GOAL = 2.0
@@ -55,9 +62,35 @@ def studied(ruleset: str, players: int, options: dict[str, Any], games: int) -> 
     return time.perf_counter() - started
 
 
+class Collections:
+    """The time the garbage collector stops the process for, while it is `on`."""
+
+    def __init__(self) -> None:
+        self.seconds, self.count, self.on, self._started = 0.0, 0, False, 0.0
+        gc.callbacks.append(self.callback)
+
+    def callback(self, phase: str, info: dict[str, int]) -> None:
+        if not self.on:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._started
+            self.count += 1
+
+    def take(self) -> tuple[float, int]:
+        taken = self.seconds, self.count
+        self.seconds, self.count = 0.0, 0
+        return taken
+
+
+COLLECTIONS = Collections()
+
+
 def whole(ruleset: str, players: int, options: dict[str, Any]) -> tuple[float, float, list[tuple[Any, ...]]]:
     """The web's answer: its figures' time, its suggestion's time, and the runs it played
     (count, options, strategy, games) for the bare replay."""
+    COLLECTIONS.on = True
     started = time.perf_counter()
     result = lab.study(ruleset, players, options, seconds=WEB_SECONDS)
     figured = time.perf_counter() - started
@@ -67,6 +100,8 @@ def whole(ruleset: str, players: int, options: dict[str, Any]) -> tuple[float, f
     started = time.perf_counter()
     found = lab.suggest(ruleset, players, options, side, lab.JUDGE, seconds=SUGGEST_SECONDS, base=judged.of(side))
     suggested = time.perf_counter() - started
+    COLLECTIONS.on = False
+    collected, collections = COLLECTIONS.take()
     runs: list[tuple[Any, ...]] = [(f.players, options, f.strategy, f.games) for f in result.figures]
     checked = engine.options(ruleset, options, players)
     runs.append((players, checked, lab.JUDGE, lab.SAME))
@@ -77,7 +112,7 @@ def whole(ruleset: str, players: int, options: dict[str, Any]) -> tuple[float, f
         f"  the whole answer: figures {figured:.3f} s ({sum(f.games for f in result.figures)} games), "
         f"the suggestion for {side} {suggested:.3f} s ({sum(run[3] for run in runs[len(result.figures) :])} games, "
         f"{len(found.changes)} changes, {sum(change.same for change in found.changes)} changing nothing, "
-        f"{len(found.rivals)} rivals left)"
+        f"{len(found.rivals)} rivals left; the garbage collector {1000 * collected:.0f} ms in {collections} runs)"
     )
     best = found.best
     if best is not None:
@@ -92,6 +127,118 @@ def replayed(ruleset: str, runs: list[tuple[Any, ...]]) -> float:
     return time.perf_counter() - started
 
 
+def web(ruleset: str, players: int, fields: dict[str, Any], repeat: int) -> None:
+    """The whole answer through the web, in this process (Django's test client, a fresh
+    SQLite database and file cache unless the environment names others): the New game
+    page's two requests, the figures and then the suggestion for the side they flag, their
+    answers taken out of the cache before each (the cache's other keys left alone); each
+    request's time against the lab's own inside it (`engine.lab.study`, `.suggest`): the
+    rest is the page's own (the form read, the site's finished games, the rendering). Then
+    two identical requests at once, from two threads: how many times the lab computed."""
+    import os
+    import tempfile
+    import threading
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "werewolf.settings")
+    os.environ.setdefault("WEREWOLF_VAR_DIR", tempfile.mkdtemp(prefix="werewolf-lab-"))
+    os.environ.setdefault("WEREWOLF_RATES", "lab=100000/60")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.http import QueryDict
+    from django.test import Client
+    from django.urls import reverse
+
+    from werewolf.games import lab as pages
+    from werewolf.games.forms import GameForm
+
+    kept: set[str] = set()  # the cache keys the lab's answers were kept under, and only those are emptied
+    keep = pages._kept
+
+    def kept_by(key: str, *args: Any) -> Any:
+        kept.add(key)
+        return keep(key, *args)
+
+    pages._kept = kept_by  # type: ignore[assignment]
+
+    call_command("migrate", verbosity=0)
+    organiser, _ = get_user_model().objects.get_or_create(username="lab-bench")
+    client = Client()
+    client.force_login(organiser)
+    blank = GameForm(organiser=organiser)
+    query = QueryDict(mutable=True)
+    for name, field in blank.fields.items():  # the New game form as it first shows
+        initial = blank.get_initial_for_field(field, name)
+        if initial is True:
+            query[name] = "on"
+        elif isinstance(initial, (list, tuple)):
+            query.setlist(name, [str(item) for item in initial])
+        elif initial not in (None, False, ""):
+            query[name] = str(initial)
+    for name in ("players", "name"):
+        query.pop(name, None)
+    query.update({"ruleset": ruleset, "count": str(players)})
+    for name, value in fields.items():
+        query[name] = value
+    url = f"{reverse('games:lab')}?{query.urlencode()}"
+    inside = {"study": 0.0, "suggest": 0.0}
+    calls = {"study": 0, "suggest": 0}
+    for name in inside:
+        original = getattr(lab, name)
+
+        def timed(*args: Any, _original: Any = original, _name: str = name, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                inside[_name] += time.perf_counter() - started
+                calls[_name] += 1
+
+        setattr(lab, name, timed)
+
+    def get(path: str, asker: Client = client) -> tuple[float, str]:
+        started = time.perf_counter()
+        response = asker.get(path)
+        assert response.status_code == 200, response.status_code
+        return time.perf_counter() - started, response.content.decode()
+
+    print(f"The whole answer through the web ({ruleset}, {players} players, the New game form's fields {fields})")
+    wholes = []
+    first, _ = get(url)  # the process's first: templates compiled, the engine's fingerprint read...
+    print(f"    the process's first request for the figures: {first:.3f} s (the lab {inside['study']:.3f} s)")
+    for _ in range(repeat):
+        cache.delete_many(kept)
+        for name in inside:
+            inside[name] = 0.0
+        figured, page = get(url)
+        found = re.search(r'data-lab-suggestion data-url="([^"]+)"', page)
+        suggested = 0.0
+        if found:
+            suggested, _ = get(html.unescape(found.group(1)))
+        wholes.append(figured + suggested)
+        print(
+            f"    figures {figured:.3f} s (the lab {inside['study']:.3f} s), suggestion {suggested:.3f} s "
+            f"(the lab {inside['suggest']:.3f} s): whole {wholes[-1]:.3f} s, the pages' own "
+            f"{figured + suggested - inside['study'] - inside['suggest']:.3f} s"
+            + ("" if found else " (not flagged: no suggestion asked)")
+        )
+    print(f"  through the web, best of {repeat}: {min(wholes):.3f} s (goal {GOAL} s), worst {max(wholes):.3f} s")
+    cache.delete_many(kept)
+    calls["study"] = 0
+    askers = [Client(), Client()]
+    for asker in askers:
+        asker.force_login(organiser)
+    threads = [threading.Thread(target=get, args=(url, asker)) for asker in askers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    print(f"  two identical requests at once: the lab studied the setup {calls['study']} time(s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ruleset", default="classic")
@@ -99,7 +246,25 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="options")
     parser.add_argument("--games", type=int, default=lab.GAMES, help="games per figure (count and strategy)")
     parser.add_argument("--repeat", type=int, default=5, help="best of this many runs of each, taken in turns")
+    parser.add_argument(
+        "--web",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        nargs="?",
+        const="",
+        help="also the whole answer through the web, with the New game form's defaults and these fields",
+    )
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="every clock (the lab's budgets, these timings) counts this process's CPU time, not the wall's",
+    )
     args = parser.parse_args()
+    if args.cpu:
+        # On a machine others load, about what a quiet one would show: the process's own
+        # seconds (still somewhat more than a quiet machine's: the cores' caches are shared).
+        time.perf_counter = time.process_time
     options: dict[str, Any] = dict(item.partition("=")[::2] for item in args.options)
     best = [float("inf"), float("inf")]
     for _ in range(args.repeat):
@@ -121,6 +286,8 @@ def main() -> None:
         print(f"    whole {times[-1]:.3f} s, the same games bare {bares[-1]:.3f} s, ratio {times[-1] / bares[-1]:.2f}x")
     print(f"  whole answer, best of {args.repeat}: {min(times):.3f} s (goal {GOAL} s), worst {max(times):.3f} s")
     print(f"  ratio whole answer / bare simulate runs of its games {sum(times) / sum(bares):8.2f}x")
+    if args.web:
+        web(args.ruleset, args.players, dict(item.partition("=")[::2] for item in args.web if item), args.repeat)
 
 
 if __name__ == "__main__":

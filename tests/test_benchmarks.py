@@ -23,7 +23,7 @@ _SERVED = ["--seconds", "0.4", "--rounds", "1", "--clients", "2", "--workers", "
 SMALLEST = {
     "ideal_village.py": ["--games", "20", "--ruleset", "lunapiena"],
     "inbound_limits.py": ["--scale", "0.01"],
-    "lab.py": ["--games", "20", "--repeat", "1", "--players", "8"],
+    "lab.py": ["--games", "20", "--repeat", "1", "--players", "8", "--web"],
     "mail_sweep.py": ["--mails", "20", "--repeat", "2"],
     "phase_mail.py": ["--players", "7", "--repeat", "2"],
     "printing.py": ["--repeat", "1"],

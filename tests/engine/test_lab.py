@@ -142,8 +142,10 @@ class _Coin(lab.Run):
         self.chance, self.rng = chance, Random(seed)
         self.players, self.strategy = 10, TALK
 
-    def play(self, games: int) -> None:
+    def play(self, games: int, clock: lab.Clock | None = None) -> None:
         for _ in range(games):
+            if clock is not None and clock.up:
+                return
             self.games += 1
             self.wins["wolves" if self.rng.random() < self.chance else "village"] += 1
             self.marks.append(self.rng.getrandbits(32))
@@ -181,12 +183,44 @@ def test_a_figure_played_in_batches_is_the_same_as_in_one_run() -> None:
 
 def test_a_study_within_a_budget_gives_the_judged_figure_the_most_games() -> None:
     """With a budget, the asked count with the talking bots (the flag's figure) gets at
-    least `FEWEST` and the others half as many, and it plays twice the others' batches
-    once the time is short."""
+    least `FEWEST` and every other figure at least its first `BATCH`, whatever the time;
+    with no time at all, exactly those; and the flag's figure is never behind."""
     study = lab.study("classic", 8, {}, games=400, seconds=0.3)
     judged = study.at(8, TALK)
     assert judged is not None and judged.games >= lab.FEWEST
-    assert all(lab.FEWEST // lab.JUDGED <= f.games <= judged.games for f in study.figures)
+    assert all(lab.BATCH <= f.games <= judged.games for f in study.figures)
+    floors = lab.study("classic", 8, {}, games=400, seconds=0)
+    assert {(f.players, f.strategy): f.games for f in floors.figures} == {
+        (players, strategy): lab.FEWEST if (players, strategy) == (8, TALK) else lab.BATCH
+        for players in (7, 8, 9)
+        for strategy in lab.STRATEGIES
+    }
+
+
+class _Looks(lab.Clock):
+    """A clock that is up once it has been looked at `looks` times."""
+
+    def __init__(self, looks: int) -> None:
+        super().__init__(None)
+        self.looks = looks
+
+    @property
+    def up(self) -> bool:
+        self.looks -= 1
+        return self.looks < 0
+
+
+def test_the_clock_is_looked_at_before_each_game_not_each_batch() -> None:
+    """A budget is overshot by one game at most, whatever a batch costs: the figures
+    stop playing within a batch once the clock is up, after their floors."""
+    runs = [(lab.Run("classic", 8, {}, TALK), lab.JUDGED), (lab.Run("classic", 7, {}, TALK), 1)]
+    lab.fill(runs, 400, _Looks(5))
+    judged, other = (run for run, _ in runs)
+    assert judged.games == lab.FEWEST
+    assert lab.BATCH < other.games < 2 * lab.BATCH  # its floor, then part of a batch
+    cut = lab.Run("classic", 8, {}, TALK)
+    cut.play(lab.BATCH, _Looks(3))
+    assert cut.games == 3 and cut.figures() == lab.figures("classic", 8, {}, TALK, 3)
 
 
 def test_changes_to_a_list_add_or_take_one_item() -> None:

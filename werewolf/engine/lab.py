@@ -6,9 +6,10 @@ the ruleset's range, and gives each side's share of the wins with its standard e
 side winning more than `LOPSIDED` with the talking bots is flagged.
 `suggest` then races every single change of one option (`race`) and says which moves the
 flagged side's share most towards even, and which others it could not tell from it. Both
-play in batches against a clock when given `seconds` (the web's whole answer within two
-seconds: docs/lab.md). Every run is seeded, so a setup gives the same figures each time it
-is asked without a clock (the web side keeps them, too)."""
+play in batches against a clock when given `seconds`, looked at before each game past
+their floors (the web's whole answer within two seconds: docs/lab.md). Every run is
+seeded, so a setup gives the same figures each time it is asked without a clock (the web
+side keeps them, too)."""
 
 from __future__ import annotations
 
@@ -31,11 +32,13 @@ SUGGEST_GAMES = 400
 """The most games `suggest` gives one option change."""
 
 FEWEST = 100
-"""The fewest games the judged figure (the asked count, the talking bots) is given when
-a time budget runs short; the others, half as many."""
+"""The fewest games the judged figure (the asked count, the talking bots) is given
+whatever the time budget: the flag stands on them. The others get their first `BATCH`
+whatever the budget, and half as many as this as far as it allows (`fill`)."""
 
 BATCH = 10
-"""Games a figure or an option change plays at a time, between looks at the clock."""
+"""Games a figure or an option change plays at a time when its turn comes (the clock is
+looked at before each game of it)."""
 
 SAME = BATCH
 """The games an option change must play exactly as the setup itself did for `suggest`
@@ -217,13 +220,17 @@ class Run:
         games played the very same `n` games."""
         self._played = outcomes(rules, rules.options(options, players), players, seed, strategy)
 
-    def play(self, games: int) -> None:
+    def play(self, games: int, clock: Clock | None = None) -> None:
+        """Plays `games` games more, or fewer when `clock` is up first: it is looked at
+        before each game, so a budget is overshot by one game at most, never by a batch."""
         for _ in range(games):
+            if clock is not None and clock.up:
+                return
             state, _ = next(self._played)
             self.wins[str(state.winner)] += 1
             mark = (state.seed, state.alive, state.revealed, state.index, state.winner)
             self.marks.append(hash((self.marks[-1] if self.marks else 0, mark)))
-        self.games += max(0, games)
+            self.games += 1
 
     def same(self, other: Run) -> bool:
         """Whether this run's games so far are the first of `other`'s, one for one."""
@@ -249,24 +256,25 @@ class Clock:
 
 
 def fill(runs: list[tuple[Run, int]], games: int, clock: Clock) -> None:
-    """Plays each run (with its weight) up to `games` games: first `FEWEST` for the
-    judged one (weight `JUDGED`) and in proportion for the others, then in rounds where
-    each run plays as many batches of `BATCH` as its weight, the heaviest first, until
-    every run has its games or the clock is up (looked at after each batch). So a budget
-    cut short leaves the figures with games in proportion to their weights, the heaviest
-    never behind; without one, every figure gets its `games` (the same figures on any
-    machine)."""
+    """Plays each run (with its weight) up to `games` games. Whatever the clock, the
+    judged one (weight `JUDGED`) plays `FEWEST` games, the flag's floor, and each other
+    its first `BATCH`, so that every row has figures; then, while the clock allows, the
+    run with the fewest games for its weight plays a batch as large as its weight (the
+    heaviest first among equals): the others up to half the judged one's floor first,
+    then all in proportion to their weights, until every run has its games. The clock is
+    looked at before each game (`Run.play`), so the budget holds to a game, whatever a
+    batch costs at this table. A budget cut short leaves the figures with games in
+    proportion to their weights, the heaviest never behind; without one, every figure
+    gets its `games` (the same figures on any machine)."""
     runs = sorted(runs, key=lambda pair: -pair[1])
     for run, weight in runs:
-        run.play(min(FEWEST * weight // JUDGED, games))
+        run.play(min(FEWEST if weight >= JUDGED else BATCH, games))
     while not clock.up:
         behind = [(run, weight) for run, weight in runs if run.games < games]
         if not behind:
             return
-        for run, weight in behind:
-            run.play(min(weight * BATCH, games - run.games))
-            if clock.up:
-                return
+        run, weight = min(behind, key=lambda pair: pair[0].games / pair[1])
+        run.play(min(weight * BATCH, games - run.games), clock)
 
 
 def study(
@@ -279,7 +287,7 @@ def study(
 ) -> Study:
     """The figures of a setup and of the counts either side of it (those the ruleset
     takes and the options allow), the asked count first, within `seconds` if given
-    (`Budget`). An invalid setup raises `SetupError`."""
+    (`fill`). An invalid setup raises `SetupError`."""
     rules = rulesets.get(ruleset)
     checked = rules.options(raw_options, players)
     counts = [players]
@@ -417,4 +425,4 @@ def race(runs: list[Run], side: str, games: int, clock: Clock) -> list[Run]:
             if not playing:
                 return rivals
         for run in playing:
-            run.play(min(BATCH, games - run.games))
+            run.play(min(BATCH, games - run.games), clock)

@@ -41,10 +41,10 @@ CACHE_SECONDS = 30 * 86400
 """How long a setup's figures are kept (the engine's fingerprint is in the key: a new
 engine asks again)."""
 
-SECONDS = 0.9
+SECONDS = 0.85
 """The time the lab gives a setup's figures (the page then draws them), and..."""
 
-SUGGEST_SECONDS = 0.9
+SUGGEST_SECONDS = 0.85
 """...the race of the option changes it tries for a lopsided one, in a second request:
 the whole answer within two seconds (issue 39), the pages' own time included."""
 
