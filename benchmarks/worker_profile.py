@@ -26,6 +26,12 @@ count the instructions of each (the figure a loaded machine does not move):
 writes two files, the games' then the bare loop's; their `summary:` lines (the
 instructions of this thread only: the sink's thread is not counted) divided by the games
 are a game's instructions, and their ratio the task's cost against the bare loop's.
+
+With `--cpu`, nothing is profiled either: the counted games, then the bare loop for as
+many, each timed by this thread's CPU (`thread_time`), and their ratio: the task's own
+cost against the bare loop's, without Celery around it. Set beside `storm.py`'s ratio of
+the workers' CPU (whole processes: the broker, the beat's tasks, Celery's own work), the
+difference is what the worker pays around the task.
 """
 
 from __future__ import annotations
@@ -63,7 +69,11 @@ def main() -> int:
     parser.add_argument(
         "--instructions", action="store_true", help="no profile: the games, then the bare loop, for valgrind (above)"
     )
+    parser.add_argument("--cpu", action="store_true", help="no profile: the task's CPU against the bare loop's")
+    parser.add_argument("--celery", type=int, metavar="N", help="no games: Celery's own cost a task, over N tasks")
     args = parser.parse_args()
+    if args.celery:
+        return celery_cost(args.celery)
     inbox = storm.Inbox()
     os.environ.update(
         {"WEREWOLF_EMAIL": "smtp", "WEREWOLF_EMAIL_HOST": "127.0.0.1", "WEREWOLF_EMAIL_PORT": str(inbox.port)}
@@ -106,6 +116,18 @@ def main() -> int:
             operator.call(storm.bare, argparse.Namespace(games=len(counted), players=args.players), inbox.port)
             print(f"{len(counted)} games and the bare loop's as many, each in one operator.call")
             return 0
+        if args.cpu:
+            start = time.thread_time()
+            for pk in counted:
+                assert resolve_due_phase.run(pk)
+            cpu = time.thread_time() - start
+            bare = storm.bare(argparse.Namespace(games=len(counted), players=args.players), inbox.port)["cpu"]
+            games = len(counted)
+            print(f"{games} games x {args.players} players, {connection.vendor}, SMTP to a loopback sink")
+            task, loop = cpu / games * 1000, bare / games * 1000
+            print(f"this thread's CPU a game: the task {task:.2f} ms, the bare loop {loop:.2f} ms")
+            print(f"the task / the bare loop: {cpu / bare:.2f}x")
+            return 0
         with connection.execute_wrapper(count):
             profile = cProfile.Profile(time.thread_time)
             start = time.thread_time()
@@ -134,6 +156,55 @@ def main() -> int:
     print(f"this thread's CPU a game, profiled (its share is the figure; ms wander): {cpu / games * 1000:.1f} ms")
     print()
     stats.sort_stats("cumulative").print_stats(args.top)
+    return 0
+
+
+def celery_cost(tasks: int) -> int:
+    """A solo worker's CPU for `tasks` tasks that each read one row, against their bodies
+    run in this process (see the module's notes)."""
+    import subprocess
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from tasks.phases import resolve_due_phase
+    from werewolf.celery import app
+
+    call_command("migrate", verbosity=0)
+    app.control.purge()
+    command = [sys.executable, "-m", "celery", "-A", "werewolf", "worker", "--pool=solo", "-n", "profile@%h"]
+    command += ["--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+    worker = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def settled() -> float:  # the worker's CPU once it has stopped using any
+        last = storm.cpu_seconds(worker.pid)
+        while True:
+            time.sleep(1.0)
+            now = storm.cpu_seconds(worker.pid)
+            if now - last < 0.02:
+                return now
+            last = now
+
+    try:
+        time.sleep(3)
+        before = settled()
+        with app.producer_or_acquire() as producer:
+            for number in range(tasks):
+                app.send_task("tasks.phases.resolve_due_phase", args=[-1 - number], producer=producer)
+        spent = settled() - before
+    finally:
+        worker.terminate()
+        worker.wait(timeout=60)
+    resolve_due_phase.run(-1)
+    start = time.thread_time()
+    for number in range(tasks):
+        resolve_due_phase.run(-1 - number)
+    body = time.thread_time() - start
+    print(f"{tasks} tasks through a solo worker, {app.connection_for_write().transport_cls} broker")
+    print(f"the worker's CPU a task {spent / tasks * 1000:.2f} ms, the body alone {body / tasks * 1000:.2f} ms")
+    print(f"Celery's own cost a task: {(spent - body) / tasks * 1000:.2f} ms")
     return 0
 
 

@@ -17,6 +17,13 @@ def resolve_due_phase(phase_id: int) -> bool:
         return services.resolve_if_due(phase_id)
 
 
+@shared_task(name="tasks.phases.resolve_due_phases")
+def resolve_due_phases(phase_ids: list[int]) -> int:
+    """Several phases the sweep handed out at once (a storm: services.hand_out)."""
+    with run_here(MAIL):
+        return services.resolve_each_if_due(phase_ids)
+
+
 @shared_task(name="tasks.phases.resolve_ready_phase")
 def resolve_ready_phase(phase_id: int) -> bool:
     with run_here(MAIL):

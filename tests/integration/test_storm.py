@@ -113,6 +113,48 @@ def test_a_handed_out_phase_is_handed_out_again_only_once_its_task_may_be_lost(
     assert Phase.objects.get(pk=phase.pk).status == Phase.Status.OPEN  # handed out, not resolved here
 
 
+def test_a_storm_is_handed_out_in_batches_and_each_phase_resolved_once(organiser, settings, monkeypatch) -> None:
+    """Many phases due at once: a task takes several (Celery's own work paid once for
+    them), every phase is in one batch, and a batch run twice (a task redelivered)
+    resolves nothing the second time; a phase that fails does not stop the others."""
+    from tasks.phases import resolve_due_phases
+    from werewolf.celery import app
+
+    settings.WEREWOLF_INLINE_TASKS = False
+    monkeypatch.setattr(services, "HAND_OUT_TASKS", 2)  # (five phases: batches of two)
+    games = []
+    for number in range(5):
+        seats = [services.Seating(name) for name in NAMES[:PLAYERS]]
+        games.append(services.start_game(services.create_game(organiser, name=f"B{number}", seats=seats, options={})))
+    due = Phase.objects.filter(game__in=games, index=0)
+    due.update(deadline=timezone.now() - timedelta(seconds=1))
+    sent: list[tuple[str, list]] = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, **kwargs: sent.append((name, args)))
+
+    assert services.fan_out_due_phases() == 5
+    batches = [args[0] if name.endswith("phases") else args for name, args in sent]
+    assert [len(batch) for batch in batches] == [2, 2, 1]
+    assert sorted(pk for batch in batches for pk in batch) == sorted(due.values_list("pk", flat=True))
+    assert [name for name, _ in sent] == ["tasks.phases.resolve_due_phases"] * 2 + ["tasks.phases.resolve_due_phase"]
+
+    resolve = services.resolve_phase
+    broken = batches[0][0]
+
+    def failing(phase_id, *args, **kwargs):
+        if phase_id == broken:
+            raise RuntimeError("the resolution failed")
+        return resolve(phase_id, *args, **kwargs)
+
+    monkeypatch.setattr(services, "resolve_phase", failing)
+    assert resolve_due_phases.run(batches[0]) == 1  # the other phase of the batch is resolved
+    monkeypatch.setattr(services, "resolve_phase", resolve)
+    assert resolve_due_phases.run(batches[0]) == 1  # run again: only the one that failed
+    assert resolve_due_phases.run(batches[0]) == 0
+    assert resolve_due_phases.run(batches[1]) == 2
+    assert not due.filter(status=Phase.Status.OPEN).exclude(pk__in=batches[2]).exists()
+    assert Event.objects.filter(game__in=games, phase__index=0).values("phase").distinct().count() == 4
+
+
 class Peers:
     """An SMTP server that notes each message's Message-ID and the connection it came on."""
 

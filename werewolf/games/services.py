@@ -662,7 +662,11 @@ def fan_out_due_phases(now: datetime | None = None) -> int:
     storm that outlasts the sweep's interval, each sweep handed every phase still waiting
     in the queue out once more, and the workers then spent their time finding those
     phases resolved. After that long, one that is still open (its task lost with a
-    broker that restarted empty) is handed out again."""
+    broker that restarted empty) is handed out again.
+
+    When many are due at once, a task takes several (`hand_out`): Celery's own work for
+    a task (the message written and taken, the task traced and acknowledged) is paid
+    once for them, not once a game."""
     now = now or timezone.now()
     if getattr(settings, "WEREWOLF_INLINE_TASKS", False):
         return sweep_due_phases(now)
@@ -682,12 +686,17 @@ def fan_out_due_phases(now: datetime | None = None) -> int:
     from werewolf.celery import app
 
     handed = 0
-    for pk in due:
+    for batch in hand_out(due):
         try:
-            app.send_task("tasks.phases.resolve_due_phase", args=[pk])
-            handed += 1
+            if len(batch) == 1:
+                app.send_task("tasks.phases.resolve_due_phase", args=batch)
+            else:
+                app.send_task("tasks.phases.resolve_due_phases", args=[batch])
+            handed += len(batch)
+            continue
         except Exception:  # the broker is down: resolve here
-            logger.exception("could not hand phase %s to the workers: resolving it here", pk)
+            logger.exception("could not hand phases %s to the workers: resolving them here", batch)
+        for pk in batch:
             try:
                 handed += resolve_phase(pk, Phase.Resolution.DEADLINE)
             except Exception:
@@ -695,6 +704,33 @@ def fan_out_due_phases(now: datetime | None = None) -> int:
                 with contextlib.suppress(Exception):  # neither handed out nor resolved: the next sweep tries again
                     Phase.objects.filter(pk=pk, handed_at=now).update(handed_at=None)
     return handed
+
+
+HAND_OUT_BATCH = 8
+"""At most this many due phases to one task of the sweep's ..."""
+HAND_OUT_TASKS = 32
+"""... and no fewer tasks than this for a storm (one a phase when fewer are due): the
+workers, however many, all get their share, and a task's phases are resolved within a
+fraction of a second of each other (a twelve-seat game is some 50 ms of a worker)."""
+
+
+def hand_out(due: list[int]) -> list[list[int]]:
+    """The due phases in the batches the sweep hands out, one task each (see above)."""
+    size = max(1, min(HAND_OUT_BATCH, len(due) // HAND_OUT_TASKS))
+    return [due[start : start + size] for start in range(0, len(due), size)]
+
+
+def resolve_each_if_due(phase_ids: Sequence[int]) -> int:
+    """`resolve_if_due` for each of a batch the sweep handed out, in turn; one that fails
+    is logged and the others go on (it is still open, and handed out again later, as a
+    phase whose own task failed is). The number resolved here."""
+    resolved = 0
+    for pk in phase_ids:
+        try:
+            resolved += resolve_if_due(pk)
+        except Exception:
+            logger.exception("could not resolve phase %s", pk)
+    return resolved
 
 
 def sweep_due_phases(now: datetime | None = None) -> int:
