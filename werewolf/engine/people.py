@@ -88,6 +88,7 @@ class Memory:
     exposed: set[int] = field(default_factory=set)
     foes: int = 0
     defence: str = ""
+    deadly: str = ""
 
 
 ALLY = "ally"

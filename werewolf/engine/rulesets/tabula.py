@@ -40,6 +40,7 @@ from .base import Advice, Capabilities, EventKinds
 from .tabula_family import (
     ACCUSE,
     BALLOT,
+    DEADLY_OWL_FROM,
     FAMILY_EVENTS,
     HOLDER,
     INQUIRE,
@@ -61,8 +62,6 @@ ID = "tabula"
 FULL_DECK = 8
 """The smallest deck; a table of seven plays it with one card set aside unseen."""
 THIRD_WOLF_FROM = 16
-DEADLY_OWL_FROM = 21
-"""With more than 20 players the Owl-man's choice dies at dawn."""
 
 WOLF = "wolf"
 SEER = "seer"
