@@ -296,7 +296,7 @@ def test_the_tabula_family_tells_each_seat_its_stance_and_its_lodge() -> None:
     assert all(memories[seat].stance == "" for seat in (0, 1, 4, 6, 7, 8))
     assert memories[4].roles == {5: MASON} and 5 in memories[4].cleared
     assert memories[5].roles == {4: MASON} and not memories[8].roles
-    assert memories[8].inquiring == SEER
+    assert memories[8].inquiring == SEER and memories[8].copies == 0
     roles = [SEER, WOLF, WOLF, HAMSTER, *[VILLAGER] * 5]
     _state, table = tabula_started(TEMPER, roles, "werehamster")
     assert table.memories[3].stance == ALONE
@@ -583,11 +583,16 @@ def test_a_claimant_borne_out_holds_its_place_and_leaves_its_rival_none() -> Non
     square.say(Remark(1, 3, DIVINED, 5, werewolf=True))
     square.say(Remark(1, 0, COMING_OUT, role=SEER))
     square.say(Remark(1, 0, DIVINED, 4, werewolf=False))
-    memory = Memory(6, counts={SEER: 1, WOLF: 2}, dead={0}, cleared={0})
+    memory = Memory(6, counts={SEER: 1, WOLF: 2}, dead={0}, cleared={0}, inquiring=SEER)
     claims = read(square, memory, TEMPER.trust)
     assert claims.proven == {0} and claims.weight[3] == 0.0 and claims.contested[3] == 1.0
     score = suspicion(memory, claims, square, [1, 2, 3, 4, 5, 6, 7], TEMPER)
     assert score[3] == TEMPER.doubt and score[5] == 0.0 and score[4] == -1.0
+    # Where a Mythomaniac is dealt, it may have become a second Seer: the rival keeps
+    # that place.
+    memory.copies = 1
+    claims = read(square, memory, TEMPER.trust)
+    assert claims.proven == {0} and claims.weight[3] == TEMPER.trust and not claims.contested[3]
 
 
 def test_a_fortune_tellers_reading_is_a_result_it_may_claim() -> None:

@@ -206,12 +206,14 @@ def _read(square: Square, memory: Memory, trust: float, facts: Mapping[int, tupl
         if memory.role == role:
             holders.add(memory.seat)
         # A claimant borne out holds its place, dead or alive (the Seer the pack killed):
-        # the others share what is left of the count.
+        # the others share what is left of the count, and of any the game may add.
         borne = sum(
             1
             for seat, claimed in square.claimed.items()
             if claimed == role and seat in proven and seat not in holders and seat not in liars
         )
+        if role == memory.inquiring:
+            borne = max(borne - memory.copies, 0)  # a second Seer the game may have made
         places = max(memory.counts.get(role, len(open_)) - len(holders) - borne, 0)
         for seat in open_:
             if places >= len(open_):

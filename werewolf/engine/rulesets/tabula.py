@@ -548,8 +548,9 @@ class Tabula(TabulaFamily):
 def _counted_cards(memory: Memory, data: Mapping[str, Any]) -> None:
     """The setup's counts (the family's), each special counted as the cards it deals:
     the Freemasons are two Freemasons, so that a third who claims the role is seen to
-    be one too many."""
+    be one too many; and the Mythomaniac, who may become a second Seer."""
     _FAMILY_LESSONS["game_set_up"](memory, data)
+    memory.copies = sum(1 for name in data.get("specials", ()) if name == MYTHOMANIAC)
     for name in data.get("specials", ()):
         cards = SPECIALS.get(str(name))
         if cards is None or cards[1] == (name,):
