@@ -296,7 +296,7 @@ def test_the_tabula_family_tells_each_seat_its_stance_and_its_lodge() -> None:
     assert all(memories[seat].stance == "" for seat in (0, 1, 4, 6, 7, 8))
     assert memories[4].roles == {5: MASON} and 5 in memories[4].cleared
     assert memories[5].roles == {4: MASON} and not memories[8].roles
-    assert memories[8].inquiring == SEER
+    assert memories[8].inquiring == SEER and memories[8].copies == 0
     roles = [SEER, WOLF, WOLF, HAMSTER, *[VILLAGER] * 5]
     _state, table = tabula_started(TEMPER, roles, "werehamster")
     assert table.memories[3].stance == ALONE
@@ -434,6 +434,91 @@ def test_the_medium_comes_out_when_its_answer_bears_on_a_claim() -> None:
     assert 3 in read(table.square, table.memories[7], TEMPER.trust).liars
 
 
+def test_the_mediums_answer_settles_a_claim_war_for_every_seat_that_trusts_it() -> None:
+    """The Possessed claimed the Seer and named a player a wolf, the real Seer answered:
+    a claim war nobody can settle from the count. The village lynched the player named;
+    the Medium, whose claim nobody contests, comes out with "no wolf": every seat that
+    trusts it (all but the pack, which knew already) now knows the Possessed lied, and
+    the real Seer is the one claimant left."""
+    for seed in range(7, 40):
+        state, table = tabula_started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
+        state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+        talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        named = next(target for target, _werewolf in table.square.results[3])
+        if named not in (1, 2, 3, 7):
+            break
+    before = read(table.square, table.memories[PUBLIC_SEAT], TEMPER.trust)
+    assert {0, 3} <= set(before.contested) and not before.liars
+    state = tabula_day(state, table, named)
+    state = resolved(state, table, {1: engine.Order("kill", (9,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(8))
+    assert Remark(2, 7, DIVINED, named, werewolf=False) in table.square.remarks
+    for seat in (PUBLIC_SEAT, 4, 6, 10, 11):
+        claims = read(table.square, table.memories[seat], TEMPER.trust)
+        assert 3 in claims.liars and 0 not in claims.liars and not claims.contested.get(0)
+
+
+def test_the_pack_hunts_the_claimant_whose_results_it_cannot_fault() -> None:
+    """The Possessed claimed the Seer, naming a villager a wolf; the real Seer answered
+    with a villager it found no wolf. The pack knows which claim is false (the Possessed
+    is on its side, though neither knows the other): it spares that claimant and hunts
+    the real Seer, so that a claimant the pack killed is the true one."""
+    for seed in range(7, 40):
+        state, table = tabula_started(Temper(reveal=0.0, bluff=1.0, hide=0.0))
+        state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+        talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        named = next(target for target, _werewolf in table.square.results[3])
+        if named not in (1, 2):
+            break
+    assert table.square.claimed.get(0) == table.square.claimed.get(3) == SEER
+    state = tabula_day(state, table, 12)
+    for seed in range(10):
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        assert cards[1].targets[0] == 0 and cards[2].targets[0] == 0
+
+
+OWLMAN = "owlman"
+TWENTY_ONE = [SEER, WOLF, WOLF, WOLF, OWLMAN, *[VILLAGER] * 16]
+"""Twenty-one Tabula seats, where the Owl-man's choice dies unless a wolf: the Seer at 0,
+the wolves at 1, 2 and 3 (1 the alpha), the Owl-man at 4, villagers 5 to 20."""
+
+
+def test_at_a_deadly_owls_table_the_owls_choice_who_lives_is_a_wolf() -> None:
+    """Above 20 players the Owl-man's choice dies at dawn unless it is a Werewolf or the
+    Werehamster: a player it chose who lives to be named a suspect is one of those, and
+    every seat takes it for a wolf. At 20 players the choice is only a suspect."""
+    for players, deadly in ((21, True), (20, False)):
+        memory = Memory(5)
+        remember(
+            {5: memory},
+            [
+                engine.Event(
+                    "game_set_up",
+                    {"players": players, "wolves": 3, "seers": 1, "specials": [OWLMAN]},
+                    engine.Audience.public(),
+                ),
+                engine.Event("owl_chose", {"seat": 9}, engine.Audience.public()),
+            ],
+            TABULA.lessons(),
+        )
+        assert (9 in memory.wolves) is deadly
+
+
+def test_a_deadly_owl_marks_only_a_player_something_speaks_against() -> None:
+    """At 21 players the Owl-man's guess would kill a villager more often than not: with
+    nothing but its hunches to go on it hands in a blank card; once a Seer claimant named
+    a player a wolf, it marks that player."""
+    state, table = started(Temper(reveal=0.0, bluff=0.0, hide=0.0), TWENTY_ONE, "tabula", {"specials": OWLMAN})
+    spec = engine.phase(state)
+    assert spec.kind == "night" and spec.slots[4].card.kind == "owl"
+    for seed in range(5):
+        assert talking_cards(table, spec, TABULA.aims(), Random(seed))[4] == engine.SLEEP_ORDER
+    table.square.say(Remark(1, 0, COMING_OUT, role=SEER))
+    table.square.say(Remark(1, 0, DIVINED, 2, werewolf=True))
+    for seed in range(5):
+        assert talking_cards(table, spec, TABULA.aims(), Random(seed))[4] == engine.Order("owl", (2,))
+
+
 def test_a_ghost_votes_in_the_accusation_as_it_would_have_said() -> None:
     """Tabula's ghosts vote in the accusation: the Seer, killed before it came out
     (`reveal` 0), still names the wolf it found."""
@@ -485,6 +570,29 @@ def test_a_counter_claim_makes_each_claimant_suspect_by_doubt() -> None:
         temper = Temper(doubt=doubt)
         score = suspicion(memory, read(square, memory, temper.trust), square, [3, 4, 5, 6], temper)
         assert score[3] == score[4] == doubt * 0.5 - temper.trust / 2 and score[5] == 0.0
+
+
+def test_a_claimant_borne_out_holds_its_place_and_leaves_its_rival_none() -> None:
+    """Wolf 3 claimed the Seer in its own defence, naming villager 5; the real Seer 0
+    answered, clearing villager 4. The pack killed the Seer: a player the pack killed is
+    no wolf, so its claim is borne out, and with one Seer dealt, the other claimant has
+    no place left (it is the false one by the count alone) and its word counts for
+    nothing, whether or not its card is ever shown."""
+    square = Square()
+    square.say(Remark(1, 3, COMING_OUT, role=SEER))
+    square.say(Remark(1, 3, DIVINED, 5, werewolf=True))
+    square.say(Remark(1, 0, COMING_OUT, role=SEER))
+    square.say(Remark(1, 0, DIVINED, 4, werewolf=False))
+    memory = Memory(6, counts={SEER: 1, WOLF: 2}, dead={0}, cleared={0}, inquiring=SEER)
+    claims = read(square, memory, TEMPER.trust)
+    assert claims.proven == {0} and claims.weight[3] == 0.0 and claims.contested[3] == 1.0
+    score = suspicion(memory, claims, square, [1, 2, 3, 4, 5, 6, 7], TEMPER)
+    assert score[3] == TEMPER.doubt and score[5] == 0.0 and score[4] == -1.0
+    # Where a Mythomaniac is dealt, it may have become a second Seer: the rival keeps
+    # that place.
+    memory.copies = 1
+    claims = read(square, memory, TEMPER.trust)
+    assert claims.proven == {0} and claims.weight[3] == TEMPER.trust and not claims.contested[3]
 
 
 def test_a_fortune_tellers_reading_is_a_result_it_may_claim() -> None:

@@ -67,7 +67,10 @@ class Memory:
     announced on the pack's side, where its `counts` do not say it under "wolf" (Mafia's
     goons and Godfathers; 0: read "wolf"); `defence`, a role with no result to give that
     its holder claims in its own defence and a liar may fake where the setup deals no
-    inquiring role (Mafia's Doctor; "": none)."""
+    inquiring role (Mafia's Doctor; "": none); `deadly`, the kind of card whose choice
+    dies unless it is a wolf (Tabula's and Luna Piena's Owl above 20 players; "": none);
+    `copies`, how many more holders of the inquiring role the game may make than the
+    setup dealt (Tabula's Mythomaniac, who may take the Seer's role)."""
 
     seat: int
     pack: set[int] = field(default_factory=set)
@@ -88,6 +91,8 @@ class Memory:
     exposed: set[int] = field(default_factory=set)
     foes: int = 0
     defence: str = ""
+    deadly: str = ""
+    copies: int = 0
 
 
 ALLY = "ally"

@@ -12,7 +12,7 @@ it has seen proven false, and which borne out.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -139,7 +139,26 @@ class Claims:
 
 def read(square: Square, memory: Memory, trust: float) -> Claims:
     """The claims of `square` as the seat that remembers `memory` sees them, each open
-    claim trusted up to `trust`."""
+    claim trusted up to `trust`. What a claimant the seat trusts (one borne out, or one
+    nobody contests) said of a dead player whose card it has not seen is taken as a fact
+    in judging claimants of other roles (the Medium's answer on a player a claimed Seer
+    named), unless two such claimants disagree about that player."""
+    claims = _read(square, memory, trust, {})
+    said: dict[int, tuple[set[str], set[bool]]] = {}
+    for seat, results in square.results.items():
+        if seat in claims.proven or (seat in claims.weight and not claims.contested.get(seat)):
+            for target, werewolf in results:
+                if target in memory.dead and target not in memory.wolves and target not in memory.cleared:
+                    roles, values = said.setdefault(target, (set(), set()))
+                    roles.add(square.claimed.get(seat, ""))
+                    values.add(werewolf)
+    facts = {target: (roles, values.pop()) for target, (roles, values) in said.items() if len(values) == 1}
+    return _read(square, memory, trust, facts) if facts else claims
+
+
+def _read(square: Square, memory: Memory, trust: float, facts: Mapping[int, tuple[set[str], bool]]) -> Claims:
+    """`read`, given the `facts` taken from trusted claimants: for each dead player,
+    the roles of the claimants who said it and whether it was a wolf."""
     liars: set[int] = set()
     proven: set[int] = set()
     by_role: dict[str, list[int]] = {}
@@ -170,6 +189,13 @@ def read(square: Square, memory: Memory, trust: float) -> Claims:
                     break
                 if werewolf and target in memory.wolves and target not in memory.pack:
                     proven.add(seat)
+                fact = facts.get(target)
+                if fact is not None and role not in fact[0]:
+                    if fact[1] != werewolf:
+                        liars.add(seat)
+                        break
+                    if werewolf:
+                        proven.add(seat)
             else:
                 by_role.setdefault(role, []).append(seat)
     weight: dict[int, float] = {}
@@ -179,7 +205,16 @@ def read(square: Square, memory: Memory, trust: float) -> Claims:
         holders = {other for other, held in memory.roles.items() if held == role}
         if memory.role == role:
             holders.add(memory.seat)
-        places = max(memory.counts.get(role, len(open_)) - len(holders) - sum(1 for s in seats if s in proven), 0)
+        # A claimant borne out holds its place, dead or alive (the Seer the pack killed):
+        # the others share what is left of the count, and of any the game may add.
+        borne = sum(
+            1
+            for seat, claimed in square.claimed.items()
+            if claimed == role and seat in proven and seat not in holders and seat not in liars
+        )
+        if role == memory.inquiring:
+            borne = max(borne - memory.copies, 0)  # a second Seer the game may have made
+        places = max(memory.counts.get(role, len(open_)) - len(holders) - borne, 0)
         for seat in open_:
             if places >= len(open_):
                 weight[seat], contested[seat] = trust, 0.0

@@ -35,7 +35,7 @@ from random import Random
 
 from .abilities import BLOCK
 from .bots import bot_card
-from .cards import SLEEP, Slot
+from .cards import SLEEP, SLEEP_ORDER, Slot
 from .orders import TARGETS, Order
 from .people import ALLY, Aim, Memory, found, people_card
 from .speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Claims, Remark, Square, read
@@ -579,6 +579,7 @@ def _night_choice(
             return witnesses[int(rng.random() * len(witnesses))]
         claimants = [choice for choice in prey if square.claimed.get(choice) and choice in square.results]
         claimants = [choice for choice in claimants if square.claimed[choice] == memory.inquiring] or claimants
+        claimants = [choice for choice in claimants if not _false_to(memory, square.results[choice])]
         if claimants:
             return claimants[int(rng.random() * len(claimants))]
         accusers = _accusers(square, memory.pack, prey)
@@ -620,6 +621,31 @@ def _night_choice(
         likely = [choice for choice in choices if score.get(choice, 0.0) == top]
         return likely[int(rng.random() * len(likely))]
     return None
+
+
+def _deadly_choice(table: Table, seat: int, choices: Sequence[int], living: Sequence[int], rng: Random) -> int | None:
+    """The player a seat names on a card whose choice dies unless it is a wolf
+    (`Memory.deadly`: Tabula's Owl above 20 players): its top suspect, only when
+    something besides its hunch speaks against that player (a result claimed, a
+    contested claim, a wolf known); None, a blank card, when nothing does: a guess
+    would kill a villager more often than not."""
+    score = table.believes(seat, living)[1]
+    hunches = table.hunches.get(seat, {})
+    evidence = {choice: score.get(choice, 0.0) - hunches.get(choice, 0.0) for choice in choices if choice != seat}
+    top = max(evidence.values(), default=0.0)
+    if top <= 0:
+        return None
+    likely = [choice for choice in choices if evidence.get(choice) == top]
+    return likely[int(rng.random() * len(likely))]
+
+
+def _false_to(memory: Memory, results: Sequence[tuple[int, bool]]) -> bool:
+    """Whether a pack (of `memory`) knows `results` false: they name a wolf who is none
+    of it. Their claimant is on its side without knowing it (the Possessed), or wrong
+    (a Roleblocker whose quiet night was a Doctor's): the pack spares it, and hunts the
+    claimant whose word it cannot fault. (A packmate called innocent proves nothing: a
+    Godfather is seen so.)"""
+    return any(werewolf and target not in memory.pack for target, werewolf in results)
 
 
 def _accusers(square: Square, pack: set[int], prey: Sequence[int]) -> list[int]:
@@ -756,6 +782,11 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
                 # A ghost who still votes (Tabula's accusation) votes as it would say.
                 tally = Counter(intentions.values())
                 choice = _intention(table, seat, living, choices, tally, False, living)
+        elif card.kind == memory.deadly and not memory.pack:
+            choice = _deadly_choice(table, seat, choices, living, rng)
+            if choice is None:
+                cards[seat] = SLEEP_ORDER
+                continue
         else:
             choice = _night_choice(table, seat, slot, aim, living, rng)
         if choice is not None and choice in choices:

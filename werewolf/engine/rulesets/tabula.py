@@ -40,6 +40,7 @@ from .base import Advice, Capabilities, EventKinds
 from .tabula_family import (
     ACCUSE,
     BALLOT,
+    DEADLY_OWL_FROM,
     FAMILY_EVENTS,
     HOLDER,
     INQUIRE,
@@ -61,8 +62,6 @@ ID = "tabula"
 FULL_DECK = 8
 """The smallest deck; a table of seven plays it with one card set aside unseen."""
 THIRD_WOLF_FROM = 16
-DEADLY_OWL_FROM = 21
-"""With more than 20 players the Owl-man's choice dies at dawn."""
 
 WOLF = "wolf"
 SEER = "seer"
@@ -549,8 +548,9 @@ class Tabula(TabulaFamily):
 def _counted_cards(memory: Memory, data: Mapping[str, Any]) -> None:
     """The setup's counts (the family's), each special counted as the cards it deals:
     the Freemasons are two Freemasons, so that a third who claims the role is seen to
-    be one too many."""
+    be one too many; and the Mythomaniac, who may become a second Seer."""
     _FAMILY_LESSONS["game_set_up"](memory, data)
+    memory.copies = sum(1 for name in data.get("specials", ()) if name == MYTHOMANIAC)
     for name in data.get("specials", ()):
         cards = SPECIALS.get(str(name))
         if cards is None or cards[1] == (name,):

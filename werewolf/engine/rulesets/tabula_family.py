@@ -57,6 +57,9 @@ KILL_AND_SLAY = Card("kill", "KILL", (_LIST, _ALSO), empty_error="empty_list")
 INQUIRE = Card("inquire", "INQUIRE", (Field(),))
 PROTECT = Card("protect", "PROTECT", (Field(),))
 OWL = Card("owl", "OWL", (Field(),))
+DEADLY_OWL_FROM = 21
+"""With more than 20 players the Owl's choice dies at dawn, unless a Werewolf or the
+Werehamster (both editions' rulebooks)."""
 ACCUSE = Card("vote", "VOTE", (Field(least=0),), blank=False)
 BALLOT = Card("ballot", "LYNCH", (Field(least=0),), blank=False)
 
@@ -337,6 +340,7 @@ class TabulaFamily(JudgedBySides, ABC):
             "masons_met": _lodge("masons"),
             "group_met": _lodge("members"),
             "game_set_up": _counted,
+            "owl_chose": _marked,
             "medium_saw": inquired("seat"),
             "suspects_named": _accused,
             "ballot_revealed": _accused,
@@ -542,6 +546,16 @@ def _counted(memory: Memory, data: Mapping[str, Any]) -> None:
     counts.update({"wolf": int(data["wolves"]), "seer": int(data["seers"])})
     memory.counts.update(counts)
     memory.inquiring = "seer"
+    if int(data.get("players", 0)) >= DEADLY_OWL_FROM:
+        memory.deadly = OWL.kind
+
+
+def _marked(memory: Memory, data: Mapping[str, Any]) -> None:
+    """The Owl's choice named a suspect: at a table where the Owl's choice dies unless
+    it is a Werewolf or the Werehamster (`Memory.deadly`), one who lives to be named is
+    one of those."""
+    if memory.deadly == OWL.kind and data.get("seat") is not None:
+        found(memory, data["seat"], True)
 
 
 def _accused(memory: Memory, data: Mapping[str, Any]) -> None:
