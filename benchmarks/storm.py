@@ -3,7 +3,11 @@
 processes (one with the beat) and a loopback SMTP server; beside it, in the same run, a
 bare loop doing the same claims, event rows and SMTP sends with no framework.
 
-    python benchmarks/storm.py [--games 1000] [--players 12] [--workers 2] [--nice 0]
+    python benchmarks/storm.py [--games 1000] [--players 12] [--workers 2] [--nice 0] [--concurrency 1]
+
+`--workers` solo worker processes (one task at a time each), or with `--concurrency N` each
+a prefork worker of N processes, as the README's deployment runs them: `--workers 1
+--concurrency 2` against `--workers 2` says what the pool's own parent costs.
 
 It uses the configured database and broker (DATABASE_URL, CELERY_BROKER_URL; SQLite and
 the SQLite broker under a temporary directory when unset). It prints, for the project and
@@ -82,6 +86,28 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(value) for value in fields[11:15]) / ticks
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """`cpu_seconds` of a process and of every living process below it: a worker's
+    prefork pool (`--concurrency`) does its work in children the worker never waits for."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # gone meanwhile
+            parents[int(entry.name)] = int(fields[1])
+    family, total = [pid], 0.0
+    while family:
+        member = family.pop()
+        try:
+            total += cpu_seconds(member)
+        except OSError:
+            continue
+        family.extend(child for child, parent in parents.items() if parent == member)
+    return total
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
@@ -142,7 +168,11 @@ def project(
     }
     workers = []
     for number in range(args.workers):
-        command = [sys.executable, "-m", "celery", "-A", "werewolf", "worker", "--pool=solo", "-n", f"storm{number}@%h"]
+        command = [sys.executable, "-m", "celery", "-A", "werewolf", "worker", "-n", f"storm{number}@%h"]
+        # One task at a time a process, as the README's `--concurrency N` runs N of them
+        # under one worker (prefork), or as many solo workers.
+        concurrency = getattr(args, "concurrency", 1)
+        command += [f"--concurrency={concurrency}"] if concurrency > 1 else ["--pool=solo"]
         if getattr(args, "nice", 0):  # the README's deployment: the workers below the web server
             command = ["nice", "-n", str(args.nice), *command]
         command += ["--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"]
@@ -156,7 +186,7 @@ def project(
         ready(ids)
     with inbox.lock:
         inbox.times.clear()
-    before = sum(cpu_seconds(worker.pid) for worker in workers)
+    before = sum(tree_cpu_seconds(worker.pid) for worker in workers)
     deadline = timezone.now() + __import__("datetime").timedelta(seconds=2)
     Phase.objects.filter(game_id__in=ids, index=0).update(deadline=deadline)
     start = deadline.timestamp()
@@ -171,7 +201,7 @@ def project(
             if resolved_at is not None and inbox.count() >= wanted:
                 break
             time.sleep(0.5)
-        cpu = sum(cpu_seconds(worker.pid) for worker in workers) - before
+        cpu = sum(tree_cpu_seconds(worker.pid) for worker in workers) - before
     finally:
         for worker in workers:
             worker.terminate()
@@ -237,6 +267,12 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--nice", type=int, default=0, help="the workers' niceness (the README's deployment: 10)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="processes a worker runs (the README's `--concurrency`; 1: a solo worker, as --workers counts them)",
+    )
     args = parser.parse_args()
     try:  # a table the rules refuse fails here, not halfway through setting games up
         engine.options("classic", {}, args.players)
@@ -262,7 +298,8 @@ def report(args: argparse.Namespace, ours: dict[str, float], baseline: dict[str,
     """The storm's figures, the project's beside the bare loop's, and their ratios."""
     from django.db import connection
 
-    print(f"\n{args.games} games x {args.players} players, {args.workers} workers, {connection.vendor}")
+    pool = f" of {args.concurrency} processes each" if getattr(args, "concurrency", 1) > 1 else ""
+    print(f"\n{args.games} games x {args.players} players, {args.workers} workers{pool}, {connection.vendor}")
     print(f"{'figure':34} {'project':>10} {'bare loop':>10} {'ratio':>7}")
     rows = [
         ("every phase resolved (s)", "resolved"),

@@ -29,7 +29,7 @@ SMALLEST = {
     "printing.py": ["--repeat", "1"],
     "seat_profile.py": ["--pages", "5", "--top", "3", "--profile"],
     "simulate.py": ["--games", "20", "--repeat", "1"],
-    "storm.py": ["--games", "3", "--players", "7", "--workers", "1", "--timeout", "120"],
+    "storm.py": ["--games", "3", "--players", "7", "--workers", "1", "--concurrency", "2", "--timeout", "120"],
     "storm_pages.py": [
         *["--games", "3", "--players", "7", "--workers", "1", "--timeout", "120", "--quiet-seconds", "0.5"],
         *["--web-workers", "1", "--threads", "2", "--clients", "2", "--drain", "30", "--no-scaling"],
