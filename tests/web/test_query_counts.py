@@ -22,15 +22,19 @@ from .play import pack_of, seat_roles, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PAGE_QUERIES = 7
-"""A seat's page by day: its link, the phases (the open one among them, the log's
-groups), the seats, the open phase's cards (whose is in, the seat's own, the public
-tally: one read), the events (the outcome among them), and the talk (its counts and its
-posts). It was ten before issue 40 read the phases and the cards once each."""
+PAGE_QUERIES = 8
+"""A seat's page by day: its link with its player, its game with the game's missed-cards
+policy (`links.player_for`), the phases (the open one among them, the log's groups), the
+seats, the open phase's cards (whose is in, the seat's own, the public tally: one read),
+the events (the outcome among them), and the talk (its counts and its posts). It was ten
+before issue 40 read the phases and the cards once each, then seven; the link's read
+became two statements written once instead of one the ORM wrote afresh (about a tenth of
+a page's work, docs/performance.md)."""
 
-POST_QUERIES_SQLITE = 10
+POST_QUERIES_SQLITE = 11
 """A card handed in by the form where `cards.hand_in` does not take it in one statement
-(SQLite): the service's reads and writes; it redirects, never building the page."""
+(SQLite): the link's two reads (`links.player_for`), the service's reads and writes; it
+redirects, never building the page."""
 
 
 def queries(run) -> int:

@@ -12,8 +12,8 @@ from django.db.models import Count, Q
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from werewolf.games import rows
-from werewolf.games.models import Game, Post
+from werewolf.games import attendance, links, rows
+from werewolf.games.models import Game, Post, SeatLink, SeatPolicy
 
 from .play import played_by_bots
 
@@ -102,3 +102,29 @@ def test_the_talk_s_counts_read_as_the_orm_counts_them(game: Game, channels: lis
     counts = rows.post_counts(game, channels)
     assert counts == [(row["channel"], row["total"], row["hidden"]) for row in orm]
     assert any(hidden for _, _, hidden in counts)
+
+
+def test_a_link_s_player_game_and_policy_read_as_the_orm_reads_them(game: Game) -> None:
+    """`links.player_for`: the player a link opens and its game, every column as the ORM's
+    joined read gives it, and the game's missed-cards policy, with a row and without,
+    known without another query; a revoked link refused, an unknown one too."""
+    player = game.players.exclude(seat=None).order_by("seat").first()
+    assert player is not None
+    link = links.issue(player)
+    token = links.token_for(link.nonce)
+    for policy in (None, SeatPolicy(game=game, prod_after=4, act_after=0, at_limit="standby", standby_limit=2)):
+        if policy is not None:
+            policy.save()
+        orm = SeatLink.objects.select_related("player__game__seat_policy").get(token_hash=links.digest(token))
+        with CaptureQueriesContext(connection) as captured:
+            read = links.player_for(token)
+            shown = attendance.policy_of(read.game)
+        assert len(captured.captured_queries) == 2
+        assert values([read]) == values([orm.player]) and values([read.game]) == values([orm.player.game])
+        assert shown == attendance.policy_of(orm.player.game)
+        assert shown == (attendance.DEFAULT if policy is None else attendance.Policy(4, 0, "standby", 2))
+    links.issue(player)  # a new link revokes the one read above
+    with pytest.raises(links.LinkError, match="revoked"):
+        links.player_for(token)
+    with pytest.raises(links.LinkError, match="unknown"):
+        links.player_for("a" * links.TOKEN_LENGTH)

@@ -58,7 +58,18 @@ DEFAULT = Policy()
 
 def policy_of(game: Game) -> Policy:
     """The game's policy: as the organiser set it, or the defaults. (Read with the game
-    where it was: `links.player_for` joins it.)"""
+    where it was: `links.player_for` reads its columns with the game's row, `policy_id`
+    NULL where the game has none.)"""
+    joined = vars(game)
+    if "policy_id" in joined:
+        if joined["policy_id"] is None:
+            return DEFAULT
+        return Policy(
+            joined["policy_prod_after"],
+            joined["policy_act_after"],
+            joined["policy_at_limit"],
+            joined["policy_standby_limit"],
+        )
     try:
         row = game.seat_policy
     except SeatPolicy.DoesNotExist:

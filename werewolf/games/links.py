@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from werewolf import engine
 
-from .models import Game, Phase, Player, SeatLink
+from .models import Game, Phase, Player, SeatLink, SeatPolicy
 
 TOKEN_LENGTH = 32
 _TOKEN = re.compile(rf"[a-z2-7]{{{TOKEN_LENGTH}}}")
@@ -109,19 +109,49 @@ def path_around(name: str, prefix: str) -> tuple[str, str]:
 
 
 def player_for(token: str) -> Player:
-    """The player a token opens, or `LinkError`. Never changes anything: mail
-    scanners open links too."""
+    """The player a token opens, or `LinkError`, with its game (and the game's
+    missed-cards policy, which the page shows: `attendance.policy_of`). Never changes
+    anything: mail scanners open links too.
+
+    Two statements written once (`_player_sql`, `_game_sql`), read through `raw()` as
+    `games/rows.py` reads a page's rows: the ORM writing the one joined statement it
+    replaces (`SeatLink.objects.select_related("player__game__seat_policy")`, the
+    columns of four tables, each quoted and given its converters) was about a fifth of
+    a seat page's work. `tests/web/test_rows.py` holds them to that query."""
     if not _TOKEN.fullmatch(token):  # not one of ours (a NUL, say, which PostgreSQL refuses): no query
         raise LinkError("unknown")
-    # The hash is unique: a slice, not first(), which would order by the key for nothing.
-    # (With the game's missed-cards policy, which the page shows: games.attendance.)
-    found = SeatLink.objects.select_related("player__game__seat_policy").filter(token_hash=digest(token))
-    link = next(iter(found[:1]), None)
-    if link is None:
+    player = next(iter(Player.objects.raw(_player_sql(), [digest(token)])), None)
+    if player is None:
         raise LinkError("unknown")
-    if link.revoked_at is not None:
+    if getattr(player, "link_revoked_at", None) is not None:
         raise LinkError("revoked")
-    return link.player
+    player.game = next(iter(Game.objects.raw(_game_sql(), [player.game_id])))
+    return player
+
+
+@functools.cache
+def _player_sql() -> str:
+    """The player a link's hash opens, with the link's `link_revoked_at`."""
+    return f"""
+    SELECT player.*, link.revoked_at AS link_revoked_at
+      FROM {SeatLink._meta.db_table} link
+      JOIN {Player._meta.db_table} player ON player.id = link.player_id
+     WHERE link.token_hash = %s
+"""
+
+
+@functools.cache
+def _game_sql() -> str:
+    """A game by its id, with its missed-cards policy's columns, `policy_id` NULL where
+    it has none (`attendance.policy_of`)."""
+    return f"""
+    SELECT game.*, kept.id AS policy_id, kept.prod_after AS policy_prod_after,
+           kept.act_after AS policy_act_after, kept.at_limit AS policy_at_limit,
+           kept.standby_limit AS policy_standby_limit
+      FROM {Game._meta.db_table} game
+      LEFT JOIN {SeatPolicy._meta.db_table} kept ON kept.game_id = game.id
+     WHERE game.id = %s
+"""
 
 
 @dataclass(frozen=True, slots=True)
