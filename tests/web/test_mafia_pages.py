@@ -1,10 +1,11 @@
 """Mafia (issue 41) played as its players and organiser see it: whole games by web with
 cards also handed in by reply (each preset, with a day start in English and a night start
-in Italian; the vanilla day start and the power night start under the secrecy sweep of
-tests/web/test_game_flow.py after every phase), a card by mail and the organiser's paper
-cards, in English and in Italian; and every page, mail and printed document of a Mafia
-game reads in Mafia's words, never in the werewolf games' (no werewolf, village, pack,
-wolves or lynching anywhere: Mafia has no lineage, `Capabilities.lineage == ()`)."""
+in Italian; the mini normal day start, the form's default, and the power night start under
+the secrecy sweep of tests/web/test_game_flow.py after every phase), a card by mail and the
+organiser's paper cards, in English and in Italian; and every page, mail and printed
+document of a Mafia game reads in Mafia's words, never in the werewolf games' (no
+werewolf, village, pack, wolves or lynching anywhere: Mafia has no lineage,
+`Capabilities.lineage == ()`)."""
 
 from __future__ import annotations
 
@@ -101,7 +102,7 @@ def new_game(client: Client, players: int, **options: str) -> Game:
     return game
 
 
-PRESETS = {"vanilla": 7, "mini_cop": 7, "mini_doctor": 7, "power": 11}
+PRESETS = {"vanilla": 7, "mini_cop": 7, "mini_doctor": 7, "normal": 9, "power": 11}
 
 
 @pytest.mark.parametrize("start", ["day", "night"])
@@ -111,7 +112,8 @@ def test_a_whole_mafia_game_by_web_and_reply_keeps_every_secret_and_reads_as_maf
 ) -> None:
     language = "it" if start == "night" else "en"
     players = PRESETS[preset]
-    swept = (preset, start) in (("vanilla", "day"), ("power", "night"))  # the sweep after every phase
+    # the sweep after every phase: the form's default, and the preset dealing the most roles
+    swept = (preset, start) in (("normal", "day"), ("power", "night"))
     game = play_whole_game(
         organiser_client,
         players + len(preset),
@@ -128,6 +130,8 @@ def test_a_whole_mafia_game_by_web_and_reply_keeps_every_secret_and_reads_as_maf
     assert dealt >= {"townsperson"} and dealt & {"goon", "godfather"}
     if preset == "power":
         assert {"godfather", "cop", "doctor", "vigilante", "roleblocker"} <= dealt
+    if preset == "normal":
+        assert {"cop", "doctor"} <= dealt and "godfather" not in dealt
     kinds = set(game.events.values_list("kind", flat=True))
     assert "mafia_met" in kinds and "pack_formed" not in kinds and "lynched" not in kinds
     outcome = engine.outcome(game.engine_state)
