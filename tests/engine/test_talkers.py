@@ -413,18 +413,24 @@ def test_a_mythomaniac_who_became_the_seer_holds_the_seer_role() -> None:
     assert memory.role == SEER
 
 
-def test_the_medium_comes_out_when_its_answer_bears_on_a_claim() -> None:
-    """The Possessed claimed the Seer and named a player a wolf; the village lynched
-    that player; the Medium, told it was no wolf, comes out the next day with its answer
-    (`reveal` 1), and knows the Possessed lied."""
+def possessed_named_a_villager():
+    """A Tabula first day where the Possessed (seat 3) claimed the Seer and named a wolf
+    a player outside the pack and the Medium (seat 7): the state, the table, the player."""
     for seed in range(7, 40):
         state, table = tabula_started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
         state = resolved(state, table, {0: engine.Order("inquire", (8,))})
         talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
         named = next(target for target, _werewolf in table.square.results[3])
         if named not in (1, 2, 3, 7):
-            break
-    assert named not in (1, 2, 3, 7)
+            return state, table, named
+    raise AssertionError("no seed gave the Possessed a villager to name")
+
+
+def test_the_medium_comes_out_when_its_answer_bears_on_a_claim() -> None:
+    """The Possessed claimed the Seer and named a player a wolf; the village lynched
+    that player; the Medium, told it was no wolf, comes out the next day with its answer
+    (`reveal` 1), and knows the Possessed lied."""
+    state, table, named = possessed_named_a_villager()
     state = tabula_day(state, table, named)
     state = resolved(state, table, {1: engine.Order("kill", (9,))})
     assert table.memories[7].results == [(named, False)]
@@ -440,13 +446,7 @@ def test_the_mediums_answer_settles_a_claim_war_for_every_seat_that_trusts_it() 
     the Medium, whose claim nobody contests, comes out with "no wolf": every seat that
     trusts it (all but the pack, which knew already) now knows the Possessed lied, and
     the real Seer is the one claimant left."""
-    for seed in range(7, 40):
-        state, table = tabula_started(Temper(reveal=1.0, bluff=1.0, hide=0.0))
-        state = resolved(state, table, {0: engine.Order("inquire", (8,))})
-        talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
-        named = next(target for target, _werewolf in table.square.results[3])
-        if named not in (1, 2, 3, 7):
-            break
+    state, table, named = possessed_named_a_villager()
     before = read(table.square, table.memories[PUBLIC_SEAT], TEMPER.trust)
     assert {0, 3} <= set(before.contested) and not before.liars
     state = tabula_day(state, table, named)
