@@ -252,20 +252,10 @@ def test_the_new_game_forms_defaults_are_flagged_only_if_the_talking_bots_say_so
     """Issue 39: the form's own classic table of 8 (two werewolves and a Seer) is lost by
     the bots that never talk almost always, and the lab does not flag it: the talking
     bots' figures alone do."""
-    from django.http import QueryDict
 
     from werewolf.games.forms import GameForm
 
-    blank = GameForm(organiser=organiser)
-    query = QueryDict(mutable=True)
-    for name, field in blank.fields.items():
-        initial = blank.get_initial_for_field(field, name)
-        if initial is True:
-            query[name] = "on"
-        elif isinstance(initial, (list, tuple)):
-            query.setlist(name, [str(item) for item in initial])
-        elif initial not in (None, False, ""):
-            query[name] = str(initial)
+    query = GameForm(organiser=organiser).initial_query()
     query["ruleset"], query["count"] = "classic", "8"
     setup = lab.setup_from(query, organiser)
     assert setup is not None
