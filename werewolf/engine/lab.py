@@ -382,9 +382,9 @@ def suggest(
     one for one, is taken to change nothing (`Change.same`) and is not raced (the option
     made no difference to them: a tie rule where the day's votes never tied, say). Only
     the setup's own first games and the first change's are played whatever the clock, so
-    that there is a change to suggest; a change the clock stops before its first games
-    are played, and every one after it, is left untried (`Suggestion.untried`), so that
-    the budget holds to a game however many changes a ruleset has."""
+    that there is a change to suggest; a change the clock stops within its first games
+    (their games dropped), and every one after it, is left untried (`Suggestion.untried`),
+    so that the budget holds to a game however many changes a ruleset has."""
     rules = rulesets.get(ruleset)
     checked = rules.options(raw_options, players)
     clock = clock if clock is not None else Clock(seconds)
