@@ -105,7 +105,7 @@ def test_the_option_moving_a_lopsided_setup_most_comes_first() -> None:
     assert ("wolves", 6) not in changes  # the pack would not be outnumbered at 12
     found = lab.suggest("classic", 12, {"wolves": 5}, "wolves", TALK, games=60)
     assert found == lab.suggest("classic", 12, {"wolves": 5}, "wolves", TALK, games=60)  # seeded
-    assert len(found.changes) == len(changes)
+    assert len(found.changes) == len(changes) and not found.untried  # no clock: every change tried
     assert [change.moved for change in found.changes] == sorted((c.moved for c in found.changes), reverse=True)
     assert found.best is not None and (found.best.option, found.best.value) in {
         ("wolves", 4),
@@ -123,15 +123,56 @@ def test_the_option_moving_a_lopsided_setup_most_comes_first() -> None:
 
 def test_the_suggestion_reuses_the_studys_figure_and_says_what_it_could_not_tell() -> None:
     """Given the study's own figure, the search plays only the changes (and `SAME` games
-    of the setup, to see which change nothing); with no time at all, every change plays
-    its first batch, and the changes it could not tell from the first are its rivals."""
+    of the setup, to see which change nothing); with time for every change's first batch
+    and no more, each plays that batch, and the changes it could not tell from the first
+    are its rivals."""
     base = lab.Share("wolves", 85, 100)
-    found = lab.suggest("classic", 10, {"wolves": 4}, "wolves", TALK, seconds=0, base=base)
-    assert found.base == base
+    tried = lab.changes("classic", 10, {"wolves": 4})
+    # The clock is looked at before each game of the first batches but the first change's.
+    clock = _Looks(lab.BATCH * (len(tried) - 1))
+    found = lab.suggest("classic", 10, {"wolves": 4}, "wolves", TALK, base=base, clock=clock)
+    assert found.base == base and not found.untried and len(found.changes) == len(tried)
     raced = [change for change in found.changes if not change.same]
     assert raced and all(change.share.games == lab.BATCH for change in raced)
     assert found.rivals and all(change.rival for change in found.rivals)
     assert found.changes[0] not in found.rivals
+
+
+def test_a_suggestion_out_of_time_leaves_the_last_changes_untried() -> None:
+    """Only the setup's own first games and the first change's are played whatever the
+    clock (so that there is a change to suggest); then each change's first batch while
+    the clock allows, looked at before each game: the change the clock stops within its
+    first batch and every one after it are left untried, in the order they would have
+    been tried, so the budget holds to a game however many changes a ruleset has."""
+    options = {"wolves": 4}
+    ordered = lab.order("classic", 10, options, lab.changes("classic", 10, options), "wolves", 0.85)
+    base = lab.Share("wolves", 85, 100)
+    none = lab.suggest("classic", 10, options, "wolves", TALK, seconds=0, base=base)
+    assert [(change.option, change.value) for change in none.changes] == [ordered[0]]
+    assert none.untried == tuple(ordered[1:])
+    some = lab.suggest("classic", 10, options, "wolves", TALK, base=base, clock=_Looks(2 * lab.BATCH + 5))
+    assert sorted(repr((change.option, change.value)) for change in some.changes) == sorted(map(repr, ordered[:3]))
+    assert some.untried == tuple(ordered[3:])
+    assert all(change.share.games == lab.BATCH for change in some.changes if not change.same)
+
+
+def test_the_changes_likeliest_to_even_a_setup_are_tried_first() -> None:
+    """Four werewolves at 12 winning too often: one werewolf fewer is tried first, then
+    the changes dealing other cards as many of the wolves' (a Seer more or fewer, the
+    Vigilante), then the rules (a tie rule, a quiet first night), a fifth werewolf last.
+    A village winning too often: the other way round. For a side winning too little, a
+    card more of it is likeliest to even it (the village's share: one werewolf fewer)."""
+    options = {"wolves": 4}
+    tried = lab.changes("classic", 12, options)
+    ordered = lab.order("classic", 12, options, tried, "wolves", 0.85)
+    assert sorted(map(repr, ordered)) == sorted(map(repr, tried))
+    assert ordered[0] == ("wolves", 3) and ordered[-1] == ("wolves", 5)
+    cards = [ordered.index(change) for change in (("seers", 0), ("seers", 2), ("vigilante", True))]
+    rules = [ordered.index(change) for change in (("tie", "random"), ("first_night", "quiet"))]
+    assert max(cards) < min(rules)
+    village = lab.order("classic", 12, options, tried, "village", 0.85)
+    assert village[0] == ("wolves", 5) and village[-1] == ("wolves", 3)
+    assert lab.order("classic", 12, options, tried, "village", 0.15) == ordered
 
 
 class _Coin(lab.Run):

@@ -30,9 +30,10 @@ CLASSIC = "ruleset=classic&count=9&wolves=2&reveal_dead=on&day_deadline=pluralit
 
 @pytest.fixture(autouse=True)
 def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The fewest games the lab plays: these tests are about the pages, not the figures."""
+    """The fewest games the lab plays: these tests are about the pages, not the figures.
+    The suggestion has no time at all: it plays its floor only, the same on any machine."""
     monkeypatch.setattr(lab, "SECONDS", 0.01)
-    monkeypatch.setattr(lab, "SUGGEST_SECONDS", 0.01)
+    monkeypatch.setattr(lab, "SUGGEST_SECONDS", 0)
     monkeypatch.setattr(engine_lab, "FEWEST", 30)
 
 
@@ -160,9 +161,12 @@ def test_a_lopsided_setup_is_flagged_and_its_suggestion_follows(
     assert suggestion.status_code == 200
     words = text(suggestion)
     assert "data-lab-change" in words
-    assert "The single option change that evens it most:" in words and "games played by bots that talk" in words
-    # A hundredth of a second: each change played its first batch, too few to tell them apart.
-    assert "data-lab-rivals" in words and "the lab could not tell whether these would even it" in words
+    # No time at all: one werewolf fewer, the likeliest to even it, is tried and no other.
+    assert "Of the changes the lab had time to try, the one that evens it most:" in words
+    assert "<strong>Werewolves</strong>: 3." in words and "games played by bots that talk" in words
+    assert "data-lab-sure" not in words and "No other change the lab tried evens it more" in words
+    untried = len(engine_lab.changes("classic", 10, {"wolves": 4, "seers": 0})) - 1
+    assert f"The lab had no time to try {untried} other single changes" in words
 
 
 def test_a_suggestion_the_race_settled_says_so(organiser_client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -177,6 +181,42 @@ def test_a_suggestion_the_race_settled_says_so(organiser_client: Client, monkeyp
     assert "<strong>Werewolves</strong>: 3." in words and "win 52 % (± 6) of 250 games" in words
     assert "data-lab-sure" in words and "No other single change evens it more by over 5 points" in words
     assert "data-lab-rivals" not in words
+
+
+def test_a_suggestion_out_of_time_says_how_many_changes_it_left_untried(
+    organiser_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The changes the clock left untried are counted, in the organiser's language, after
+    the rivals or after the best change tried; and when none tried evens it, the page
+    does not say that no change would."""
+    from django.utils import translation
+
+    base = engine_lab.Share("wolves", 90, 100)
+    best = engine_lab.Change("wolves", 3, engine_lab.Share("wolves", 130, 250), 0.28)
+    rival = engine_lab.Change("seers", 2, engine_lab.Share("wolves", 6, 10), 0.3, rival=True)
+    worse = engine_lab.Change("seers", 0, engine_lab.Share("wolves", 20, 20), -0.1)
+    untried = (("tie", "random"), ("cupid", True))
+    answers = iter(
+        (
+            engine_lab.Suggestion(base, (best, rival), untried),
+            engine_lab.Suggestion(base, (worse,), untried[:1]),
+            engine_lab.Suggestion(base, (best, rival), untried),
+        )
+    )
+    monkeypatch.setattr(lab, "suggestions", lambda *args: next(answers))
+    query = "ruleset=classic&count=10&wolves=4&reveal_dead=on&day_deadline=plurality&tie=random"
+    url = f"{URL}?{query}&part=suggest&side=wolves"
+    words = text(organiser_client.get(url))
+    assert "Of the changes the lab had time to try, the one that evens it most:" in words
+    assert "data-lab-rivals" in words and "data-lab-untried" in words
+    assert "The lab had no time to try 2 other single changes" in words
+    words = text(organiser_client.get(url))
+    assert "None of the changes the lab had time to try evens it." in words
+    assert "No single option change evens it." not in words
+    assert "The lab had no time to try 1 other single change (" in words
+    with translation.override("it"):
+        italian = text(organiser_client.get(url, HTTP_ACCEPT_LANGUAGE="it"))
+    assert "data-lab-untried" in italian and "Il laboratorio non ha avuto il tempo di provare altri 2" in italian
 
 
 def test_bots_that_cannot_finish_a_game_get_a_clear_answer_not_an_error(
@@ -212,20 +252,10 @@ def test_the_new_game_forms_defaults_are_flagged_only_if_the_talking_bots_say_so
     """Issue 39: the form's own classic table of 8 (two werewolves and a Seer) is lost by
     the bots that never talk almost always, and the lab does not flag it: the talking
     bots' figures alone do."""
-    from django.http import QueryDict
 
     from werewolf.games.forms import GameForm
 
-    blank = GameForm(organiser=organiser)
-    query = QueryDict(mutable=True)
-    for name, field in blank.fields.items():
-        initial = blank.get_initial_for_field(field, name)
-        if initial is True:
-            query[name] = "on"
-        elif isinstance(initial, (list, tuple)):
-            query.setlist(name, [str(item) for item in initial])
-        elif initial not in (None, False, ""):
-            query[name] = str(initial)
+    query = GameForm(organiser=organiser).initial_query()
     query["ruleset"], query["count"] = "classic", "8"
     setup = lab.setup_from(query, organiser)
     assert setup is not None

@@ -4,12 +4,13 @@
 that never talk, bots that talk as players do), and the counts on either side of it within
 the ruleset's range, and gives each side's share of the wins with its standard error; a
 side winning more than `LOPSIDED` with the talking bots is flagged.
-`suggest` then races every single change of one option (`race`) and says which moves the
-flagged side's share most towards even, and which others it could not tell from it. Both
-play in batches against a clock when given `seconds`, looked at before each game past
-their floors (the web's whole answer within two seconds: docs/lab.md). Every run is
-seeded, so a setup gives the same figures each time it is asked without a clock (the web
-side keeps them, too)."""
+`suggest` then tries the single changes of one option, the likeliest to even the setup
+first (`order`), races those it tried (`race`) and says which moves the flagged side's
+share most towards even, which others it could not tell from it, and which it had no time
+to try. Both play in batches against a clock when given `seconds`, looked at before each
+game past their floors (the web's whole answer within two seconds: docs/lab.md). Every
+run is seeded, so a setup gives the same figures each time it is asked without a clock
+(the web side keeps them, too)."""
 
 from __future__ import annotations
 
@@ -177,11 +178,14 @@ class Change:
 @dataclass(frozen=True, slots=True)
 class Suggestion:
     """What `suggest` found: the setup's own share of the side, and every change tried
-    with its share, the nearest even first. With no `rivals`, the first is, at 95 % each
-    and give or take `CLOSE`, the change that evens the setup most."""
+    with its share, the nearest even first. With no `rivals` and nothing `untried`, the
+    first is, at 95 % each and give or take `CLOSE`, the change that evens the setup most."""
 
     base: Share
     changes: tuple[Change, ...]
+    untried: tuple[tuple[str, Any], ...] = ()
+    """The changes (option, value) the clock left untried, in the order they would have
+    been tried (`order`: the likeliest to even the setup were tried first)."""
 
     @property
     def rivals(self) -> tuple[Change, ...]:
@@ -365,25 +369,38 @@ def suggest(
     seconds: float | None = None,
     base: Share | None = None,
     seed: int = SEED,
+    clock: Clock | None = None,
 ) -> Suggestion:
     """Each single option change (`changes`) with the share `side` then wins with bots
     of `strategy`, the one nearest even first, found by a race (`race`) within `seconds`
-    if given, each change playing at most `games`. `base` is the setup's own share of
-    `side` (the study's figure: its games are those of `seed`, as the changes' are);
-    without it the setup is played `games` games. A change whose first `SAME` games are
-    the setup's own, one for one, is taken to change nothing (`Change.same`) and is not
-    raced: the option made no difference to them (a tie rule where the day's votes never
-    tied, say), so it moves the share by less than the lab can measure in the time."""
+    if given (or by `clock`, which tests give), each change playing at most `games`.
+    `base` is the setup's own share of `side` (the study's figure: its games are those
+    of `seed`, as the changes' are); without it the setup is played `games` games.
+
+    The changes are tried one by one in `order`, the likeliest to even the setup first,
+    each playing a first `SAME` games: a change whose first games are the setup's own,
+    one for one, is taken to change nothing (`Change.same`) and is not raced (the option
+    made no difference to them: a tie rule where the day's votes never tied, say). Only
+    the setup's own first games and the first change's are played whatever the clock, so
+    that there is a change to suggest; a change the clock stops within its first games
+    (their games dropped), and every one after it, is left untried (`Suggestion.untried`),
+    so that the budget holds to a game however many changes a ruleset has."""
     rules = rulesets.get(ruleset)
     checked = rules.options(raw_options, players)
-    clock = Clock(seconds)
+    clock = clock if clock is not None else Clock(seconds)
     own = Run(ruleset, players, checked, strategy, seed)
     own.play(SAME if base is not None else max(games, SAME))
     base = base if base is not None else own.share(side)
-    tried = changes(ruleset, players, raw_options)
-    runs = [Run(ruleset, players, changed(raw_options, name, value), strategy, seed) for name, value in tried]
-    for run in runs:
-        run.play(min(SAME, games))
+    ordered = order(ruleset, players, raw_options, changes(ruleset, players, raw_options), side, base.share)
+    first = min(SAME, games)
+    runs: list[Run] = []
+    for name, value in ordered:
+        run = Run(ruleset, players, changed(raw_options, name, value), strategy, seed)
+        run.play(first, clock if runs else None)
+        if run.games < first:
+            break
+        runs.append(run)
+    tried, untried = ordered[: len(runs)], ordered[len(runs) :]
     raced = [run for run in runs if not run.same(own)]
     rivals = race(raced, side, games, clock) if raced else []
     found = [
@@ -398,7 +415,41 @@ def suggest(
         )
         for (name, value), run in zip(tried, runs, strict=True)
     ]
-    return Suggestion(base, tuple(sorted(found, key=lambda change: -change.moved)))
+    return Suggestion(base, tuple(sorted(found, key=lambda change: -change.moved)), tuple(untried))
+
+
+def order(
+    ruleset: str, players: int, raw_options: Mapping[str, Any], tried: list[tuple[str, Any]], side: str, share: float
+) -> list[tuple[str, Any]]:
+    """The changes in the order `suggest` tries them, the likeliest to move `side`'s
+    `share` towards even first, judged by the cards each deals (`deck`): first those
+    dealing fewer cards of the side when it wins more than half (more when less), then
+    those dealing other cards as many of the side, then those changing a rule and no
+    card, last those dealing the side more cards when it wins more than half (fewer when
+    less); within each, the ruleset's own order of its options (counts of roles first).
+    Who is dealt what moves a setup most, as a rulebook's tables by players say: the
+    changes that even the lab's flagged tables most are mostly of the cards (one
+    werewolf or one Seer fewer, the Werehamster added: docs/lab.md)."""
+    rules = rulesets.get(ruleset)
+    towards = 1 if share > 0.5 else -1
+
+    def dealt(options: Mapping[str, Any]) -> tuple[Counter[str], int]:
+        checked = rules.options(options, players)
+        cards = Counter(rules.deck(checked, players))
+        cast = rules.cast(checked)
+        return cards, sum(n for card, n in cards.items() if getattr(cast.get(card), "side", None) == side)
+
+    cards, sides = dealt(raw_options)
+
+    def rank(change: tuple[str, Any]) -> int:
+        other, others = dealt(changed(raw_options, *change))
+        if others * towards < sides * towards:
+            return 0
+        if others != sides:
+            return 3
+        return 1 if other != cards else 2
+
+    return sorted(tried, key=rank)
 
 
 def race(runs: list[Run], side: str, games: int, clock: Clock) -> list[Run]:

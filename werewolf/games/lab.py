@@ -291,7 +291,7 @@ def view(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"setup": setup, "query": "" if page else _query(params)}
     try:
         if params.get("part") == "suggest" and not page:
-            context["change"] = _best(setup, params.get("side", ""), _who(request))
+            context.update(_best(setup, params.get("side", ""), _who(request)))
             return render(request, "games/lab_change.html", context)
         result = study(setup, _who(request))
         context.update(
@@ -303,8 +303,7 @@ def view(request: HttpRequest) -> HttpResponse:
         if result.flagged is not None:
             context["flag_percent"] = 100 * result.flagged.share
             if page:
-                context["change"] = _best(setup, result.flagged.side, _who(request))
-                context["tried"] = True
+                context.update(_best(setup, result.flagged.side, _who(request)), tried=True)
     except limits.Limited as limited:
         return render(request, "429.html" if page else "games/lab_limited.html", {"limited": limited}, status=429)
     except Stuck as stuck:
@@ -318,19 +317,21 @@ def view(request: HttpRequest) -> HttpResponse:
     return render(request, template, _with_sides(setup, context))
 
 
-def _best(setup: Setup, side: str, who: str) -> dict[str, Any] | None:
-    """The change moving `side`'s share most towards even, as `described` names it, with
-    the first `RIVALS_SHOWN` of those the lab could not tell from it (`rivals`, `more`
-    not named), or None when no change moves it that way."""
+def _best(setup: Setup, side: str, who: str) -> dict[str, Any]:
+    """The suggestion's words: `change`, the change moving `side`'s share most towards
+    even as `described` names it, with the first `RIVALS_SHOWN` of those the lab could
+    not tell from it (`rivals`, `more` not named), or None when no change it tried moves
+    it that way; and `untried`, how many changes it had no time to try."""
     found = suggestions(setup, side, who)
-    if found.best is None:
-        return None
-    rivals = found.rivals
-    return described(setup, found.best) | {
-        "rivals": [described(setup, rival) for rival in rivals[:RIVALS_SHOWN]],
-        "more": max(0, len(rivals) - RIVALS_SHOWN),
-        "close": 100 * engine_lab.CLOSE,
-    }
+    answer: dict[str, Any] = {"change": None, "untried": len(found.untried)}
+    if found.best is not None:
+        rivals = found.rivals
+        answer["change"] = described(setup, found.best) | {
+            "rivals": [described(setup, rival) for rival in rivals[:RIVALS_SHOWN]],
+            "more": max(0, len(rivals) - RIVALS_SHOWN),
+            "close": 100 * engine_lab.CLOSE,
+        }
+    return answer
 
 
 def _with_sides(setup: Setup, context: dict[str, Any]) -> dict[str, Any]:
