@@ -30,7 +30,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 @require_GET
 @never_cache
 def readyz(request: HttpRequest) -> JsonResponse:
-    from werewolf.games.models import Dispatch, Phase
+    from werewolf.games.models import DISPATCH_DUE, DISPATCH_FAILED, Dispatch, Phase
 
     report: dict[str, Any] = {}
     ready = True
@@ -42,12 +42,9 @@ def readyz(request: HttpRequest) -> JsonResponse:
         report["overdue_phases"] = Phase.objects.filter(
             status=Phase.Status.OPEN, deadline__lt=now - OVERDUE_AFTER
         ).count()
-        report["mail_backlog"] = Dispatch.objects.filter(
-            status__in=[Dispatch.Status.PENDING, Dispatch.Status.RETRYING]
-        ).count()
-        report["mail_failed"] = Dispatch.objects.filter(
-            status__in=[Dispatch.Status.FAILED, Dispatch.Status.UNCERTAIN]
-        ).count()
+        # (Each count reads its own partial index: the due one, the failed one.)
+        report["mail_backlog"] = Dispatch.objects.filter(DISPATCH_DUE).count()
+        report["mail_failed"] = Dispatch.objects.filter(DISPATCH_FAILED).count()
     except Exception as failure:  # the report says what is down; it never raises
         report["database"] = f"down: {type(failure).__name__}"
         ready = False

@@ -397,6 +397,16 @@ class Post(models.Model):
         return f"{self.game} {self.channel} #{self.pk}"
 
 
+DISPATCH_DUE = models.Q(status__in=["pending", "retrying"])
+"""The mails waiting to be sent (a first time or again): the sweep takes its batches and
+/readyz counts its backlog with this, and the due index holds these rows only, so that a
+mail taken, sent or given up leaves it and its marks write nothing there."""
+
+DISPATCH_FAILED = models.Q(status__in=["failed", "uncertain"])
+"""The mails given up or in doubt, which /readyz counts: an index of their own, as few as
+they are, instead of an index over every mail's status."""
+
+
 class Dispatch(models.Model):
     """One mail to one player (or, without a player, to an organiser's account: an address
     to confirm, a password reset, an invitation): the outbox row (see docs/architecture.md,
@@ -433,7 +443,7 @@ class Dispatch(models.Model):
         ORGANISER = "organiser", _("to the organiser: late cards, missed cards")
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="dispatches")
-    key = models.CharField(max_length=80, unique=True)
+    key = models.CharField(max_length=80)  # unique: the constraint `dispatch_key` below
     kind = models.CharField(max_length=16, choices=Kind.choices)
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, null=True, blank=True, related_name="dispatches")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
@@ -454,18 +464,32 @@ class Dispatch(models.Model):
     claimed_by = models.CharField(max_length=16, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     # The id a mail provider gave the message (django-anymail), for its tracking webhook.
-    provider_id = models.CharField(max_length=255, blank=True, db_index=True)
+    provider_id = models.CharField(max_length=255, blank=True)
 
     class Meta:
         ordering = ["pk"]
+        # Every index below is written again each time a mail is marked (taken, being sent,
+        # sent: its status is in them, so no mark is a HOT update), so each is declared for
+        # a query that reads it, and holds only the rows that query asks for.
+        constraints = [
+            # One mail per key, and `_queue`'s lookups of keys already queued. (A unique
+            # constraint, not `unique=True`: on PostgreSQL that adds a second index on the
+            # key for LIKE, which no query makes.)
+            models.UniqueConstraint(fields=["key"], name="dispatch_key"),
+        ]
         indexes = [
-            # The sweep's one query: what is due to be sent (or stuck in `sending`).
-            models.Index(fields=["status", "next_attempt_at"], name="dispatch_due"),
-            # ... and the rows a dead worker may have left taken or `sending` (few, whatever
-            # was sent).
+            # The sweep's batches, oldest due first, and /readyz's backlog count.
+            models.Index(fields=["next_attempt_at"], name="dispatch_due", condition=DISPATCH_DUE),
+            # The rows a dead worker may have left taken or `sending` (few, whatever was
+            # sent), and a sender's own taken rows.
             models.Index(
                 fields=["claimed_at"], name="dispatch_claimed", condition=models.Q(status__in=["claimed", "sending"])
             ),
+            # /readyz's count of the mails given up or in doubt.
+            models.Index(fields=["status"], name="dispatch_failed", condition=DISPATCH_FAILED),
+            # The provider's tracking webhook finds a mail by the id the provider gave it:
+            # only mails a provider's API sent have one.
+            models.Index(fields=["provider_id"], name="dispatch_provider", condition=~models.Q(provider_id="")),
         ]
 
     def __str__(self) -> str:

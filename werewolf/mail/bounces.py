@@ -54,7 +54,7 @@ def find(message: EmailMessage, recipients: Iterable[str]) -> Bounce | None:
     dispatch = None
     if pk is not None:
         dispatch = Dispatch.objects.select_related("player__game").filter(pk=pk).first()
-    elif returned:
+    elif returned:  # (no index on the Message-ID: a scan of the outbox, for a rare report)
         dispatch = Dispatch.objects.select_related("player__game").filter(message_id__in=returned).first()
     if dispatch is None:
         return None

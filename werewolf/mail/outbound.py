@@ -45,7 +45,17 @@ from django.utils import timezone, translation
 from werewolf import addresses, engine
 from werewolf.engine import grammar
 from werewolf.games import attendance, links, queue, scores, selectors, standbys
-from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post, SeatHolding, Standby
+from werewolf.games.models import (
+    DISPATCH_DUE,
+    Dispatch,
+    Game,
+    InboundMessage,
+    Phase,
+    Player,
+    Post,
+    SeatHolding,
+    Standby,
+)
 from werewolf.games.outbox import READ, Default, HandOver
 from werewolf.games.templatetags.werewolf import worded
 
@@ -409,7 +419,7 @@ def send_pending(now: Any = None) -> int:
     sent = 0
     while True:
         due = list(
-            Dispatch.objects.filter(status__in=[Status.PENDING, Status.RETRYING], next_attempt_at__lte=now)
+            Dispatch.objects.filter(DISPATCH_DUE, next_attempt_at__lte=now)
             .order_by("next_attempt_at")
             .values_list("pk", flat=True)[:BATCH]
         )
@@ -562,31 +572,9 @@ def _advance(token: str, handed: tuple[Dispatch, str] | None, row: Dispatch | No
     A database that is restarting is waited for a little: until this commits, the mail
     handed over says `sending` and would end `uncertain`."""
     database = connections[Dispatch.objects.db]
-    ops = database.ops
-    now = ops.adapt_datetimefield_value(timezone.now())
     done_id, provider_id = (handed[0].pk, handed[1]) if handed else (None, "")
     next_id = row.pk if row is not None else None
-    table = _table()
-    sql = (
-        f"UPDATE {table} SET"  # noqa: S608 - no input in the names
-        " status = CASE WHEN id = %s THEN %s ELSE %s END,"
-        " attempts = CASE WHEN id = %s THEN attempts + 1 ELSE attempts END,"
-        " claimed_at = CASE WHEN id = %s THEN %s ELSE claimed_at END,"
-        " sent_at = CASE WHEN id = %s THEN %s ELSE sent_at END,"
-        " provider_id = CASE WHEN id = %s THEN %s ELSE provider_id END,"
-        " last_error = CASE WHEN id = %s THEN '' ELSE last_error END"
-        " WHERE claimed_by = %s AND ((id = %s AND status = %s) OR (id = %s AND status = %s))"
-    )
-    params = [
-        *(next_id, Status.SENDING, Status.SENT),
-        next_id,
-        *(next_id, now),
-        *(done_id, now),
-        *(done_id, provider_id),
-        done_id,
-        token,
-        *(next_id, Status.CLAIMED, done_id, Status.SENDING),
-    ]
+    sql, params = mark_statement(database, token, done_id, provider_id, next_id)
     expected = (handed is not None) + (row is not None)
     for attempt in range(20):
         try:
@@ -608,6 +596,38 @@ def _advance(token: str, handed: tuple[Dispatch, str] | None, row: Dispatch | No
         return row is not None
     # Fewer rows than asked: find out whether the next one is still ours.
     return Dispatch.objects.filter(pk=row.pk, claimed_by=token, status=Status.SENDING).exists()
+
+
+def mark_statement(
+    database: Any, token: str, done_id: int | None, provider_id: str, next_id: int | None
+) -> tuple[str, list[Any]]:
+    """The one statement of a mark (`_advance`), and its parameters: mail `done_id`
+    recorded as sent (with the id its provider gave it, if any), mail `next_id` marked as
+    being sent, both only while the sender `token` holds them. (Public: the outbox's
+    benchmark runs the very statement.)"""
+    now = database.ops.adapt_datetimefield_value(timezone.now())
+    table = _table()
+    sql = (
+        f"UPDATE {table} SET"  # noqa: S608 - no input in the names
+        " status = CASE WHEN id = %s THEN %s ELSE %s END,"
+        " attempts = CASE WHEN id = %s THEN attempts + 1 ELSE attempts END,"
+        " claimed_at = CASE WHEN id = %s THEN %s ELSE claimed_at END,"
+        " sent_at = CASE WHEN id = %s THEN %s ELSE sent_at END,"
+        " provider_id = CASE WHEN id = %s THEN %s ELSE provider_id END,"
+        " last_error = CASE WHEN id = %s THEN '' ELSE last_error END"
+        " WHERE claimed_by = %s AND ((id = %s AND status = %s) OR (id = %s AND status = %s))"
+    )
+    params = [
+        *(next_id, Status.SENDING, Status.SENT),
+        next_id,
+        *(next_id, now),
+        *(done_id, now),
+        *(done_id, provider_id),
+        done_id,
+        token,
+        *(next_id, Status.CLAIMED, done_id, Status.SENDING),
+    ]
+    return sql, params
 
 
 def _release(token: str) -> None:

@@ -30,7 +30,7 @@ DELAYED = {"deferred"}
 def track(sender: Any, event: Any, esp_name: str, **kwargs: Any) -> None:
     """A provider's delivery report (its tracking webhook): a bounce, a rejection or a
     failure of one of our mails is recorded as a bounce of that mail (werewolf/mail/
-    bounces.py), found by our Message-ID or by the id the provider gave it."""
+    bounces.py), found by the id the provider gave it or else by our Message-ID."""
     from werewolf.games.models import Dispatch
 
     from . import bounces
@@ -38,9 +38,12 @@ def track(sender: Any, event: Any, esp_name: str, **kwargs: Any) -> None:
     kind = str(getattr(event, "event_type", "") or "")
     if kind not in PERMANENT | TEMPORARY | DELAYED or not event.message_id:
         return
+    # The provider's id first: a mail its API sent has one, and the index on it holds those
+    # mails only. A report that names our Message-ID instead (a mail relayed by SMTP) is
+    # rare, and looked up without an index: a scan of the outbox.
     found = (
-        Dispatch.objects.select_related("player__game").filter(message_id=event.message_id).first()
-        or Dispatch.objects.select_related("player__game").filter(provider_id=event.message_id).first()
+        Dispatch.objects.select_related("player__game").filter(provider_id=event.message_id).first()
+        or Dispatch.objects.select_related("player__game").filter(message_id=event.message_id).first()
     )
     if found is None:
         return
