@@ -67,6 +67,8 @@ class Square:
     """The day each claimant first named each player a werewolf."""
     intended: dict[tuple[int, int], set[int]] = field(default_factory=dict)
     """Whom each seat said, on each day, it would vote for."""
+    claimed_on: dict[int, int] = field(default_factory=dict)
+    """The day each seat first claimed a role."""
     day: int = 0
     """The day of the last remark."""
 
@@ -82,6 +84,7 @@ class Square:
             self.claims += 1
         if remark.kind == COMING_OUT and remark.role is not None:
             self.claimed.setdefault(remark.speaker, remark.role)
+            self.claimed_on.setdefault(remark.speaker, remark.day)
             if self.claimed[remark.speaker] != remark.role:
                 # A second, different role: the seat contradicted itself.
                 self.claimed[remark.speaker] = ""
@@ -207,13 +210,17 @@ def _read(square: Square, memory: Memory, trust: float, facts: Mapping[int, tupl
             holders.add(memory.seat)
         # A claimant borne out holds its place, dead or alive (the Seer the pack killed):
         # the others share what is left of the count, and of any the game may add.
-        borne = sum(
-            1
+        borne_out = [
+            seat
             for seat, claimed in square.claimed.items()
             if claimed == role and seat in proven and seat not in holders and seat not in liars
-        )
-        if role == memory.inquiring:
-            borne = max(borne - memory.copies, 0)  # a second Seer the game may have made
+        ]
+        borne = len(borne_out)
+        if role == memory.inquiring and memory.copies:
+            # A second Seer the game may have made may be the one borne out, unless it
+            # claimed before the game could make one: that claimant holds a dealt place.
+            late = sum(1 for seat in borne_out if square.claimed_on.get(seat, 0) >= memory.copied_from)
+            borne = borne - late + max(late - memory.copies, 0)
         places = max(memory.counts.get(role, len(open_)) - len(holders) - borne, 0)
         for seat in open_:
             if places >= len(open_):
