@@ -607,8 +607,8 @@ def test_a_claim_made_before_the_game_could_make_a_second_seer_holds_a_dealt_pla
     """Tabula's Mythomaniac may become a second Seer on the second night, so a Seer
     borne out may be that copy and leave its rival a place; but not one who claimed on
     the first day, before the copy could be made: the Possessed 3 who claimed beside
-    the real Seer 0 that day has no place once the pack killed the Seer. A rival who
-    first claimed from the second day on keeps the place the copy may hold."""
+    the real Seer 0 that day has no place once the pack killed the Seer, while a rival
+    who first claimed from the second day on (7) keeps the place the copy may hold."""
     square = Square()
     square.say(Remark(1, 3, COMING_OUT, role=SEER))
     square.say(Remark(1, 3, DIVINED, 5, werewolf=True))
@@ -618,12 +618,25 @@ def test_a_claim_made_before_the_game_could_make_a_second_seer_holds_a_dealt_pla
     assert square.claimed_on == {3: 1, 0: 1}
     claims = read(square, memory, TEMPER.trust)
     assert claims.proven == {0} and claims.weight[3] == 0.0 and claims.contested[3] == 1.0
+    square.say(Remark(3, 7, COMING_OUT, role=SEER))
+    assert square.claimed_on == {3: 1, 0: 1, 7: 3}
+    claims = read(square, memory, TEMPER.trust)
+    assert claims.weight[3] == 0.0 and claims.contested[3] == 1.0
+    assert claims.weight[7] == TEMPER.trust and not claims.contested[7]
     late = Square()
     late.say(Remark(2, 0, COMING_OUT, role=SEER))
     late.say(Remark(2, 3, COMING_OUT, role=SEER))
     assert late.claimed_on == {0: 2, 3: 2}
     claims = read(late, memory, TEMPER.trust)
     assert claims.proven == {0} and claims.weight[3] == TEMPER.trust and not claims.contested[3]
+    # Nobody borne out: a late claim against a living one is a counter-claim, not a
+    # copy's place taken (the Seer and a wolf who named it share one place).
+    both = Square()
+    both.say(Remark(1, 0, COMING_OUT, role=SEER))
+    both.say(Remark(2, 3, COMING_OUT, role=SEER))
+    alive = Memory(6, counts={SEER: 1, WOLF: 3}, inquiring=SEER, copies=1, copied_from=2)
+    claims = read(both, alive, TEMPER.trust)
+    assert claims.contested == {0: 0.5, 3: 0.5}
 
 
 def test_a_fortune_tellers_reading_is_a_result_it_may_claim() -> None:

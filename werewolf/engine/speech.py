@@ -215,13 +215,23 @@ def _read(square: Square, memory: Memory, trust: float, facts: Mapping[int, tupl
             for seat, claimed in square.claimed.items()
             if claimed == role and seat in proven and seat not in holders and seat not in liars
         ]
-        borne = len(borne_out)
+        count = memory.counts.get(role, len(open_))
+        places = count - len(holders) - len(borne_out)
         if role == memory.inquiring and memory.copies:
-            # A second Seer the game may have made may be the one borne out, unless it
-            # claimed before the game could make one: that claimant holds a dealt place.
-            late = sum(1 for seat in borne_out if square.claimed_on.get(seat, 0) >= memory.copied_from)
-            borne = borne - late + max(late - memory.copies, 0)
-        places = max(memory.counts.get(role, len(open_)) - len(holders) - borne, 0)
+            # A second Seer the game may have made (Tabula's Mythomaniac) may be the one
+            # borne out, leaving the others its place, but only a claimant from the day
+            # it could be made may be that copy: one who claimed before holds a dealt
+            # place, and when no dealt place is left, an earlier claimant has none.
+            early = {seat for seat in (*open_, *borne_out) if square.claimed_on.get(seat, 0) < memory.copied_from}
+            late = len(open_) + len(borne_out) - len(early)
+            copies = min(memory.copies, len(borne_out), late)
+            places += copies
+            borne_early = len(early.intersection(borne_out))
+            if count - len(holders) - borne_early - max(len(borne_out) - borne_early - copies, 0) <= 0:
+                for seat in early.difference(borne_out):
+                    weight[seat], contested[seat] = 0.0, 1.0
+                open_ = [seat for seat in open_ if seat not in early]
+        places = max(places, 0)
         for seat in open_:
             if places >= len(open_):
                 weight[seat], contested[seat] = trust, 0.0
