@@ -413,6 +413,14 @@ def test_a_mythomaniac_who_became_the_seer_holds_the_seer_role() -> None:
     assert memory.role == SEER
 
 
+def test_a_mythomaniac_dealt_tells_every_seat_a_second_seer_may_claim_from_the_second_day() -> None:
+    """Where Tabula deals the Mythomaniac, every seat knows the game may make one more
+    Seer, from its one night (the second): a claim on the first day is no copy's."""
+    roles = [SEER, WOLF, WOLF, "mythomaniac", *[VILLAGER] * 5]
+    _state, table = tabula_started(TEMPER, roles, "mythomaniac")
+    assert all(memory.copies == 1 and memory.copied_from == 2 for memory in table.memories.values())
+
+
 def possessed_named_a_villager():
     """A Tabula first day where the Possessed (seat 3) claimed the Seer and named a wolf
     a player outside the pack and the Medium (seat 7): the state, the table, the player."""
@@ -593,6 +601,42 @@ def test_a_claimant_borne_out_holds_its_place_and_leaves_its_rival_none() -> Non
     memory.copies = 1
     claims = read(square, memory, TEMPER.trust)
     assert claims.proven == {0} and claims.weight[3] == TEMPER.trust and not claims.contested[3]
+
+
+def test_a_claim_made_before_the_game_could_make_a_second_seer_holds_a_dealt_place() -> None:
+    """Tabula's Mythomaniac may become a second Seer on the second night, so a Seer
+    borne out may be that copy and leave its rival a place; but not one who claimed on
+    the first day, before the copy could be made: the Possessed 3 who claimed beside
+    the real Seer 0 that day has no place once the pack killed the Seer, while a rival
+    who first claimed from the second day on (7) keeps the place the copy may hold."""
+    square = Square()
+    square.say(Remark(1, 3, COMING_OUT, role=SEER))
+    square.say(Remark(1, 3, DIVINED, 5, werewolf=True))
+    square.say(Remark(1, 0, COMING_OUT, role=SEER))
+    square.say(Remark(1, 0, DIVINED, 4, werewolf=False))
+    memory = Memory(6, counts={SEER: 1, WOLF: 3}, dead={0}, cleared={0}, inquiring=SEER, copies=1, copied_from=2)
+    assert square.claimed_on == {3: 1, 0: 1}
+    claims = read(square, memory, TEMPER.trust)
+    assert claims.proven == {0} and claims.weight[3] == 0.0 and claims.contested[3] == 1.0
+    square.say(Remark(3, 7, COMING_OUT, role=SEER))
+    assert square.claimed_on == {3: 1, 0: 1, 7: 3}
+    claims = read(square, memory, TEMPER.trust)
+    assert claims.weight[3] == 0.0 and claims.contested[3] == 1.0
+    assert claims.weight[7] == TEMPER.trust and not claims.contested[7]
+    late = Square()
+    late.say(Remark(2, 0, COMING_OUT, role=SEER))
+    late.say(Remark(2, 3, COMING_OUT, role=SEER))
+    assert late.claimed_on == {0: 2, 3: 2}
+    claims = read(late, memory, TEMPER.trust)
+    assert claims.proven == {0} and claims.weight[3] == TEMPER.trust and not claims.contested[3]
+    # Nobody borne out: a late claim against a living one is a counter-claim, not a
+    # copy's place taken (the Seer and a wolf who named it share one place).
+    both = Square()
+    both.say(Remark(1, 0, COMING_OUT, role=SEER))
+    both.say(Remark(2, 3, COMING_OUT, role=SEER))
+    alive = Memory(6, counts={SEER: 1, WOLF: 3}, inquiring=SEER, copies=1, copied_from=2)
+    claims = read(both, alive, TEMPER.trust)
+    assert claims.contested == {0: 0.5, 3: 0.5}
 
 
 def test_a_fortune_tellers_reading_is_a_result_it_may_claim() -> None:

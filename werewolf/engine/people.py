@@ -70,7 +70,8 @@ class Memory:
     inquiring role (Mafia's Doctor; "": none); `deadly`, the kind of card whose choice
     dies unless it is a wolf (Tabula's and Luna Piena's Owl above 20 players; "": none);
     `copies`, how many more holders of the inquiring role the game may make than the
-    setup dealt (Tabula's Mythomaniac, who may take the Seer's role)."""
+    setup dealt (Tabula's Mythomaniac, who may take the Seer's role); `copied_from`, the
+    first day such a holder may claim (a claim made before it holds a dealt place)."""
 
     seat: int
     pack: set[int] = field(default_factory=set)
@@ -93,6 +94,7 @@ class Memory:
     defence: str = ""
     deadly: str = ""
     copies: int = 0
+    copied_from: int = 0
 
 
 ALLY = "ally"

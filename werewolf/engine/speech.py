@@ -67,6 +67,8 @@ class Square:
     """The day each claimant first named each player a werewolf."""
     intended: dict[tuple[int, int], set[int]] = field(default_factory=dict)
     """Whom each seat said, on each day, it would vote for."""
+    claimed_on: dict[int, int] = field(default_factory=dict)
+    """The day each seat first claimed a role."""
     day: int = 0
     """The day of the last remark."""
 
@@ -82,6 +84,7 @@ class Square:
             self.claims += 1
         if remark.kind == COMING_OUT and remark.role is not None:
             self.claimed.setdefault(remark.speaker, remark.role)
+            self.claimed_on.setdefault(remark.speaker, remark.day)
             if self.claimed[remark.speaker] != remark.role:
                 # A second, different role: the seat contradicted itself.
                 self.claimed[remark.speaker] = ""
@@ -207,14 +210,28 @@ def _read(square: Square, memory: Memory, trust: float, facts: Mapping[int, tupl
             holders.add(memory.seat)
         # A claimant borne out holds its place, dead or alive (the Seer the pack killed):
         # the others share what is left of the count, and of any the game may add.
-        borne = sum(
-            1
+        borne_out = [
+            seat
             for seat, claimed in square.claimed.items()
             if claimed == role and seat in proven and seat not in holders and seat not in liars
-        )
-        if role == memory.inquiring:
-            borne = max(borne - memory.copies, 0)  # a second Seer the game may have made
-        places = max(memory.counts.get(role, len(open_)) - len(holders) - borne, 0)
+        ]
+        count = memory.counts.get(role, len(open_))
+        places = count - len(holders) - len(borne_out)
+        if role == memory.inquiring and memory.copies:
+            # A second Seer the game may have made (Tabula's Mythomaniac) may be the one
+            # borne out, leaving the others its place, but only a claimant from the day
+            # it could be made may be that copy: one who claimed before holds a dealt
+            # place, and when no dealt place is left, an earlier claimant has none.
+            early = {seat for seat in (*open_, *borne_out) if square.claimed_on.get(seat, 0) < memory.copied_from}
+            late = len(open_) + len(borne_out) - len(early)
+            copies = min(memory.copies, len(borne_out), late)
+            places += copies
+            borne_early = len(early.intersection(borne_out))
+            if count - len(holders) - borne_early - max(len(borne_out) - borne_early - copies, 0) <= 0:
+                for seat in early.difference(borne_out):
+                    weight[seat], contested[seat] = 0.0, 1.0
+                open_ = [seat for seat in open_ if seat not in early]
+        places = max(places, 0)
         for seat in open_:
             if places >= len(open_):
                 weight[seat], contested[seat] = trust, 0.0

@@ -551,6 +551,7 @@ def _counted_cards(memory: Memory, data: Mapping[str, Any]) -> None:
     be one too many; and the Mythomaniac, who may become a second Seer."""
     _FAMILY_LESSONS["game_set_up"](memory, data)
     memory.copies = sum(1 for name in data.get("specials", ()) if name == MYTHOMANIAC)
+    memory.copied_from = ROLES[MYTHOMANIAC].last_night  # the day after its one night
     for name in data.get("specials", ()):
         cards = SPECIALS.get(str(name))
         if cards is None or cards[1] == (name,):
