@@ -901,8 +901,15 @@ def _sender(configured: str, language: str | None) -> str:
 
 
 def _render_phase(player: Player, phase: Phase, events: list[Any], shared: Shared | None = None) -> dict[str, Any]:
-    context = _context(player, phase=phase, events=[e for e in events if e.visible_to(player.seat)], shared=shared)
-    return _render(player, "phase", context)
+    """The phase's mail to `player`: the events its seat may see, and their words, read
+    once for the moment's mails (`Shared.seen`, `Shared.in_words`)."""
+    shared = shared or _shared(player.game)
+    seat = player.occupied_seat
+    seen = shared.seen(events, seat)
+    context = _context(player, phase=phase, events=seen, shared=shared)
+    with translation.override(player.game.language):  # (the game's, as the whole mail)
+        context["seen_words"] = shared.in_words(seen, seat, player.game.ruleset)
+        return _rendered(player, "phase", context, None)
 
 
 def _seen_words(context: dict[str, Any]) -> tuple[str, ...]:
@@ -1176,6 +1183,34 @@ class Shared:
     names: list[str]
     words: dict[tuple[Any, ...], str] = field(default_factory=dict, compare=False)
     """Words every mail of the moment says alike (`_said_alike`), written by the first."""
+    audiences: dict[int, tuple[Any, Any]] = field(default_factory=dict, compare=False)
+    """Each event of the moment (by its `id`, kept with it) and its audience, read from
+    its row once for every mail, not once a seat."""
+    told: dict[tuple[int, Any], str] = field(default_factory=dict, compare=False)
+    """Each event of the moment in words (in the game's language, as every mail of the
+    moment), by its `id` and viewer: a public event's once for every seat
+    (`render_event` words it alike for all of them)."""
+
+    def audience(self, event: Any) -> Any:
+        held = self.audiences.get(id(event))
+        if held is None or held[0] is not event:
+            held = self.audiences[id(event)] = (event, engine.Audience.from_json(event.audience))
+        return held[1]
+
+    def seen(self, events: list[Any], seat: int) -> list[Any]:
+        """The events of `events` that `seat` may see."""
+        return [event for event in events if self.audience(event).admits(seat)]
+
+    def in_words(self, events: list[Any], viewer: int, ruleset: str) -> tuple[str, ...]:
+        """`events` (seen by `viewer`) in words, as the seat's page words them (`worded`)."""
+        said = []
+        for event in events:
+            key = (id(event), engine.PUBLIC if self.audience(event).admits(engine.PUBLIC) else viewer)
+            words = self.told.get(key)
+            if words is None:
+                words = self.told[key] = worded(event, self.names, viewer, ruleset)
+            said.append(words)
+        return tuple(said)
 
 
 def _shared(game: Game) -> Shared:
