@@ -929,7 +929,7 @@ def _render(
 
 
 def _rendered(player: Player, template: str, context: dict[str, Any], headers: dict[str, str] | None) -> dict[str, Any]:
-    link = context.get("link")
+    link: str = context.get("link") or ""
     marked = bool(template in LINK_LAST and link and context.get("said_alike") is not None)
     if marked:  # written with the mark for the link, the seat's own link written in last
         context = {**context, "link": SEAT_LINK}
@@ -955,8 +955,8 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
     extra = {"From": sender(), **(headers or {})}
     if context.get("reply_to"):
         extra["Reply-To"] = context["reply_to"]
-    text = render_to_string(f"emails/{template}.txt", context)
-    html = render_to_string(f"emails/{template}.html", context)
+    text: str = render_to_string(f"emails/{template}.txt", context)
+    html: str = render_to_string(f"emails/{template}.html", context)
     if marked:
         text, html = text.replace(SEAT_LINK, link), html.replace(SEAT_LINK, escape(link))
     rendered: dict[str, Any] = {
