@@ -16,7 +16,7 @@ raises `Unsupported` and the caller lets Django build it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from email.utils import formatdate
 from functools import lru_cache
 from typing import Any
@@ -56,20 +56,23 @@ def as_bytes(message: Any, boundary: Callable[[], str], fold: Callable[[str, str
 
 # A part: its Content-Type value, its own headers after Content-Type and MIME-Version,
 # and either its body (already in bytes, lines as given) or its subparts.
-Part = tuple[str, list[tuple[str, str]], bytes | list[Any]]
+Part = tuple[str, tuple[tuple[str, str], ...], bytes | list[Any]]
 
 
-def _text_part(text: Any, subtype: str, extra: Iterable[tuple[str, str]] = ()) -> Part:
+def _text_part(text: Any, subtype: str, extra: tuple[tuple[str, str], ...] = ()) -> Part:
     if not isinstance(text, str):
         raise Unsupported("a body that is not text")
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError as error:  # (a lone surrogate: Django refuses it too)
         raise Unsupported("text that is not Unicode") from error
-    if max(map(len, data.splitlines()), default=0) > RFC5322_EMAIL_LINE_LENGTH_LIMIT:
+    if (
+        len(data) > RFC5322_EMAIL_LINE_LENGTH_LIMIT
+        and max(map(len, data.splitlines())) > RFC5322_EMAIL_LINE_LENGTH_LIMIT
+    ):
         raise Unsupported("a line too long for 8bit: Django writes it as quoted-printable")
     encoding = "7bit" if data.isascii() else "8bit"
-    return (f'text/{subtype}; charset="utf-8"', [("Content-Transfer-Encoding", encoding), *extra], data)
+    return (f'text/{subtype}; charset="utf-8"', (("Content-Transfer-Encoding", encoding), *extra), data)
 
 
 def _alternative(content: Any, mimetype: str) -> Part:
@@ -83,11 +86,11 @@ def _attachment(filename: str, content: Any, mimetype: str | None) -> Part:
     basetype, _, subtype = (mimetype or "").partition("/")
     if basetype != "text" or not filename or not filename.isascii() or '"' in filename or "\\" in filename:
         raise Unsupported("an attachment other than ASCII-named text")
-    return _text_part(content, subtype, [("Content-Disposition", f'attachment; filename="{filename}"')])
+    return _text_part(content, subtype, (("Content-Disposition", f'attachment; filename="{filename}"'),))
 
 
 def _multipart(subtype: str, parts: list[Part]) -> Part:
-    return (f"multipart/{subtype}", [], parts)
+    return (f"multipart/{subtype}", (), parts)
 
 
 def _top_headers(message: Any) -> list[tuple[str, str]]:
@@ -116,6 +119,9 @@ def _write(
     out: list[bytes],
 ) -> None:
     content_type, own, body = part
+    if not isinstance(body, list) and not headers:  # a part inside a multipart
+        out += (_head(fold, content_type, own), _crlf(body))
+        return
     separator = boundary() if isinstance(body, list) else ""
     if separator:  # (a line of its own: never written again)
         out.append(fold("Content-Type", f'{content_type}; boundary="{separator}"'))
@@ -131,6 +137,15 @@ def _write(
         out.append(f"{CRLF if number else ''}--{separator}{CRLF}".encode("ascii"))
         _write(subpart, [], boundary, fold, out)
     out.append(f"{CRLF}--{separator}--{CRLF}".encode("ascii"))
+
+
+@lru_cache(maxsize=256)
+def _head(fold: Callable[[str, str], bytes], content_type: str, own: tuple[tuple[str, str], ...]) -> bytes:
+    """The headers of a part inside a multipart and the blank line after them, written
+    once for every mail that has such a part (a text part, its HTML twin, a calendar
+    event under its name): what the lines of `_write` would be."""
+    lines = [_line(fold, "Content-Type", content_type), _line(fold, *_MIME_VERSION)]
+    return b"".join([*lines, *(_checked_line(fold, name, value) for name, value in own), b"\r\n"])
 
 
 @lru_cache(maxsize=256)
@@ -155,4 +170,6 @@ def _crlf(data: bytes) -> bytes:
     stays without)."""
     if b"\r" not in data:
         return data.replace(b"\n", b"\r\n")
+    if data.count(b"\r\n") == data.count(b"\r") == data.count(b"\n"):  # CRLF already (a calendar event)
+        return data
     return _LINE_BREAK.sub(b"\r\n", data)

@@ -41,6 +41,7 @@ from django.template import Context, Engine
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.html import escape
 
 from werewolf import addresses, engine
 from werewolf.engine import grammar
@@ -920,8 +921,15 @@ def _sender(configured: str, language: str | None) -> str:
 
 
 def _render_phase(player: Player, phase: Phase, events: list[Any], shared: Shared | None = None) -> dict[str, Any]:
-    context = _context(player, phase=phase, events=[e for e in events if e.visible_to(player.seat)], shared=shared)
-    return _render(player, "phase", context)
+    """The phase's mail to `player`: the events its seat may see, and their words, read
+    once for the moment's mails (`Shared.seen`, `Shared.in_words`)."""
+    shared = shared or _shared(player.game)
+    seat = player.occupied_seat
+    seen = shared.seen(events, seat)
+    context = _context(player, phase=phase, events=seen, shared=shared)
+    with translation.override(player.game.language):  # (the game's, as the whole mail)
+        context["seen_words"] = shared.in_words(seen, seat, player.game.ruleset)
+        return _rendered(player, "phase", context, None)
 
 
 def _seen_words(context: dict[str, Any]) -> tuple[str, ...]:
@@ -941,6 +949,10 @@ def _render(
 
 
 def _rendered(player: Player, template: str, context: dict[str, Any], headers: dict[str, str] | None) -> dict[str, Any]:
+    link: str = context.get("link") or ""
+    marked = bool(template in LINK_LAST and link and context.get("said_alike") is not None)
+    if marked:  # written with the mark for the link, the seat's own link written in last
+        context = {**context, "link": SEAT_LINK}
     if context.get("slot") and "slot_help" not in context:
         # What the seat's card asks, said in the mail and in its calendar event: once, and
         # once for all the seats asked the same card (all that the help reads of a seat).
@@ -952,7 +964,7 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
         # every seat's alike: written once for the moment's mails.
         deadline = _said_alike(context, ("next_phase_deadline",), "emails/next_phase_deadline.txt", _plain)
         context = {**context, "next_phase_deadline": deadline.rstrip("\n")}
-        context = {**context, "next_phase_text": _plain("emails/next_phase.txt", context)}
+        context = {**context, "next_phase_text": _next_phase_text(context)}
     if template in STORY_MAILS and "seen_words" not in context:
         context = {**context, "seen_words": _seen_words(context)}
     subject_template = f"emails/{template}_subject.txt"
@@ -963,19 +975,53 @@ def _rendered(player: Player, template: str, context: dict[str, Any], headers: d
     extra = {"From": sender(), **(headers or {})}
     if context.get("reply_to"):
         extra["Reply-To"] = context["reply_to"]
+    text: str = render_to_string(f"emails/{template}.txt", context)
+    html: str = render_to_string(f"emails/{template}.html", context)
+    if marked:
+        text, html = text.replace(SEAT_LINK, link), html.replace(SEAT_LINK, escape(link))
     rendered: dict[str, Any] = {
         "recipient": recipient(player.name, player.email),
         "subject": _text(subject),
-        "body_text": _text(render_to_string(f"emails/{template}.txt", context)),
-        "body_html": _text(render_to_string(f"emails/{template}.html", context)),
+        "body_text": _text(text),
+        "body_html": _text(html),
         "headers": {name: _text(value) for name, value in extra.items()},
     }
     following = context.get("next_phase")
     if template in CALENDAR_MAILS and following is not None:
-        rendered["attachments"] = [
-            {"filename": "deadline.ics", "content": calendar(player, following, context), "mimetype": "text/calendar"}
-        ]
+        event = calendar(player, following, context, link=link if marked else None)
+        rendered["attachments"] = [{"filename": "deadline.ics", "content": event, "mimetype": "text/calendar"}]
     return rendered
+
+
+LINK_LAST = ("phase",)
+"""Mails written with `SEAT_LINK` for the seat's link, its own written in last: what
+reads the link besides a seat's shape (the open phase's paragraph, the calendar event's
+description, the last lines) is then written once for every seat of that shape."""
+
+SEAT_LINK = "\x00seat-link\x00"
+"""The seat's link while a `LINK_LAST` mail is written: no word, name or escaping
+writes it (HTML escaping and `with_link` leave it as it is), and the link replaces it
+in the text, escaped in the HTML (as `{{ link }}` writes it there). (A NUL nowhere
+else: PostgreSQL refuses it in text, `_text` turns it into U+FFFD.)"""
+
+
+def _next_phase_text(context: dict[str, Any]) -> str:
+    """What the open phase asks of the seat (emails/next_phase.txt), written once for
+    every seat of the moment it reads alike: the card asked and its help, the reply by
+    mail, why nothing is asked, and the link (the mark, for a `LINK_LAST` mail). A seat
+    told its card is in reads its own card: written for it alone."""
+    if context.get("card_in") is not None:
+        return _plain("emails/next_phase.txt", context)
+    said = (
+        "next_phase",
+        context.get("slot"),
+        context.get("slot_help"),
+        context.get("mail_orders"),
+        context.get("unasked"),
+        context.get("link"),
+        context.get("next_phase_deadline"),
+    )
+    return _said_alike(context, said, "emails/next_phase.txt", _plain)
 
 
 STORY_MAILS = ("phase",)
@@ -1016,6 +1062,11 @@ def _html(template: str, context: dict[str, Any]) -> str:
     return render_to_string(template, context)
 
 
+def _stripped(template: str, context: dict[str, Any]) -> str:
+    """A template rendered as it is, without the blank lines around it."""
+    return render_to_string(template, context).strip()
+
+
 def _plain(template: str, context: dict[str, Any]) -> str:
     """A template rendered as plain text (no HTML escaping), for a mail to say as it is."""
     return str(Engine.get_default().get_template(template).render(Context(context, autoescape=False)))
@@ -1025,12 +1076,21 @@ CALENDAR_MAILS = ("welcome", "stand_in", "seat_back", "take_over", "phase", "dea
 """Mails that carry the open phase's deadline as an iCalendar event."""
 
 
-def calendar(player: Player, phase: Phase, context: dict[str, Any]) -> str:
+def calendar(player: Player, phase: Phase, context: dict[str, Any], link: str | None = None) -> str:
     """The phase's deadline as an iCalendar event (RFC 5545) for the player's calendar: a
     quarter of an hour ending at the deadline, its words from the templates. One event per
-    seat and phase (its UID); an extended deadline sends a later SEQUENCE of it."""
+    seat and phase (its UID); an extended deadline sends a later SEQUENCE of it. `link`:
+    the seat's, where the context holds `SEAT_LINK` for it.
+
+    The description reads of the seat its card's help and its link: written once for
+    every seat asked the same (`_said_alike`), the seat's link written in before it is
+    escaped and folded."""
     summary = _said_alike(context, ("deadline_summary", bool(context.get("slot"))), "emails/deadline_summary.txt")
-    description = render_to_string("emails/deadline_description.txt", context).strip()
+    said = ("deadline_description", context.get("slot"), context.get("slot_help"), context.get("link"))
+    description = _said_alike(context, said, "emails/deadline_description.txt", _stripped)
+    if link is not None:
+        description = description.replace(SEAT_LINK, link)
+        context = {**context, "link": link}
     sequence, when = _calendar_when(phase.deadline.astimezone(UTC))
     lines = [
         f"UID:phase-{phase.pk}-seat-{player.pk}@{message_id_domain()}",
@@ -1143,6 +1203,34 @@ class Shared:
     names: list[str]
     words: dict[tuple[Any, ...], str] = field(default_factory=dict, compare=False)
     """Words every mail of the moment says alike (`_said_alike`), written by the first."""
+    audiences: dict[int, tuple[Any, Any]] = field(default_factory=dict, compare=False)
+    """Each event of the moment (by its `id`, kept with it) and its audience, read from
+    its row once for every mail, not once a seat."""
+    told: dict[tuple[int, Any], str] = field(default_factory=dict, compare=False)
+    """Each event of the moment in words (in the game's language, as every mail of the
+    moment), by its `id` and viewer: a public event's once for every seat
+    (`render_event` words it alike for all of them)."""
+
+    def audience(self, event: Any) -> Any:
+        held = self.audiences.get(id(event))
+        if held is None or held[0] is not event:
+            held = self.audiences[id(event)] = (event, engine.Audience.from_json(event.audience))
+        return held[1]
+
+    def seen(self, events: list[Any], seat: int) -> list[Any]:
+        """The events of `events` that `seat` may see."""
+        return [event for event in events if self.audience(event).admits(seat)]
+
+    def in_words(self, events: list[Any], viewer: int, ruleset: str) -> tuple[str, ...]:
+        """`events` (seen by `viewer`) in words, as the seat's page words them (`worded`)."""
+        said = []
+        for event in events:
+            key = (id(event), engine.PUBLIC if self.audience(event).admits(engine.PUBLIC) else viewer)
+            words = self.told.get(key)
+            if words is None:
+                words = self.told[key] = worded(event, self.names, viewer, ruleset)
+            said.append(words)
+        return tuple(said)
 
 
 def _shared(game: Game) -> Shared:
