@@ -139,6 +139,34 @@ def test_a_channels_posts_are_rendered_once_for_its_readers_and_follow_each_post
     assert "Word 0" not in Client().get(paths[villagers[3]]).content.decode()
 
 
+def talk_of(page: str) -> str:
+    return page.split('id="talk"', 1)[1].split("</section>", 1)[0]
+
+
+def test_a_rooms_words_are_rendered_once_for_every_game_of_its_ruleset_and_language(organiser) -> None:
+    """A room's name, help and form (`rooms.Room.words`) are kept per ruleset, language
+    and how the viewer reads the room, not per game or seat: a seat of another game of
+    the ruleset renders none of them, yet each form posts to its own seat's address with
+    the page's token; the den's words are on a wolf's page only; a game in Italian reads
+    its rooms in Italian."""
+    first, second = started_game(organiser, "Rooms"), started_game(organiser, "Rooms too", seed=12)
+    villager = next(seat for seat in pages(first) if seat not in pack_of(first))
+    assert "rulesets/werewolf/includes/channel_name.html" in rendered(Client().get(pages(first)[villager]))
+    Client().get(pages(first)[pack_of(first)[0]])
+    paths = pages(second)
+    for seat, path in paths.items():
+        response = Client().get(path)
+        shown = talk_of(response.content.decode())
+        assert not {"rulesets/werewolf/includes/channel_name.html", "includes/channel_help.html"} & rendered(response)
+        assert f'<form method="post" action="{path}talk/"><input type="hidden" name="csrfmiddlewaretoken"' in shown
+        assert shown.count("<form ") == (2 if seat in pack_of(second) else 1)
+        assert ("The pack's den" in shown) == (seat in pack_of(second)), seat
+    Game.objects.filter(pk=second.pk).update(language="it")
+    villager = next(seat for seat in paths if seat not in pack_of(second))
+    shown = talk_of(Client().get(paths[villager]).content.decode())
+    assert "La piazza" in shown and "Di' qualcosa" in shown and "The town square" not in shown
+
+
 def circle_of(page: str) -> str:
     return page.split('data-live="circle"', 1)[1].split('data-live="log"', 1)[0]
 
