@@ -278,6 +278,21 @@ def _phase_name(language: str | None, autoescape: bool, *shape: Any) -> str:
     return str(compiled.render(template.Context({"phase": phase}, autoescape=autoescape))).strip()
 
 
+@register.simple_tag(takes_context=True)
+def missed_policy(context: template.Context, policy: Any) -> str:
+    """A game's missed-cards policy in words (includes/missed_policy.html), as every seat's
+    page says it: rendered once per process for each policy and language, as the words
+    read nothing but the policy (`attendance.Policy`, whose values are the key)."""
+    text = _missed_policy(translation.get_language(), context.autoescape, policy)
+    return mark_safe(text) if context.autoescape else text
+
+
+@lru_cache(maxsize=256)
+def _missed_policy(language: str | None, autoescape: bool, policy: Any) -> str:
+    compiled = Engine.get_default().get_template("includes/missed_policy.html")
+    return str(compiled.render(template.Context({"policy": policy}, autoescape=autoescape)))
+
+
 @register.tag("alike")
 def do_alike(parser: template.base.Parser, token: template.base.Token) -> AlikeNode:
     """`{% alike "name" [value ...] %}...{% endalike %}`: a part every mail of one moment
