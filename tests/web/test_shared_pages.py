@@ -20,7 +20,7 @@ from werewolf import engine
 from werewolf.engine import rulesets
 from werewolf.engine.simulate import bot_orders
 from werewolf.games import links, selectors, services
-from werewolf.games.models import Game, Phase, Post
+from werewolf.games.models import Game, Phase, Player, Post
 from werewolf.games.templatetags import werewolf as tags
 
 from .play import pack_of, played_by_bots, started_game
@@ -165,6 +165,22 @@ def test_a_rooms_words_are_rendered_once_for_every_game_of_its_ruleset_and_langu
     villager = next(seat for seat in paths if seat not in pack_of(second))
     shown = talk_of(Client().get(paths[villager]).content.decode())
     assert "La piazza" in shown and "Di' qualcosa" in shown and "The town square" not in shown
+
+
+def test_a_seats_talk_mail_form_shows_its_own_pace_in_its_games_language(organiser) -> None:
+    """The talk mail's form is kept per language and pace (seat.html), its address and
+    token the page's: each seat's page selects the pace that seat chose."""
+    game = started_game(organiser, "Paces")
+    paths = pages(game)
+    client = Client()
+    for seat, pace in ((0, "hourly"), (1, "each"), (2, "hourly")):
+        Player.objects.filter(game=game, seat=seat).update(talk_mail=pace)
+        page = client.get(paths[seat]).content.decode()
+        form = page.split('id="talk-pace"', 1)[1].split("</form>", 1)[0]
+        assert f'<option value="{pace}" selected>' in form and form.count(" selected>") == 1, (seat, pace)
+        assert f'<form method="post" action="{paths[seat]}talk/mail/" class="row g-2 align-items-end mb-3">' in page
+    Game.objects.filter(pk=game.pk).update(language="it")
+    assert '<option value="hourly" selected>al massimo ogni ora' in client.get(paths[2]).content.decode()
 
 
 def circle_of(page: str) -> str:
