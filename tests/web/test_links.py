@@ -63,3 +63,29 @@ def test_a_seats_page_links_to_its_own_pages(organiser, client) -> None:
     page = client.get(links.url_for(player, absolute=False)).content.decode()
     for name in SEAT_URLS[1:]:
         assert reverse(name, args=[token]) in page, name
+
+
+@pytest.mark.parametrize("prefix", ["/", "/werewolf/"])
+def test_the_frame_of_every_page_is_written_for_its_language_and_mount(prefix: str) -> None:
+    """The frame's parts (`{% frame %}`: the stylesheets, the navigation bar's links, the
+    scripts), kept per process, are what a fresh rendering writes under the script prefix
+    and in the language of the moment, whichever was asked before."""
+    from django.template.loader import get_template
+    from django.utils import translation
+
+    from werewolf.games.templatetags import werewolf as tags
+
+    before = get_script_prefix()
+    try:
+        for mount in ("/", prefix):
+            set_script_prefix(mount)
+            for language in ("en", "it"):
+                with translation.override(language):
+                    for part in ("top", "log_in", "scripts"):
+                        fresh = get_template(f"includes/frame/{part}.html").render({}).strip()
+                        assert tags.frame(part) == fresh, (mount, language, part)
+                    assert reverse("games:home") in tags.frame("top")
+                    assert reverse("login") in tags.frame("log_in")
+                    assert f'src="{settings.STATIC_URL}werewolf/app.js"' in tags.frame("scripts")
+    finally:
+        set_script_prefix(before)

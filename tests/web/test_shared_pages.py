@@ -20,7 +20,7 @@ from werewolf import engine
 from werewolf.engine import rulesets
 from werewolf.engine.simulate import bot_orders
 from werewolf.games import links, selectors, services
-from werewolf.games.models import Game, Phase, Post
+from werewolf.games.models import Game, Phase, Player, Post
 from werewolf.games.templatetags import werewolf as tags
 
 from .play import pack_of, played_by_bots, started_game
@@ -137,6 +137,50 @@ def test_a_channels_posts_are_rendered_once_for_its_readers_and_follow_each_post
     assert "Word 3" in Client().get(paths[villagers[2]]).content.decode()
     Post.objects.filter(pk=said[0].pk).update(hidden_at=timezone.now())
     assert "Word 0" not in Client().get(paths[villagers[3]]).content.decode()
+
+
+def talk_of(page: str) -> str:
+    return page.split('id="talk"', 1)[1].split("</section>", 1)[0]
+
+
+def test_a_rooms_words_are_rendered_once_for_every_game_of_its_ruleset_and_language(organiser) -> None:
+    """A room's name, help and form (`rooms.Room.words`) are kept per ruleset, language
+    and how the viewer reads the room, not per game or seat: a seat of another game of
+    the ruleset renders none of them, yet each form posts to its own seat's address with
+    the page's token; the den's words are on a wolf's page only; a game in Italian reads
+    its rooms in Italian."""
+    first, second = started_game(organiser, "Rooms"), started_game(organiser, "Rooms too", seed=12)
+    villager = next(seat for seat in pages(first) if seat not in pack_of(first))
+    assert "rulesets/werewolf/includes/channel_name.html" in rendered(Client().get(pages(first)[villager]))
+    Client().get(pages(first)[pack_of(first)[0]])
+    paths = pages(second)
+    for seat, path in paths.items():
+        response = Client().get(path)
+        shown = talk_of(response.content.decode())
+        assert not {"rulesets/werewolf/includes/channel_name.html", "includes/channel_help.html"} & rendered(response)
+        assert f'<form method="post" action="{path}talk/"><input type="hidden" name="csrfmiddlewaretoken"' in shown
+        assert shown.count("<form ") == (2 if seat in pack_of(second) else 1)
+        assert ("The pack's den" in shown) == (seat in pack_of(second)), seat
+    Game.objects.filter(pk=second.pk).update(language="it")
+    villager = next(seat for seat in paths if seat not in pack_of(second))
+    shown = talk_of(Client().get(paths[villager]).content.decode())
+    assert "La piazza" in shown and "Di' qualcosa" in shown and "The town square" not in shown
+
+
+def test_a_seats_talk_mail_form_shows_its_own_pace_in_its_games_language(organiser) -> None:
+    """The talk mail's form is kept per language and pace (seat.html), its address and
+    token the page's: each seat's page selects the pace that seat chose."""
+    game = started_game(organiser, "Paces")
+    paths = pages(game)
+    client = Client()
+    for seat, pace in ((0, "hourly"), (1, "each"), (2, "hourly")):
+        Player.objects.filter(game=game, seat=seat).update(talk_mail=pace)
+        page = client.get(paths[seat]).content.decode()
+        form = page.split('id="talk-pace"', 1)[1].split("</form>", 1)[0]
+        assert f'<option value="{pace}" selected>' in form and form.count(" selected>") == 1, (seat, pace)
+        assert f'<form method="post" action="{paths[seat]}talk/mail/" class="row g-2 align-items-end mb-3">' in page
+    Game.objects.filter(pk=game.pk).update(language="it")
+    assert '<option value="hourly" selected>al massimo ogni ora' in client.get(paths[2]).content.decode()
 
 
 def circle_of(page: str) -> str:

@@ -13,6 +13,7 @@ from random import Random
 
 import pytest
 from django.core import mail
+from django.template import Context
 from django.test import Client
 from django.utils import timezone
 
@@ -400,6 +401,24 @@ def test_the_policy_is_in_the_start_mail_and_on_the_seat_page(boss) -> None:
     assert "After 4 missed cards in a row, the seat goes to the next standby player" in mails_for(player)
     page = text(Client().get(seat_paths(game)[0]))
     assert said in page
+
+
+@pytest.mark.parametrize("at_limit", [choice.value for choice in SeatPolicy.AtLimit])
+def test_the_seat_pages_policy_kept_per_process_is_its_words_in_each_language(at_limit: str) -> None:
+    """The seat page's policy (`{% missed_policy %}`, kept per policy and language) is what
+    includes/missed_policy.html says of that policy, whichever policy or language came before."""
+    from django.template.loader import get_template
+    from django.utils import translation
+
+    from werewolf.games.templatetags import werewolf as tags
+
+    template = get_template("includes/missed_policy.html")
+    for language in ("en", "it", "en"):
+        with translation.override(language):
+            for prod_after, act_after in ((0, 0), (1, 1), (2, 4)):
+                policy = attendance.Policy(prod_after, act_after, at_limit)
+                said = tags.missed_policy(Context({}), policy)
+                assert said == template.render({"policy": policy}), (language, policy)
 
 
 def test_the_organiser_sets_the_policy_on_the_dashboard(boss, organiser_client: Client) -> None:

@@ -29,6 +29,13 @@ class Room:
     posts: list[Post]
     may_write: bool
     closed: str
+    words: str
+    """What the room's own words are a function of (its name and help, its form but for
+    the page's CSRF token and address, why the viewer may not write): the ruleset, the
+    language, the channel, and how the viewer reads it (the moderator or not, public or
+    not, may write or why not). Nothing of a game or a seat: rendered once per process
+    for every room of every game of the ruleset that has them (includes/talk.html), a
+    handful of parts. Which rooms a viewer is shown is still `rooms`'s, per viewer."""
     earlier: int | None = None
     """Where the posts before these begin (the oldest shown), when there may be more."""
     public: bool = False
@@ -102,7 +109,9 @@ def rooms(game: Game, viewer: engine.Viewer, before: int | None = None) -> list[
         if viewer != engine.MODERATOR:
             posts_shown = ",".join(str(post.pk) for post in shown)
             shared = f"{game.pk}|{channel.name}|{posts_shown}|{language}|{zone}"
-        rooms.append(Room(channel.name, shown, may_write, closed, earlier, channel.readers == everyone, shared))
+        public = channel.readers == everyone
+        words = f"{game.ruleset}|{language}|{channel.name}|{moderator:d}|{public:d}|{may_write:d}|{closed}"
+        rooms.append(Room(channel.name, shown, may_write, closed, words, earlier, public, shared))
     return rooms
 
 

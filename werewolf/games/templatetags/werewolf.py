@@ -14,6 +14,7 @@ from django import template
 from django.conf import settings
 from django.template import Engine
 from django.template.loader import get_template
+from django.urls import get_script_prefix
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -277,6 +278,21 @@ def _phase_name(language: str | None, autoescape: bool, *shape: Any) -> str:
     return str(compiled.render(template.Context({"phase": phase}, autoescape=autoescape))).strip()
 
 
+@register.simple_tag(takes_context=True)
+def missed_policy(context: template.Context, policy: Any) -> str:
+    """A game's missed-cards policy in words (includes/missed_policy.html), as every seat's
+    page says it: rendered once per process for each policy and language, as the words
+    read nothing but the policy (`attendance.Policy`, whose values are the key)."""
+    text = _missed_policy(translation.get_language(), context.autoescape, policy)
+    return mark_safe(text) if context.autoescape else text
+
+
+@lru_cache(maxsize=256)
+def _missed_policy(language: str | None, autoescape: bool, policy: Any) -> str:
+    compiled = Engine.get_default().get_template("includes/missed_policy.html")
+    return str(compiled.render(template.Context({"policy": policy}, autoescape=autoescape)))
+
+
 @register.tag("alike")
 def do_alike(parser: template.base.Parser, token: template.base.Token) -> AlikeNode:
     """`{% alike "name" [value ...] %}...{% endalike %}`: a part every mail of one moment
@@ -501,6 +517,23 @@ def talk(context: template.Context, game: Any, viewer: Any, talk_url: str) -> di
         "max_post": engine.talk.MAX_POST,
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.simple_tag
+def frame(part: str) -> str:
+    """A part of every page's frame (includes/frame/<part>.html: base.html's stylesheets
+    and navigation bar, its scripts), rendered with no context at all: its words and links
+    are the language's and the site's (the script prefix every link starts with), never a
+    page's or a reader's. Rendered once per process for each language and prefix: every
+    page shows them, and a static file's or a named URL's path costs more to write than
+    to keep."""
+    return _frame(part, translation.get_language(), get_script_prefix())
+
+
+@lru_cache(maxsize=64)
+def _frame(part: str, language: str | None, prefix: str) -> str:
+    compiled = Engine.get_default().get_template(f"includes/frame/{part}.html")
+    return mark_safe(str(compiled.render(template.Context())).strip())
 
 
 @register.simple_tag
