@@ -280,6 +280,12 @@ def afresh(game: Game) -> Holders:
     return _read(game)
 
 
+def forget(game: Game) -> None:
+    """Drop the holders this game instance read (`of`): seats changed hands since, and the
+    next `of` reads them again."""
+    game.__dict__.get("_selector_reads", {}).pop("holders", None)
+
+
 def read_already(game: Game) -> Holders | None:
     """The game's holders if this game instance has read them (`of`), else None."""
     found = game.__dict__.get("_selector_reads", {}).get("holders")

@@ -28,7 +28,7 @@ from werewolf import engine
 from werewolf.engine.bots import bot_card
 from werewolf.engine.random import seating_rng
 
-from . import acceptance, attendance, calendar, deadlines, links, validators, vote_counts
+from . import acceptance, attendance, calendar, deadlines, holders, links, validators, vote_counts
 from .models import Absence, AbsencePolicy, Event, Game, Order, Phase, Player, SeatHolding
 from .outbox import HandOver, outbox
 from .queue import after_commit
@@ -619,7 +619,7 @@ def resolve_phase(phase_id: int, resolution: str, read: Phase | None = None) -> 
         following = None if new_state.over else _open_phase(game, new_state, now, players, closing=phase)
         # Missed cards counted once, here: prods, the organiser's note, a standby's take-over.
         handed = {seat for seat, _, _ in cards}
-        missed = attendance.tally(game, phase, state, resolution, handed).mails if following else []
+        missed = attendance.tally(game, phase, state, resolution, handed, players).mails if following else []
         # (After the tally: a seat that changes hands starts from nought.)
         if following is not None and stand_in(game, new_state, following):
             players = list(game.players.all())  # the seats that changed hands read their mails
@@ -839,7 +839,21 @@ def stand_in(game: Game, state: engine.State, phase: Phase) -> bool:
     whose player is away on the day of the phase's deadline goes to the next confirmed
     standby for the absence, as a substitution. An absence no standby was waiting for
     tells the organiser, once. Each step is recorded on the absence, so a second run
-    does nothing. True if a seat changed hands."""
+    does nothing. True if a seat changed hands.
+
+    A game whose seats never changed hands has no seat a standby holds (standing in is
+    a hand-over, recorded with it), so where the policy calls no standby either, the
+    seats' holders record (read once per game instance: the phase's mails name their
+    events from it) answers without asking for absences."""
+    if game.absence_policy != AbsencePolicy.STANDBY and not holders.of(game).handovers():
+        return False
+    changed = _stand_in(game, state, phase)
+    if changed:
+        holders.forget(game)  # (the mails name their events by the holders as they are now)
+    return changed
+
+
+def _stand_in(game: Game, state: engine.State, phase: Phase) -> bool:
     changed = False
     zone = deadlines.zone_of(game)
     holding = Absence.objects.filter(game=game, stood_in_at__isnull=False, handed_back_at=None)
