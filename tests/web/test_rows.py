@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from werewolf.games import attendance, links, rows
-from werewolf.games.models import Game, Post, SeatLink, SeatPolicy
+from werewolf.games.models import Dispatch, Event, Game, Post, SeatLink, SeatPolicy
 
 from .play import played_by_bots
 
@@ -128,3 +128,64 @@ def test_a_link_s_player_game_and_policy_read_as_the_orm_reads_them(game: Game) 
         links.player_for(token)
     with pytest.raises(links.LinkError, match="unknown"):
         links.player_for("a" * links.TOKEN_LENGTH)
+
+
+def test_rows_inserted_as_bulk_create_inserts_them(game: Game) -> None:
+    """`rows.insert`: the same rows `bulk_create` writes (JSON, times, defaults, an
+    `auto_now_add` stamp, a key's id, None), their ids given back when asked, the
+    instances then saved ones, in one statement however many rows."""
+    phase = game.phases.order_by("index").first()
+    player = game.players.exclude(seat=None).order_by("seat").first()
+    assert phase is not None and player is not None
+    now = timezone.now()
+
+    def made(tag: str) -> tuple[list[Event], list[Dispatch]]:
+        events = [
+            Event(game=game, phase=phase if n % 2 else None, kind=f"{tag}{n}", data={"a": [n, "é'\\"]}, audience=["x"])
+            for n in range(5)
+        ]
+        mails = [
+            Dispatch(
+                player=player if n % 2 else None,
+                key=f"{tag}:{n}",
+                kind=Dispatch.Kind.PHASE,
+                phase=phase,
+                message_id=f"<{tag}{n}@x>",
+                recipient="A <a@x.test>",
+                subject="Sé",
+                body_html="<p>'\\\"</p>" * n,
+                headers={"Reply-To": "r@x.test"} if n else {},
+                next_attempt_at=now,
+                claimed_at=now if n % 2 else None,
+                status=Dispatch.Status.CLAIMED if n % 2 else Dispatch.Status.PENDING,
+            )
+            for n in range(12)
+        ]
+        return events, mails
+
+    orm_events, orm_mails = made("orm")
+    Event.objects.bulk_create(orm_events)
+    Dispatch.objects.bulk_create(orm_mails)
+    events, mails = made("raw")
+    with CaptureQueriesContext(connection) as captured:
+        rows.insert(events)
+        rows.insert(mails, returning=True)
+    assert len(captured.captured_queries) == 2
+    assert all(mail.pk is not None and not mail._state.adding for mail in mails)
+
+    def stored(model: Any, tag: str) -> list[dict[str, Any]]:
+        found = values(list(model.objects.filter(**{"kind__startswith" if model is Event else "key__startswith": tag})))
+        for row in found:
+            row.pop("id")
+            row.pop("created_at")
+            for name in ("kind", "key", "message_id"):
+                if name in row:
+                    row[name] = row[name].replace(tag, "")
+        return found
+
+    assert stored(Event, "orm") == stored(Event, "raw")
+    assert stored(Dispatch, "orm") == stored(Dispatch, "raw")
+    read = {mail.pk: mail for mail in Dispatch.objects.filter(key__startswith="raw")}
+    assert [read[mail.pk].key for mail in mails] == [mail.key for mail in mails]  # each its own id
+    assert all(read[mail.pk].created_at == mail.created_at for mail in mails)  # stamped as saved
+    assert rows.insert([]) is None

@@ -12,14 +12,24 @@ once; the rows come back as the same instances, each with its game already attac
 a related manager's query attaches it), so reading `phase.game` costs no query.
 
 What a page reads, and which rows it may show, is still the selectors': these are only
-the reads (`tests/web/test_rows.py` holds each to the ORM query it replaces)."""
+the reads (`tests/web/test_rows.py` holds each to the ORM query it replaces).
+
+One write goes the same way: a resolution's rows (its events, its twelve mails), which
+`bulk_create` builds value by value through every field's conversions and a compiler
+(on PostgreSQL, one array a column, which psycopg escapes in Python), are inserted by
+`insert` in one statement written once for the model and the number of rows, each value
+as the field's own conversion gives it where it converts anything (JSON, times), and
+prepared once per connection on PostgreSQL (`links.statements`)."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from django.db import connection
+from django.db import connection, models
 
+from . import links
 from .models import Event, Game, Order, Phase, Player, Post
 
 M = TypeVar("M", Phase, Player, Event, Post)
@@ -95,3 +105,101 @@ def cards(phase: Phase) -> list[tuple[int, Any, int | None]]:
     """`phase.orders.order_by("pk").values_list("seat", "payload", "act")`."""
     sql = f"SELECT id, seat, payload, act FROM {_table(Order)} WHERE phase_id = %s ORDER BY id"
     return [(row.seat, row.payload, row.act) for row in Order.objects.raw(sql, [phase.pk])]
+
+
+# Writing ---------------------------------------------------------------------------
+
+# Fields whose value, as a model holds it (a str, a number, a key's id, None), is what the
+# database driver takes: their conversions (`get_db_prep_save`) give it back unchanged.
+_AS_IT_IS = frozenset(
+    {
+        "CharField",
+        "TextField",
+        "IntegerField",
+        "SmallIntegerField",
+        "BigIntegerField",
+        "PositiveIntegerField",
+        "PositiveSmallIntegerField",
+        "PositiveBigIntegerField",
+        "BooleanField",
+        "ForeignKey",
+    }
+)
+
+
+def insert(objs: Sequence[models.Model], returning: bool = False) -> None:
+    """`type(objs[0]).objects.bulk_create(objs)` for new rows of one model, in the open
+    transaction: each field's value taken as `bulk_create` takes it (`pre_save`: a time
+    `auto_now_add` stamps), converted only where its field converts anything, and the
+    rows inserted in one statement (`returning`: their ids given back to `objs`)."""
+    if not objs:
+        return
+    model = type(objs[0])
+    reads, converts = _writing(model, connection.vendor)
+    batch = max(1, connection.ops.bulk_batch_size(_inserted(model), objs) or len(objs))  # (SQLite's limit)
+    for start in range(0, len(objs), batch):
+        chunk = objs[start : start + batch]
+        values: list[Any] = []
+        for obj in chunk:
+            values += [convert(read(obj)) for read, convert in zip(reads, converts, strict=True)]
+        with links.statements() as cursor:
+            cursor.execute(_insert_sql(model, connection.vendor, len(chunk), returning), values)
+            ids = cursor.fetchall() if returning else []
+        for obj, found in zip(chunk, ids, strict=False):
+            obj.pk = found[0]
+        for obj in chunk:
+            obj._state.adding, obj._state.db = False, connection.alias
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _inserted(model: type[models.Model]) -> list[Any]:
+    """A model's fields an insert writes: all but the id the database numbers."""
+    return [field for field in model._meta.concrete_fields if not isinstance(field, models.AutoField)]
+
+
+@functools.cache
+def _writing(model: type[models.Model], vendor: str) -> tuple[list[Callable[[Any], Any]], list[Callable[[Any], Any]]]:
+    """For each field an insert writes, the reading of its value off an instance
+    (`pre_save` where the field's class has its own: a time `auto_now_add` stamps) and
+    its conversion for the database (none where the field's gives the value back:
+    `_AS_IT_IS`)."""
+    reads: list[Callable[[Any], Any]] = []
+    converts: list[Callable[[Any], Any]] = []
+    for field in _inserted(model):
+        if type(field).pre_save is not models.Field.pre_save:
+            reads.append(functools.partial(_pre_save, field))
+        else:
+            reads.append(functools.partial(_attribute, field.attname))
+        kind = field.get_internal_type()
+        if kind in _AS_IT_IS:
+            converts.append(_same)
+        elif kind == "DateTimeField":
+            converts.append(connection.ops.adapt_datetimefield_value)
+        else:
+            converts.append(functools.partial(_prepared, field))
+    return reads, converts
+
+
+def _pre_save(field: Any, obj: models.Model) -> Any:
+    return field.pre_save(obj, True)
+
+
+def _attribute(name: str, obj: models.Model) -> Any:
+    return getattr(obj, name)
+
+
+def _prepared(field: Any, value: Any) -> Any:
+    return field.get_db_prep_save(value, connection)
+
+
+@functools.cache
+def _insert_sql(model: type[models.Model], vendor: str, rows: int, returning: bool) -> str:
+    quote = connection.ops.quote_name
+    columns = [field.column for field in _inserted(model)]
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    back = f" RETURNING {quote(model._meta.pk.column)}" if returning else ""
+    names = ", ".join(quote(column) for column in columns)
+    return f"INSERT INTO {_table(model)} ({names}) VALUES {', '.join([row] * rows)}{back}"  # noqa: S608 - no input in the names

@@ -32,6 +32,7 @@ from . import acceptance, attendance, calendar, deadlines, holders, links, valid
 from .models import Absence, AbsencePolicy, Event, Game, Order, Phase, Player, SeatHolding
 from .outbox import HandOver, outbox
 from .queue import after_commit
+from .rows import insert as insert_rows
 
 logger = logging.getLogger(__name__)
 
@@ -950,9 +951,11 @@ def _schedule(phase: Phase) -> None:
 
 
 def _record(game: Game, phase: Phase | None, events: Iterable[engine.Event]) -> None:
-    Event.objects.bulk_create(
-        Event(game=game, phase=phase, kind=event.kind, data=dict(event.data), audience=event.audience.to_json())
-        for event in events
+    insert_rows(
+        [
+            Event(game=game, phase=phase, kind=event.kind, data=dict(event.data), audience=event.audience.to_json())
+            for event in events
+        ]
     )
 
 

@@ -47,6 +47,7 @@ from werewolf.engine import grammar
 from werewolf.games import attendance, links, queue, scores, selectors, standbys
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post, SeatHolding, Standby
 from werewolf.games.outbox import READ, Default, HandOver
+from werewolf.games.rows import insert as insert_rows
 from werewolf.games.templatetags.werewolf import worded
 
 from . import kept, mime
@@ -827,7 +828,7 @@ def _queue(wanted: list[tuple[Player, str, str, Phase | None, Build]], fresh: bo
         for row in rows:
             if row.status == Status.PENDING:
                 row.status, row.claimed_by, row.claimed_at = Status.CLAIMED, token, now
-    Dispatch.objects.bulk_create(rows)  # (their ids come back)
+    insert_rows(rows, returning=True)  # (their ids come back: one statement, prepared on PostgreSQL)
     if token:
         taken = [row for row in rows if row.status == Status.CLAIMED]
         transaction.on_commit(partial(_send_fresh, token, taken), robust=True)
