@@ -12,8 +12,8 @@ from django.db.models import Count, Q
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from werewolf.games import attendance, links, rows
-from werewolf.games.models import Dispatch, Event, Game, Post, SeatLink, SeatPolicy
+from werewolf.games import attendance, links, rows, services
+from werewolf.games.models import Dispatch, Event, Game, Post, SeatHolding, SeatLink, SeatPolicy
 
 from .play import played_by_bots
 
@@ -189,3 +189,25 @@ def test_rows_inserted_as_bulk_create_inserts_them(game: Game) -> None:
     assert [read[mail.pk].key for mail in mails] == [mail.key for mail in mails]  # each its own id
     assert all(read[mail.pk].created_at == mail.created_at for mail in mails)  # stamped as saved
     assert rows.insert([]) is None
+
+
+def test_a_phase_s_events_holdings_and_links_read_as_the_orm_reads_them(game: Game) -> None:
+    """What a resolution's mails read: the phase's events (game and phase attached), the
+    seats' holders (a hand-over among them) and the links in
+    force (a revoked one left out)."""
+    seated = list(game.players.exclude(seat=None).order_by("seat"))
+    services.substitute_player(seated[1], name="Someone Else", email="else@example.test")
+    links.issue(seated[2])  # (the link before it revoked)
+    for phase in game.phases.order_by("index"):
+        read = rows.phase_events(phase)
+        assert values(read) == values(list(phase.events.order_by("pk")))
+        assert all(event.game is phase.game and event.phase is phase for event in read)
+    assert any(rows.phase_events(phase) for phase in game.phases.all())
+    orm = SeatHolding.objects.filter(game=game).order_by("seat", "since", "pk")
+    holdings = rows.holdings(game)
+    assert holdings == list(orm.values_list("seat", "name", "email", "reason", "since", "phase__index", "player_id"))
+    assert any(name == "Someone Else" for _, name, *_ in holdings)
+    in_force = SeatLink.objects.filter(player__in=seated, revoked_at__isnull=True).order_by("pk")
+    assert values(links._in_force(seated)) == values(list(in_force))
+    assert SeatLink.objects.filter(player__in=seated, revoked_at__isnull=False).exists()
+    assert links._in_force([]) == []

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from django.db import connection, models
 
 from . import links
-from .models import Event, Game, Order, Phase, Player, Post
+from .models import Event, Game, Order, Phase, Player, Post, SeatHolding
 
 M = TypeVar("M", Phase, Player, Event, Post)
 
@@ -66,6 +66,28 @@ def seated(game: Game) -> list[Player]:
 def events(game: Game) -> list[Event]:
     """`game.events.order_by("pk")`."""
     return _of_game(Event, game)
+
+
+def phase_events(phase: Phase) -> list[Event]:
+    """`phase.events.order_by("pk")`, each with its game and phase attached."""
+    found = _of_game(Event, phase.game, "phase_id = %s", [phase.pk])
+    for row in found:
+        row.phase = phase
+    return found
+
+
+def holdings(game: Game) -> list[tuple[int, str, str, str, Any, int | None, int]]:
+    """`SeatHolding.objects.filter(game=game).order_by("seat", "since", "pk")
+    .values_list("seat", "name", "email", "reason", "since", "phase__index", "player_id")`."""
+    index = connection.ops.quote_name("index")
+    sql = (
+        f"SELECT holding.id, holding.seat, holding.name, holding.email, holding.reason, holding.since,"
+        f" phase.{index} AS phase_index, holding.player_id"
+        f" FROM {_table(SeatHolding)} holding LEFT JOIN {_table(Phase)} phase ON phase.id = holding.phase_id"
+        " WHERE holding.game_id = %s ORDER BY holding.seat, holding.since, holding.id"
+    )
+    found: Any = SeatHolding.objects.raw(sql, [game.pk])  # (each row with its step's index as `phase_index`)
+    return [(row.seat, row.name, row.email, row.reason, row.since, row.phase_index, row.player_id) for row in found]
 
 
 def newest_posts(game: Game, channels: list[str] | None, hidden: bool, before: int | None, limit: int) -> list[Post]:

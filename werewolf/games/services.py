@@ -805,7 +805,7 @@ def _open_phase(
     spec = engine.phase(state)
     minutes = game.minutes_for(spec.name, spec.kind)
     placed = deadlines.settle(game, state, now + timedelta(minutes=minutes))
-    phase = Phase.objects.create(
+    phase = Phase(
         game=game,
         index=state.index,
         kind=spec.kind,
@@ -815,6 +815,7 @@ def _open_phase(
         opened_at=now,
         deadline=placed.deadline,
     )
+    insert_rows([phase], returning=True)
     if placed.by_absence:
         _record(game, closing or phase, [deadlines.moved_event(game, placed.deadline)])
     if players is None:

@@ -48,6 +48,7 @@ from werewolf.games import attendance, links, queue, scores, selectors, standbys
 from werewolf.games.models import Dispatch, Game, InboundMessage, Phase, Player, Post, SeatHolding, Standby
 from werewolf.games.outbox import READ, Default, HandOver
 from werewolf.games.rows import insert as insert_rows
+from werewolf.games.rows import phase_events
 from werewolf.games.templatetags.werewolf import worded
 
 from . import kept, mime
@@ -182,7 +183,7 @@ def queue_phase_mails(
     opened (`following`, None if the game is over), and says the phase's mails are
     `fresh`: queued in the very transaction that closed it, so none can exist yet."""
     game = phase.game
-    events = list(phase.events.order_by("pk"))
+    events = phase_events(phase)
     everyone = list(game.players.all()) if players is None else players
     readers = [player for player in everyone if player.email and not player.is_bot and player.seat is not None]
     links.prime(readers)
