@@ -166,9 +166,9 @@ def insert(objs: Sequence[models.Model], returning: bool = False) -> None:
             values += [convert(read(obj)) for read, convert in zip(reads, converts, strict=True)]
         with links.statements() as cursor:
             cursor.execute(_insert_sql(model, connection.vendor, len(chunk), returning), values)
-            ids = cursor.fetchall() if returning else []
-        for obj, found in zip(chunk, ids, strict=False):
-            obj.pk = found[0]
+            if returning:
+                for obj, found in zip(chunk, cursor.fetchall(), strict=True):
+                    obj.pk = found[0]
         for obj in chunk:
             obj._state.adding, obj._state.db = False, connection.alias
 
@@ -199,7 +199,7 @@ def _writing(model: type[models.Model], vendor: str) -> tuple[list[Callable[[Any
         if kind in _AS_IT_IS:
             converts.append(_same)
         elif kind == "DateTimeField":
-            converts.append(connection.ops.adapt_datetimefield_value)
+            converts.append(_datetime)
         else:
             converts.append(functools.partial(_prepared, field))
     return reads, converts
@@ -211,6 +211,10 @@ def _pre_save(field: Any, obj: models.Model) -> Any:
 
 def _attribute(name: str, obj: models.Model) -> Any:
     return getattr(obj, name)
+
+
+def _datetime(value: Any) -> Any:
+    return connection.ops.adapt_datetimefield_value(value)  # (this thread's connection's)
 
 
 def _prepared(field: Any, value: Any) -> Any:
