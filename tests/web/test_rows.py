@@ -4,6 +4,7 @@ converted), each with its game attached, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from werewolf.games import attendance, links, rows, services
-from werewolf.games.models import Dispatch, Event, Game, Post, SeatHolding, SeatLink, SeatPolicy
+from werewolf.games.models import Dispatch, Event, Game, Phase, Post, SeatHolding, SeatLink, SeatPolicy
 
 from .play import played_by_bots
 
@@ -211,3 +212,21 @@ def test_a_phase_s_events_holdings_and_links_read_as_the_orm_reads_them(game: Ga
     assert values(links._in_force(seated)) == values(list(in_force))
     assert SeatLink.objects.filter(player__in=seated, revoked_at__isnull=False).exists()
     assert links._in_force([]) == []
+
+
+def test_a_resolution_s_phase_and_players_read_as_the_orm_reads_them(game: Game) -> None:
+    """What a deadline's task reads first: its phase if open and due (not before its
+    deadline, not once resolved), and the game's players in the model's order."""
+    assert values(rows.players_of(game)) == values(list(game.players.all()))
+    assert all(player.game is game for player in rows.players_of(game))
+    last = game.phases.order_by("index").last()
+    assert last is not None
+    Phase.objects.filter(pk=last.pk).update(status=Phase.Status.OPEN)  # (one open, whether or not the game is over)
+    for phase in game.phases.order_by("index"):
+        for moment in (phase.deadline - timedelta(seconds=1), phase.deadline, phase.deadline + timedelta(days=1)):
+            orm = Phase.objects.filter(pk=phase.pk, status=Phase.Status.OPEN, deadline__lte=moment).first()
+            read = rows.due_phase(phase.pk, moment)
+            assert (read is None) == (orm is None)
+            if orm is not None and read is not None:
+                assert values([read]) == values([orm])
+    assert any(rows.due_phase(phase.pk, phase.deadline) for phase in game.phases.all())

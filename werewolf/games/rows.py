@@ -68,6 +68,18 @@ def events(game: Game) -> list[Event]:
     return _of_game(Event, game)
 
 
+def players_of(game: Game) -> list[Player]:
+    """`game.players.all()` (by seat, then id: the model's ordering)."""
+    return _of_game(Player, game, order="seat, id")
+
+
+def due_phase(phase_id: int, now: Any) -> Phase | None:
+    """`Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN, deadline__lte=now).first()`."""
+    sql = f"SELECT * FROM {_table(Phase)} WHERE id = %s AND status = %s AND deadline <= %s"
+    moment = connection.ops.adapt_datetimefield_value(now)
+    return next(iter(Phase.objects.raw(sql, [phase_id, Phase.Status.OPEN, moment])), None)
+
+
 def phase_events(phase: Phase) -> list[Event]:
     """`phase.events.order_by("pk")`, each with its game and phase attached."""
     found = _of_game(Event, phase.game, "phase_id = %s", [phase.pk])

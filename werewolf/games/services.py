@@ -32,6 +32,7 @@ from . import acceptance, attendance, calendar, deadlines, holders, links, valid
 from .models import Absence, AbsencePolicy, Event, Game, Order, Phase, Player, SeatHolding
 from .outbox import HandOver, outbox
 from .queue import after_commit
+from .rows import due_phase, players_of
 from .rows import insert as insert_rows
 
 logger = logging.getLogger(__name__)
@@ -616,14 +617,14 @@ def resolve_phase(phase_id: int, resolution: str, read: Phase | None = None) -> 
             game.status = Game.Status.FINISHED
             game.finished_at = now
         game.save(update_fields=["state", "status", "finished_at"])
-        players = list(game.players.all())  # read once: for the bots' cards and for the mails
+        players = players_of(game)  # read once: for the bots' cards, the missed cards and the mails
         following = None if new_state.over else _open_phase(game, new_state, now, players, closing=phase)
         # Missed cards counted once, here: prods, the organiser's note, a standby's take-over.
         handed = {seat for seat, _, _ in cards}
         missed = attendance.tally(game, phase, state, resolution, handed, players).mails if following else []
         # (After the tally: a seat that changes hands starts from nought.)
         if following is not None and stand_in(game, new_state, following):
-            players = list(game.players.all())  # the seats that changed hands read their mails
+            players = players_of(game)  # the seats that changed hands read their mails
         _mail([outbox().queue_phase_mails(phase, players=players, following=following, fresh=True), missed])
     logger.info(
         "resolved phase %s of game %s (%s)",
@@ -639,7 +640,7 @@ def resolve_if_due(phase_id: int) -> bool:
     """Resolve the phase if its deadline has passed (it may have been extended since
     the task was scheduled)."""
     # (The row read to know it is due is the row the resolution reads: one query, not two.)
-    due = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN, deadline__lte=timezone.now()).order_by().first()
+    due = due_phase(phase_id, timezone.now())
     return due is not None and resolve_phase(phase_id, Phase.Resolution.DEADLINE, read=due)
 
 
