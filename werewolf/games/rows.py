@@ -27,7 +27,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 
 from . import links
 from .models import Event, Game, Order, Phase, Player, Post, SeatHolding
@@ -169,20 +169,22 @@ def insert(objs: Sequence[models.Model], returning: bool = False) -> None:
     if not objs:
         return
     model = type(objs[0])
-    reads, converts = _writing(model, connection.vendor)
-    batch = max(1, connection.ops.bulk_batch_size(_inserted(model), objs) or len(objs))  # (SQLite's limit)
+    database = connections[DEFAULT_DB_ALIAS]  # (this thread's, looked up once: not at every value)
+    reads, kinds = _writing(model)
+    converts = [_converter(kind, field, database) for kind, field in zip(kinds, _inserted(model), strict=True)]
+    batch = max(1, database.ops.bulk_batch_size(_inserted(model), objs) or len(objs))  # (SQLite's limit)
     for start in range(0, len(objs), batch):
         chunk = objs[start : start + batch]
         values: list[Any] = []
         for obj in chunk:
             values += [convert(read(obj)) for read, convert in zip(reads, converts, strict=True)]
         with links.statements() as cursor:
-            cursor.execute(_insert_sql(model, connection.vendor, len(chunk), returning), values)
+            cursor.execute(_insert_sql(model, database.vendor, len(chunk), returning), values)
             if returning:
                 for obj, found in zip(chunk, cursor.fetchall(), strict=True):
                     obj.pk = found[0]
         for obj in chunk:
-            obj._state.adding, obj._state.db = False, connection.alias
+            obj._state.adding, obj._state.db = False, database.alias
 
 
 def _same(value: Any) -> Any:
@@ -195,26 +197,29 @@ def _inserted(model: type[models.Model]) -> list[Any]:
 
 
 @functools.cache
-def _writing(model: type[models.Model], vendor: str) -> tuple[list[Callable[[Any], Any]], list[Callable[[Any], Any]]]:
+def _writing(model: type[models.Model]) -> tuple[list[Callable[[Any], Any]], list[str]]:
     """For each field an insert writes, the reading of its value off an instance
     (`pre_save` where the field's class has its own: a time `auto_now_add` stamps) and
-    its conversion for the database (none where the field's gives the value back:
-    `_AS_IT_IS`)."""
+    how it is converted for the database: "same" where the field's conversion gives the
+    value back (`_AS_IT_IS`), "time", or "field" (its own `get_db_prep_save`)."""
     reads: list[Callable[[Any], Any]] = []
-    converts: list[Callable[[Any], Any]] = []
+    kinds: list[str] = []
     for field in _inserted(model):
         if type(field).pre_save is not models.Field.pre_save:
             reads.append(functools.partial(_pre_save, field))
         else:
             reads.append(functools.partial(_attribute, field.attname))
         kind = field.get_internal_type()
-        if kind in _AS_IT_IS:
-            converts.append(_same)
-        elif kind == "DateTimeField":
-            converts.append(_datetime)
-        else:
-            converts.append(functools.partial(_prepared, field))
-    return reads, converts
+        kinds.append("same" if kind in _AS_IT_IS else "time" if kind == "DateTimeField" else "field")
+    return reads, kinds
+
+
+def _converter(kind: str, field: Any, database: Any) -> Callable[[Any], Any]:
+    if kind == "same":
+        return _same
+    if kind == "time":
+        return database.ops.adapt_datetimefield_value  # type: ignore[no-any-return]
+    return functools.partial(field.get_db_prep_save, connection=database)
 
 
 def _pre_save(field: Any, obj: models.Model) -> Any:
@@ -223,14 +228,6 @@ def _pre_save(field: Any, obj: models.Model) -> Any:
 
 def _attribute(name: str, obj: models.Model) -> Any:
     return getattr(obj, name)
-
-
-def _datetime(value: Any) -> Any:
-    return connection.ops.adapt_datetimefield_value(value)  # (this thread's connection's)
-
-
-def _prepared(field: Any, value: Any) -> Any:
-    return field.get_db_prep_save(value, connection)
 
 
 @functools.cache
