@@ -14,7 +14,9 @@ a related manager's query attaches it), so reading `phase.game` costs no query.
 What a page reads, and which rows it may show, is still the selectors': these are only
 the reads (`tests/web/test_rows.py` holds each to the ORM query it replaces).
 
-One write goes the same way: a resolution's rows (its events, its twelve mails), which
+A deadline's task reads the same way (its phase if due, the players, the phase's events
+and the seats' holders for its mails), and writes one way more: its rows (its events,
+its next phase, its twelve mails), which
 `bulk_create` builds value by value through every field's conversions and a compiler
 (on PostgreSQL, one array a column, which psycopg escapes in Python), are inserted by
 `insert` in one statement written once for the model and the number of rows, each value
