@@ -4,6 +4,7 @@ converted), each with its game attached, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -12,8 +13,8 @@ from django.db.models import Count, Q
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from werewolf.games import attendance, links, rows
-from werewolf.games.models import Game, Post, SeatLink, SeatPolicy
+from werewolf.games import attendance, links, rows, services
+from werewolf.games.models import Dispatch, Event, Game, Phase, Post, SeatHolding, SeatLink, SeatPolicy
 
 from .play import played_by_bots
 
@@ -128,3 +129,104 @@ def test_a_link_s_player_game_and_policy_read_as_the_orm_reads_them(game: Game) 
         links.player_for(token)
     with pytest.raises(links.LinkError, match="unknown"):
         links.player_for("a" * links.TOKEN_LENGTH)
+
+
+def test_rows_inserted_as_bulk_create_inserts_them(game: Game) -> None:
+    """`rows.insert`: the same rows `bulk_create` writes (JSON, times, defaults, an
+    `auto_now_add` stamp, a key's id, None), their ids given back when asked, the
+    instances then saved ones, in one statement however many rows."""
+    phase = game.phases.order_by("index").first()
+    player = game.players.exclude(seat=None).order_by("seat").first()
+    assert phase is not None and player is not None
+    now = timezone.now()
+
+    def made(tag: str) -> tuple[list[Event], list[Dispatch]]:
+        events = [
+            Event(game=game, phase=phase if n % 2 else None, kind=f"{tag}{n}", data={"a": [n, "é'\\"]}, audience=["x"])
+            for n in range(5)
+        ]
+        mails = [
+            Dispatch(
+                player=player if n % 2 else None,
+                key=f"{tag}:{n}",
+                kind=Dispatch.Kind.PHASE,
+                phase=phase,
+                message_id=f"<{tag}{n}@x>",
+                recipient="A <a@x.test>",
+                subject="Sé",
+                body_html="<p>'\\\"</p>" * n,
+                headers={"Reply-To": "r@x.test"} if n else {},
+                next_attempt_at=now,
+                claimed_at=now if n % 2 else None,
+                status=Dispatch.Status.CLAIMED if n % 2 else Dispatch.Status.PENDING,
+            )
+            for n in range(12)
+        ]
+        return events, mails
+
+    orm_events, orm_mails = made("orm")
+    Event.objects.bulk_create(orm_events)
+    Dispatch.objects.bulk_create(orm_mails)
+    events, mails = made("raw")
+    with CaptureQueriesContext(connection) as captured:
+        rows.insert(events)
+        rows.insert(mails, returning=True)
+    assert len(captured.captured_queries) == 2
+    assert all(mail.pk is not None and not mail._state.adding for mail in mails)
+
+    def stored(model: Any, tag: str) -> list[dict[str, Any]]:
+        found = values(list(model.objects.filter(**{"kind__startswith" if model is Event else "key__startswith": tag})))
+        for row in found:
+            row.pop("id")
+            row.pop("created_at")
+            for name in ("kind", "key", "message_id"):
+                if name in row:
+                    row[name] = row[name].replace(tag, "")
+        return found
+
+    assert stored(Event, "orm") == stored(Event, "raw")
+    assert stored(Dispatch, "orm") == stored(Dispatch, "raw")
+    read = {mail.pk: mail for mail in Dispatch.objects.filter(key__startswith="raw")}
+    assert [read[mail.pk].key for mail in mails] == [mail.key for mail in mails]  # each its own id
+    assert all(read[mail.pk].created_at == mail.created_at for mail in mails)  # stamped as saved
+    assert rows.insert([]) is None
+
+
+def test_a_phase_s_events_holdings_and_links_read_as_the_orm_reads_them(game: Game) -> None:
+    """What a resolution's mails read: the phase's events (game and phase attached), the
+    seats' holders (a hand-over among them) and the links in
+    force (a revoked one left out)."""
+    seated = list(game.players.exclude(seat=None).order_by("seat"))
+    services.substitute_player(seated[1], name="Someone Else", email="else@example.test")
+    links.issue(seated[2])  # (the link before it revoked)
+    for phase in game.phases.order_by("index"):
+        read = rows.phase_events(phase)
+        assert values(read) == values(list(phase.events.order_by("pk")))
+        assert all(event.game is phase.game and event.phase is phase for event in read)
+    assert any(rows.phase_events(phase) for phase in game.phases.all())
+    orm = SeatHolding.objects.filter(game=game).order_by("seat", "since", "pk")
+    holdings = rows.holdings(game)
+    assert holdings == list(orm.values_list("seat", "name", "email", "reason", "since", "phase__index", "player_id"))
+    assert any(name == "Someone Else" for _, name, *_ in holdings)
+    in_force = SeatLink.objects.filter(player__in=seated, revoked_at__isnull=True).order_by("pk")
+    assert values(links._in_force(seated)) == values(list(in_force))
+    assert SeatLink.objects.filter(player__in=seated, revoked_at__isnull=False).exists()
+    assert links._in_force([]) == []
+
+
+def test_a_resolution_s_phase_and_players_read_as_the_orm_reads_them(game: Game) -> None:
+    """What a deadline's task reads first: its phase if open and due (not before its
+    deadline, not once resolved), and the game's players in the model's order."""
+    assert values(rows.players_of(game)) == values(list(game.players.all()))
+    assert all(player.game is game for player in rows.players_of(game))
+    last = game.phases.order_by("index").last()
+    assert last is not None
+    Phase.objects.filter(pk=last.pk).update(status=Phase.Status.OPEN)  # (one open, whether or not the game is over)
+    for phase in game.phases.order_by("index"):
+        for moment in (phase.deadline - timedelta(seconds=1), phase.deadline, phase.deadline + timedelta(days=1)):
+            orm = Phase.objects.filter(pk=phase.pk, status=Phase.Status.OPEN, deadline__lte=moment).first()
+            read = rows.due_phase(phase.pk, moment)
+            assert (read is None) == (orm is None)
+            if orm is not None and read is not None:
+                assert values([read]) == values([orm])
+    assert any(rows.due_phase(phase.pk, phase.deadline) for phase in game.phases.all())

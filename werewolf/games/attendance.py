@@ -103,20 +103,33 @@ class Verdict:
     mails: list[int]
 
 
-def tally(game: Game, phase: Phase, state: engine.State, resolution: str, handed: set[int]) -> Verdict:
+def tally(
+    game: Game, phase: Phase, state: engine.State, resolution: str, handed: set[int], everyone: list[Player]
+) -> Verdict:
     """Count the phase's missed cards, under the game's lock, in the transaction that
     resolved it (`state`: the game's state before it resolved; `handed`: the seats with
-    a card in the phase, which the resolution read with the cards it counted). Queues
-    the prods and the organiser's note, and the standbys' take-over where the policy
-    says so."""
+    a card in the phase, which the resolution read with the cards it counted;
+    `everyone`: the game's players, which the resolution read under the lock, their
+    counts as they stand). Queues the prods and the organiser's note, and the standbys'
+    take-over where the policy says so.
+
+    The counts are read from `everyone` rather than asked again (every writer of a count
+    holds the game's lock), so a phase whose seats all handed in, none of them behind,
+    costs no statement; the loaded players are given their new counts."""
     spec = engine.phase(state)
     missing, kept = missed(spec.slots, handed, resolution)
-    if kept:
-        Player.objects.filter(game=game, seat__in=kept).exclude(missed_cards=0).update(missed_cards=0)
+    behind = [player for player in everyone if player.seat in kept and player.missed_cards]
+    if behind:
+        Player.objects.filter(pk__in=[player.pk for player in behind]).update(missed_cards=0)
+        for player in behind:
+            player.missed_cards = 0
     if not missing:
         return Verdict([], [], [])
     policy = policy_of(game)
-    players = list(game.players.filter(seat__in=missing, is_bot=False).order_by("seat"))
+    players = sorted(
+        (player for player in everyone if player.seat in missing and not player.is_bot),
+        key=lambda player: player.occupied_seat,
+    )
     Player.objects.filter(pk__in=[player.pk for player in players]).update(missed_cards=F("missed_cards") + 1)
     for player in players:  # (as just written: the rows are under the game's lock)
         player.missed_cards += 1

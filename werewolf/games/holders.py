@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from . import rows
 from .models import Event, Game, Order, Phase, SeatHolding
 
 Reason = SeatHolding.Reason
@@ -280,6 +281,12 @@ def afresh(game: Game) -> Holders:
     return _read(game)
 
 
+def forget(game: Game) -> None:
+    """Drop the holders this game instance read (`of`): seats changed hands since, and the
+    next `of` reads them again."""
+    game.__dict__.get("_selector_reads", {}).pop("holders", None)
+
+
 def read_already(game: Game) -> Holders | None:
     """The game's holders if this game instance has read them (`of`), else None."""
     found = game.__dict__.get("_selector_reads", {}).get("holders")
@@ -287,13 +294,8 @@ def read_already(game: Game) -> Holders | None:
 
 
 def _read(game: Game) -> Holders:
-    rows = list(
-        SeatHolding.objects.filter(game=game)
-        .order_by("seat", "since", "pk")
-        .values_list("seat", "name", "email", "reason", "since", "phase__index", "player_id")
-    )
     by_seat: dict[int, list[Holding]] = {}
-    for seat, name, email, reason, since, index, player_id in rows:
+    for seat, name, email, reason, since, index, player_id in rows.holdings(game):
         by_seat.setdefault(seat, []).append(Holding(seat, name, email, reason, since, index, player_id))
     seats = game.engine_state.seats if game.state is not None else len(by_seat)
     if any(seat not in by_seat for seat in range(seats)):

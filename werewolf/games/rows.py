@@ -12,15 +12,27 @@ once; the rows come back as the same instances, each with its game already attac
 a related manager's query attaches it), so reading `phase.game` costs no query.
 
 What a page reads, and which rows it may show, is still the selectors': these are only
-the reads (`tests/web/test_rows.py` holds each to the ORM query it replaces)."""
+the reads (`tests/web/test_rows.py` holds each to the ORM query it replaces).
+
+A deadline's task reads the same way (its phase if due, the players, the phase's events
+and the seats' holders for its mails), and writes one way more: its rows (its events,
+its next phase, its twelve mails), which
+`bulk_create` builds value by value through every field's conversions and a compiler
+(on PostgreSQL, one array a column, which psycopg escapes in Python), are inserted by
+`insert` in one statement written once for the model and the number of rows, each value
+as the field's own conversion gives it where it converts anything (JSON, times), and
+prepared once per connection on PostgreSQL (`links.statements`)."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 
-from .models import Event, Game, Order, Phase, Player, Post
+from . import links
+from .models import Event, Game, Order, Phase, Player, Post, SeatHolding
 
 M = TypeVar("M", Phase, Player, Event, Post)
 
@@ -56,6 +68,40 @@ def seated(game: Game) -> list[Player]:
 def events(game: Game) -> list[Event]:
     """`game.events.order_by("pk")`."""
     return _of_game(Event, game)
+
+
+def players_of(game: Game) -> list[Player]:
+    """`game.players.all()` (by seat, then id: the model's ordering)."""
+    return _of_game(Player, game, order="seat, id")
+
+
+def due_phase(phase_id: int, now: Any) -> Phase | None:
+    """`Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN, deadline__lte=now).first()`."""
+    sql = f"SELECT * FROM {_table(Phase)} WHERE id = %s AND status = %s AND deadline <= %s"
+    moment = connection.ops.adapt_datetimefield_value(now)
+    return next(iter(Phase.objects.raw(sql, [phase_id, Phase.Status.OPEN, moment])), None)
+
+
+def phase_events(phase: Phase) -> list[Event]:
+    """`phase.events.order_by("pk")`, each with its game and phase attached."""
+    found = _of_game(Event, phase.game, "phase_id = %s", [phase.pk])
+    for row in found:
+        row.phase = phase
+    return found
+
+
+def holdings(game: Game) -> list[tuple[int, str, str, str, Any, int | None, int]]:
+    """`SeatHolding.objects.filter(game=game).order_by("seat", "since", "pk")
+    .values_list("seat", "name", "email", "reason", "since", "phase__index", "player_id")`."""
+    index = connection.ops.quote_name("index")
+    sql = (
+        f"SELECT holding.id, holding.seat, holding.name, holding.email, holding.reason, holding.since,"
+        f" phase.{index} AS phase_index, holding.player_id"
+        f" FROM {_table(SeatHolding)} holding LEFT JOIN {_table(Phase)} phase ON phase.id = holding.phase_id"
+        " WHERE holding.game_id = %s ORDER BY holding.seat, holding.since, holding.id"
+    )
+    found: Any = SeatHolding.objects.raw(sql, [game.pk])  # (each row with its step's index as `phase_index`)
+    return [(row.seat, row.name, row.email, row.reason, row.since, row.phase_index, row.player_id) for row in found]
 
 
 def newest_posts(game: Game, channels: list[str] | None, hidden: bool, before: int | None, limit: int) -> list[Post]:
@@ -95,3 +141,102 @@ def cards(phase: Phase) -> list[tuple[int, Any, int | None]]:
     """`phase.orders.order_by("pk").values_list("seat", "payload", "act")`."""
     sql = f"SELECT id, seat, payload, act FROM {_table(Order)} WHERE phase_id = %s ORDER BY id"
     return [(row.seat, row.payload, row.act) for row in Order.objects.raw(sql, [phase.pk])]
+
+
+# Writing ---------------------------------------------------------------------------
+
+# Fields whose value, as a model holds it (a str, a number, a key's id, None), is what the
+# database driver takes: their conversions (`get_db_prep_save`) give it back unchanged.
+_AS_IT_IS = frozenset(
+    {
+        "CharField",
+        "TextField",
+        "IntegerField",
+        "SmallIntegerField",
+        "BigIntegerField",
+        "PositiveIntegerField",
+        "PositiveSmallIntegerField",
+        "PositiveBigIntegerField",
+        "BooleanField",
+        "ForeignKey",
+    }
+)
+
+
+def insert(objs: Sequence[models.Model], returning: bool = False) -> None:
+    """`type(objs[0]).objects.bulk_create(objs)` for new rows of one model, in the open
+    transaction: each field's value taken as `bulk_create` takes it (`pre_save`: a time
+    `auto_now_add` stamps), converted only where its field converts anything, and the
+    rows inserted in one statement (`returning`: their ids given back to `objs`)."""
+    if not objs:
+        return
+    model = type(objs[0])
+    database = connections[DEFAULT_DB_ALIAS]  # (this thread's, looked up once: not at every value)
+    reads, kinds = _writing(model)
+    converts = [_converter(kind, field, database) for kind, field in zip(kinds, _inserted(model), strict=True)]
+    batch = max(1, database.ops.bulk_batch_size(_inserted(model), objs) or len(objs))  # (SQLite's limit)
+    for start in range(0, len(objs), batch):
+        chunk = objs[start : start + batch]
+        values: list[Any] = []
+        for obj in chunk:
+            values += [convert(read(obj)) for read, convert in zip(reads, converts, strict=True)]
+        with links.statements() as cursor:
+            cursor.execute(_insert_sql(model, database.vendor, len(chunk), returning), values)
+            if returning:
+                for obj, found in zip(chunk, cursor.fetchall(), strict=True):
+                    obj.pk = found[0]
+        for obj in chunk:
+            obj._state.adding, obj._state.db = False, database.alias
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _inserted(model: type[models.Model]) -> list[Any]:
+    """A model's fields an insert writes: all but the id the database numbers."""
+    return [field for field in model._meta.concrete_fields if not isinstance(field, models.AutoField)]
+
+
+@functools.cache
+def _writing(model: type[models.Model]) -> tuple[list[Callable[[Any], Any]], list[str]]:
+    """For each field an insert writes, the reading of its value off an instance
+    (`pre_save` where the field's class has its own: a time `auto_now_add` stamps) and
+    how it is converted for the database: "same" where the field's conversion gives the
+    value back (`_AS_IT_IS`), "time", or "field" (its own `get_db_prep_save`)."""
+    reads: list[Callable[[Any], Any]] = []
+    kinds: list[str] = []
+    for field in _inserted(model):
+        if type(field).pre_save is not models.Field.pre_save:
+            reads.append(functools.partial(_pre_save, field))
+        else:
+            reads.append(functools.partial(_attribute, field.attname))
+        kind = field.get_internal_type()
+        kinds.append("same" if kind in _AS_IT_IS else "time" if kind == "DateTimeField" else "field")
+    return reads, kinds
+
+
+def _converter(kind: str, field: Any, database: Any) -> Callable[[Any], Any]:
+    if kind == "same":
+        return _same
+    if kind == "time":
+        return database.ops.adapt_datetimefield_value  # type: ignore[no-any-return]
+    return functools.partial(field.get_db_prep_save, connection=database)
+
+
+def _pre_save(field: Any, obj: models.Model) -> Any:
+    return field.pre_save(obj, True)
+
+
+def _attribute(name: str, obj: models.Model) -> Any:
+    return getattr(obj, name)
+
+
+@functools.cache
+def _insert_sql(model: type[models.Model], vendor: str, rows: int, returning: bool) -> str:
+    quote = connection.ops.quote_name
+    columns = [field.column for field in _inserted(model)]
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    back = f" RETURNING {quote(model._meta.pk.column)}" if returning else ""
+    names = ", ".join(quote(column) for column in columns)
+    return f"INSERT INTO {_table(model)} ({names}) VALUES {', '.join([row] * rows)}{back}"  # noqa: S608 - no input in the names

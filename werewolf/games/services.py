@@ -28,10 +28,12 @@ from werewolf import engine
 from werewolf.engine.bots import bot_card
 from werewolf.engine.random import seating_rng
 
-from . import acceptance, attendance, calendar, deadlines, links, validators, vote_counts
+from . import acceptance, attendance, calendar, deadlines, holders, links, validators, vote_counts
 from .models import Absence, AbsencePolicy, Event, Game, Order, Phase, Player, SeatHolding
 from .outbox import HandOver, outbox
 from .queue import after_commit
+from .rows import due_phase, players_of
+from .rows import insert as insert_rows
 
 logger = logging.getLogger(__name__)
 
@@ -615,14 +617,14 @@ def resolve_phase(phase_id: int, resolution: str, read: Phase | None = None) -> 
             game.status = Game.Status.FINISHED
             game.finished_at = now
         game.save(update_fields=["state", "status", "finished_at"])
-        players = list(game.players.all())  # read once: for the bots' cards and for the mails
+        players = players_of(game)  # read once: for the bots' cards, the missed cards and the mails
         following = None if new_state.over else _open_phase(game, new_state, now, players, closing=phase)
         # Missed cards counted once, here: prods, the organiser's note, a standby's take-over.
         handed = {seat for seat, _, _ in cards}
-        missed = attendance.tally(game, phase, state, resolution, handed).mails if following else []
+        missed = attendance.tally(game, phase, state, resolution, handed, players).mails if following else []
         # (After the tally: a seat that changes hands starts from nought.)
         if following is not None and stand_in(game, new_state, following):
-            players = list(game.players.all())  # the seats that changed hands read their mails
+            players = players_of(game)  # the seats that changed hands read their mails
         _mail([outbox().queue_phase_mails(phase, players=players, following=following, fresh=True), missed])
     logger.info(
         "resolved phase %s of game %s (%s)",
@@ -638,7 +640,7 @@ def resolve_if_due(phase_id: int) -> bool:
     """Resolve the phase if its deadline has passed (it may have been extended since
     the task was scheduled)."""
     # (The row read to know it is due is the row the resolution reads: one query, not two.)
-    due = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN, deadline__lte=timezone.now()).order_by().first()
+    due = due_phase(phase_id, timezone.now())
     return due is not None and resolve_phase(phase_id, Phase.Resolution.DEADLINE, read=due)
 
 
@@ -804,7 +806,7 @@ def _open_phase(
     spec = engine.phase(state)
     minutes = game.minutes_for(spec.name, spec.kind)
     placed = deadlines.settle(game, state, now + timedelta(minutes=minutes))
-    phase = Phase.objects.create(
+    phase = Phase(
         game=game,
         index=state.index,
         kind=spec.kind,
@@ -814,6 +816,7 @@ def _open_phase(
         opened_at=now,
         deadline=placed.deadline,
     )
+    insert_rows([phase], returning=True)
     if placed.by_absence:
         _record(game, closing or phase, [deadlines.moved_event(game, placed.deadline)])
     if players is None:
@@ -839,7 +842,21 @@ def stand_in(game: Game, state: engine.State, phase: Phase) -> bool:
     whose player is away on the day of the phase's deadline goes to the next confirmed
     standby for the absence, as a substitution. An absence no standby was waiting for
     tells the organiser, once. Each step is recorded on the absence, so a second run
-    does nothing. True if a seat changed hands."""
+    does nothing. True if a seat changed hands.
+
+    A game whose seats never changed hands has no seat a standby holds (standing in is
+    a hand-over, recorded with it), so where the policy calls no standby either, the
+    seats' holders record (read once per game instance: the phase's mails name their
+    events from it) answers without asking for absences."""
+    if game.absence_policy != AbsencePolicy.STANDBY and not holders.of(game).handovers():
+        return False
+    changed = _stand_in(game, state, phase)
+    if changed:
+        holders.forget(game)  # (the mails name their events by the holders as they are now)
+    return changed
+
+
+def _stand_in(game: Game, state: engine.State, phase: Phase) -> bool:
     changed = False
     zone = deadlines.zone_of(game)
     holding = Absence.objects.filter(game=game, stood_in_at__isnull=False, handed_back_at=None)
@@ -936,9 +953,11 @@ def _schedule(phase: Phase) -> None:
 
 
 def _record(game: Game, phase: Phase | None, events: Iterable[engine.Event]) -> None:
-    Event.objects.bulk_create(
-        Event(game=game, phase=phase, kind=event.kind, data=dict(event.data), audience=event.audience.to_json())
-        for event in events
+    insert_rows(
+        [
+            Event(game=game, phase=phase, kind=event.kind, data=dict(event.data), audience=event.audience.to_json())
+            for event in events
+        ]
     )
 
 

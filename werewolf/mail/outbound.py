@@ -58,6 +58,8 @@ from werewolf.games.models import (
     Standby,
 )
 from werewolf.games.outbox import READ, Default, HandOver
+from werewolf.games.rows import insert as insert_rows
+from werewolf.games.rows import phase_events
 from werewolf.games.templatetags.werewolf import worded
 
 from . import kept, mime
@@ -192,7 +194,7 @@ def queue_phase_mails(
     opened (`following`, None if the game is over), and says the phase's mails are
     `fresh`: queued in the very transaction that closed it, so none can exist yet."""
     game = phase.game
-    events = list(phase.events.order_by("pk"))
+    events = phase_events(phase)
     everyone = list(game.players.all()) if players is None else players
     readers = [player for player in everyone if player.email and not player.is_bot and player.seat is not None]
     links.prime(readers)
@@ -848,7 +850,7 @@ def _queue(wanted: list[tuple[Player, str, str, Phase | None, Build]], fresh: bo
         for row in rows:
             if row.status == Status.PENDING:
                 row.status, row.claimed_by, row.claimed_at = Status.CLAIMED, token, now
-    Dispatch.objects.bulk_create(rows)  # (their ids come back)
+    insert_rows(rows, returning=True)  # (their ids come back: one statement, prepared on PostgreSQL)
     if token:
         taken = [row for row in rows if row.status == Status.CLAIMED]
         transaction.on_commit(partial(_send_fresh, token, taken), robust=True)
