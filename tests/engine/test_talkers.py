@@ -1100,3 +1100,15 @@ def test_a_claimant_whose_named_wolf_is_shown_a_wolf_is_borne_out() -> None:
     memory = Memory(6, counts={SEER: 1, WOLF: 2}, wolves={1}, roles={1: WOLF})
     claims = read(square, memory, TEMPER.trust)
     assert claims.proven == {3} and claims.liars == {4}
+
+
+def test_the_possessed_and_the_werehamster_vote_from_the_squares_view_not_their_own() -> None:
+    """A seat outside the village's side votes as the square's view says, never from a
+    hunch of its own: the Possessed and the Werehamster, each privately sure of villager
+    7, vote for the wolf the Seer named, as the square does."""
+    for roles, specials in ((THIRTEEN, ""), ([SEER, WOLF, WOLF, HAMSTER, *[VILLAGER] * 5], "werehamster")):
+        state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0), roles, specials)
+        table.hunches[3] = {other: 5.0 if other == 7 else 0.0 for other in range(len(roles)) if other != 3}
+        state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(1))
+        assert table.intentions[3] == 1 and cards[3].targets == (1,), specials
