@@ -1112,3 +1112,21 @@ def test_the_possessed_and_the_werehamster_vote_from_the_squares_view_not_their_
         state = resolved(state, table, {0: engine.Order("inquire", (1,))})
         cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(1))
         assert table.intentions[3] == 1 and cards[3].targets == (1,), specials
+
+
+def test_with_no_seer_claimed_the_possessed_names_the_player_the_square_trusts_most() -> None:
+    """The Possessed claims the Seer (`bluff` 1) on a day nobody claimed it: it names as
+    a wolf a player the square trusts most, here the Medium claimant 7 or the player 8
+    the Medium called no wolf, never anyone else."""
+    named = set()
+    for seed in range(8):
+        state, table = tabula_started(Temper(reveal=0.0, bluff=1.0, hide=0.0))
+        state = resolved(state, table, {0: engine.Order("inquire", (9,))})
+        table.square.say(Remark(1, 7, COMING_OUT, role=MEDIUM))
+        table.square.say(Remark(1, 7, DIVINED, 8, werewolf=False))
+        talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        assert table.square.claimed.get(3) == SEER
+        ((target, werewolf),) = table.square.results[3]
+        assert werewolf and target in (7, 8), seed
+        named.add(target)
+    assert named == {7, 8}
