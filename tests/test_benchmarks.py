@@ -49,7 +49,7 @@ SMALLEST = {
 PRINTS = {
     "ideal_village.py": "| 24 | 3 | no |",
     "inbound_limits.py": "baseline",
-    "lab.py": "ratio lab / bare",
+    "lab.py": "ratio whole answer / bare simulate runs of its games",
     "mail_sweep.py": "ratio full / empty",
     "outbox_indexes.py": "index entries a mark",
     "phase_mail.py": "ratio project / Django backend",

@@ -323,3 +323,23 @@ def test_mafias_form_default_is_not_flagged_and_vanilla_still_is_however_short_t
         if run.games >= lab.FEWEST:
             assert max(share.share for share in run.figures().shares) <= lab.LOPSIDED, run.games
             assert vanilla.share("mafia").share > lab.LOPSIDED, vanilla.games
+
+
+FORM_DEFAULTS_IN_RANGE = (("classic", 9), ("classic", 12), ("tabula", 11), ("lunapiena", 9), ("lunapiena", 10))
+"""The New game form's defaults (each ruleset's own: tests/web/test_lab.py) at suggested
+tables where the talking bots are in range (35 % to 65 % each side over 300 games): its
+typical table (9 players) and, of each rulebook, the one whose first `FEWEST` games stand
+nearest the flag (classic 12, the village 60 %; Tabula 11, 62 %; Luna Piena 10, the wolves
+68 %). docs/lab.md's "Every suggested table, measured" gives every table's highest share at
+any cut from `FEWEST` to `GAMES` games, and the one in-range table the floor flags (Luna
+Piena 16, the wolves 71 % of its first 100 games, 56 % of 300): a gap, left out here."""
+
+
+def test_the_forms_defaults_where_the_talking_bots_are_in_range_are_not_flagged() -> None:
+    """Issue 39: the lab flags the New game form's defaults only where the talking bots
+    say so. At the fewest games the flag stands on (`FEWEST`), no side of the talking
+    bots' games at these tables passes the flag."""
+    for ruleset, players in FORM_DEFAULTS_IN_RANGE:
+        run = lab.Run(ruleset, players, {}, lab.JUDGE)
+        run.play(lab.FEWEST)
+        assert max(share.share for share in run.figures().shares) <= lab.LOPSIDED, (ruleset, players)

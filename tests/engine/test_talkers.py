@@ -855,3 +855,278 @@ def test_a_pack_whose_every_prey_lived_through_its_choice_tries_the_one_chosen_l
     memory.chosen.extend([4, 3, 4])
     choice = _night_choice(table, 1, Slot(KILL, ((3, 4),)), "hostile", [1, 2, 3, 4], Random(0))
     assert choice == 3
+
+
+# Each decision of docs/lab.md's "How a seat decides" not tested above, one by one.
+
+
+def test_a_seer_who_came_out_says_each_new_result_whatever_its_temper() -> None:
+    """Once out, the Seer says each new result the next day, a "no wolf" too, though it
+    found no living wolf then and would not come out anew (`reveal` 0)."""
+    state, table = started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+    state = night_one(state, table)
+    state = resolved(state, table, talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(0)))
+    assert not state.alive[1] and 0 in table.out
+    state = resolved(state, table, {0: engine.Order("inquire", (4,)), 2: engine.Order("kill", (5,))})
+    table.temper = Temper(reveal=0.0, bluff=0.0, hide=0.0)
+    talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(0))
+    assert Remark(2, 0, DIVINED, 4, werewolf=False) in table.square.remarks
+    assert Remark(2, 0, COMING_OUT, role=SEER) not in table.square.remarks
+
+
+def test_the_freemasons_come_out_when_another_claims_their_role() -> None:
+    """A seat outside the lodge claims to be a Freemason: each Freemason (`reveal` 1)
+    comes out and vouches for its fellow, and knows the claimant lied (the lodge is
+    two, and it knows both)."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+    table.square.say(Remark(1, 9, COMING_OUT, role=MASON))
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(4))
+    said = table.square.remarks
+    for mason, other in ((4, 5), (5, 4)):
+        assert Remark(1, mason, COMING_OUT, role=MASON) in said
+        assert Remark(1, mason, DIVINED, other, werewolf=False) in said
+        assert 9 in read(table.square, table.memories[mason], TEMPER.trust).liars
+
+
+def test_a_hiding_wolf_accuses_whoever_accused_its_pack_most() -> None:
+    """The Seer came out naming wolf 1 and accused it; each wolf who hides (`hide` 1)
+    accuses the Seer, the one who accused its pack; with nobody accusing the pack, it
+    accuses a player outside it."""
+    state, table = started(Temper(reveal=1.0, bluff=0.0, hide=1.0))
+    state = night_one(state, table)
+    talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(0))
+    said = table.square.remarks
+    assert Remark(1, 0, ESTIMATE, 1) in said
+    assert Remark(1, 1, ESTIMATE, 0) in said and Remark(1, 2, ESTIMATE, 0) in said
+    for seed in range(5):
+        state, table = started(Temper(reveal=0.0, bluff=0.0, hide=1.0))
+        state = resolved(state, table, {0: engine.Order("inquire", (4,)), 1: engine.Order("kill", (3,))})
+        talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(seed))
+        accused = [remark.target for remark in table.square.today(1, ESTIMATE) if remark.speaker in (1, 2)]
+        assert len(accused) == 2 and not {1, 2} & set(accused)
+
+
+def test_the_possessed_accuses_the_seer_who_came_out_and_the_werehamster_the_squares_suspect() -> None:
+    """The Possessed (not bluffing, `bluff` 0) accuses the open Seer claimant, its side's
+    greatest threat; the Werehamster accuses the square's top suspect, the wolf the Seer
+    named."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(1))
+    assert [remark.target for remark in table.square.today(1, ESTIMATE) if remark.speaker == 3] == [0]
+    roles = [SEER, WOLF, WOLF, HAMSTER, *[VILLAGER] * 5]
+    state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0), roles, "werehamster")
+    state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(1))
+    assert [remark.target for remark in table.square.today(1, ESTIMATE) if remark.speaker == 3] == [1]
+
+
+def test_the_pack_neither_accuses_nor_hunts_again_the_guarded_seer_it_could_not_kill() -> None:
+    """The Bodyguard guarded the Seer who came out and the pack's kill failed: the pack
+    does not turn the square on it (the square trusts a claimant) and hunts others."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(5))
+    state = tabula_day(state, table, 12)
+    night = {6: engine.Order("protect", (0,)), 1: engine.Order("kill", (0,)), 2: engine.Order("kill", (0,))}
+    state = resolved(state, table, {**night, 0: engine.Order("inquire", (2,))})
+    assert state.alive[0] and len(state.living()) == 12
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(5))
+    assert not [remark for remark in table.square.today(2, ESTIMATE) if remark.speaker in (1, 2) and remark.target == 0]
+    state = tabula_day(state, table, 11)
+    for seed in range(5):
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        assert cards[1].targets[0] != 0 and cards[2].targets[0] != 0
+
+
+def test_a_wolf_leading_the_square_claims_the_seer_and_names_its_first_accuser() -> None:
+    """Wolf 1 leads the square's first round (every seat's hunch is on it): it bluffs
+    (`bluff` 1), claiming the Seer and naming as a wolf the first who said they would
+    vote for it; the real Seer, hidden (`reveal` 0), answers at once. Before that, every
+    villager accused its own top suspect, wolf 1."""
+    state, table = started(Temper(reveal=0.0, bluff=1.0, hide=0.0))
+    state = night_one(state, table)
+    for seat in range(9):
+        table.hunches[seat] = {other: 5.0 if other == 1 else 0.0 for other in range(9) if other != seat}
+    talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(6))
+    said = table.square.remarks
+    assert all(Remark(1, seat, ESTIMATE, 1) in said for seat in (0, 4, 5, 6, 7, 8))
+    claim = said.index(Remark(1, 1, COMING_OUT, role=SEER))
+    first = next(remark.speaker for remark in said if remark.kind == VOTE and remark.target == 1)
+    assert said[claim + 1] == Remark(1, 1, DIVINED, first, werewolf=True)
+    assert said.index(Remark(1, 0, COMING_OUT, role=SEER)) > claim
+
+
+def pack_at_night(roles: list[str] = ROLES) -> tuple[State, Table]:
+    """A classic game at its second night, after a first night (the Seer looked at
+    villager 4, the pack killed villager 3) and a day whose votes were written by hand
+    (no lynch), and nothing said in the square."""
+    state, table = started(Temper(reveal=0.0, bluff=0.0, hide=0.0), roles)
+    state = resolved(state, table, {0: engine.Order("inquire", (4,)), 1: engine.Order("kill", (3,))})
+    state = resolved(state, table, {seat: vote(seat) for seat in state.living()})
+    assert engine.phase(state).kind == "night" and len(state.living()) == 8
+    return state, table
+
+
+def test_the_pack_hunts_its_most_insistent_accuser_then_the_player_the_square_trusts_most() -> None:
+    """With no claimant to hunt, the pack chooses whoever accused its members most;
+    with no accuser, the player the square trusts most (a player a claimant, now dead,
+    called no wolf, its lynched card hidden)."""
+    state, table = pack_at_night()
+    for speaker, target in ((6, 1), (6, 2), (7, 1), (5, 8)):
+        table.square.say(Remark(1, speaker, ESTIMATE, target))
+    for seed in range(5):
+        cards = talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(seed))
+        assert cards[1].targets[0] == 6 and cards[2].targets[0] == 6
+    state, table = tabula_started(Temper(reveal=0.0, bluff=0.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+    table.square.say(Remark(1, 12, COMING_OUT, role=SEER))
+    table.square.say(Remark(1, 12, DIVINED, 9, werewolf=False))
+    state = tabula_day(state, table, 12)
+    for seed in range(5):
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        assert cards[1].targets[0] == 9 and cards[2].targets[0] == 9
+
+
+def test_the_pack_hunts_a_claimant_of_another_role_when_nobody_claims_the_seer() -> None:
+    """The Freemasons came out in their defence; nobody claims the Seer: the pack hunts
+    one of them (a claimant whose word it cannot fault), not whoever else."""
+    state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+    for seat in range(13):
+        table.hunches[seat] = {other: 5.0 if other == 4 else 0.0 for other in range(13) if other != seat}
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(4))
+    assert {4, 5} <= set(table.square.claimed) and SEER not in table.square.claimed.values()
+    state = tabula_day(state, table, 12)
+    for seed in range(5):
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        assert cards[1].targets[0] in (4, 5)
+
+
+def test_the_seer_looks_at_the_most_suspect_player_it_knows_nothing_of() -> None:
+    """The Seer's inquiry goes to its top suspect among the players it knows nothing
+    of: a player it cleared is passed over, however suspect it seems."""
+    state, table = started(Temper(reveal=0.0, bluff=0.0, hide=0.0))
+    table.hunches[0] = {other: 0.0 for other in range(1, 9)} | {6: 0.2, 7: 0.1}
+    for seed in range(5):
+        assert talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(seed))[0].targets == (6,)
+    table.memories[0].cleared.add(6)
+    table.step += 1
+    for seed in range(5):
+        assert talking_cards(table, engine.phase(state), CLASSIC.aims(), Random(seed))[0].targets == (7,)
+
+
+def test_a_bodyguard_with_no_seer_to_guard_guards_the_player_it_trusts_most() -> None:
+    """Nobody claims the Seer: the Bodyguard guards the player it suspects least."""
+    state, table = tabula_started(Temper(reveal=0.0, bluff=0.0, hide=0.0))
+    state = resolved(state, table, {0: engine.Order("inquire", (8,))})
+    state = tabula_day(state, table, 12)
+    assert not table.square.claimed
+    table.hunches[6] = {other: 0.2 for other in range(13) if other != 6} | {9: 0.0}
+    for seed in range(5):
+        assert talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))[6] == engine.Order(
+            "protect", (9,)
+        )
+
+
+def test_the_mythomaniac_points_at_the_seer_who_came_out() -> None:
+    """Tabula's Mythomaniac (its card friendly) points on its night at the Seer who came
+    out, the player it trusts most, whose role it would take."""
+    roles = [SEER, WOLF, WOLF, "mythomaniac", *[VILLAGER] * 5]
+    state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0), roles, "mythomaniac")
+    state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+    talking_cards(table, engine.phase(state), TABULA.aims(), Random(1))
+    assert table.square.claimed.get(0) == SEER
+    state = tabula_day(state, table, 8)
+    spec = engine.phase(state)
+    assert spec.slots[3].card.kind == "mimic"
+    for seed in range(5):
+        assert talking_cards(table, spec, TABULA.aims(), Random(seed))[3].targets == (0,)
+
+
+def test_the_owlman_marks_its_top_suspect_at_a_table_where_its_choice_does_not_die() -> None:
+    """At 12 players the Owl-man's choice is only made a suspect: it marks its top
+    suspect, the wolf a Seer claimant named."""
+    roles = [SEER, WOLF, WOLF, OWLMAN, *[VILLAGER] * 8]
+    state, table = started(Temper(reveal=0.0, bluff=0.0, hide=0.0), roles, "tabula", {"specials": OWLMAN})
+    spec = engine.phase(state)
+    assert spec.slots[3].card.kind == "owl" and not table.memories[3].deadly
+    table.square.say(Remark(1, 0, COMING_OUT, role=SEER))
+    table.square.say(Remark(1, 0, DIVINED, 2, werewolf=True))
+    for seed in range(5):
+        assert talking_cards(table, spec, TABULA.aims(), Random(seed))[3] == engine.Order("owl", (2,))
+
+
+def test_a_one_shot_shooter_fires_at_its_top_suspect() -> None:
+    """Classic's Vigilante shoots the player it suspects most: the wolf the Seer
+    claimant named."""
+    roles = [SEER, WOLF, WOLF, VILLAGER, "vigilante", *[VILLAGER] * 4]
+    state, table = started(Temper(reveal=0.0, bluff=0.0, hide=0.0), roles, "classic", {"vigilante": True})
+    state = night_one(state, table)
+    state = resolved(state, table, {seat: vote(seat) for seat in state.living()})
+    table.square.say(Remark(1, 0, COMING_OUT, role=SEER))
+    table.square.say(Remark(1, 0, DIVINED, 2, werewolf=True))
+    spec = engine.phase(state)
+    assert spec.slots[4].card.kind == "shoot"
+    for seed in range(5):
+        assert talking_cards(table, spec, CLASSIC.aims(), Random(seed))[4].targets == (2,)
+
+
+def test_a_vote_once_cast_for_a_wolf_speaks_for_its_voter() -> None:
+    """Each vote a seat once cast for a player later shown a wolf lowers its voter's
+    suspicion by `votes`; a vote for anyone else counts for nothing."""
+    memory = Memory(5, wolves={1}, votes=[(6, 1), (6, 1), (7, 3)])
+    score = suspicion(memory, read(Square(), memory, TEMPER.trust), Square(), [0, 2, 3, 4, 5, 6, 7], TEMPER)
+    assert score[6] == -2 * TEMPER.votes and score[7] == 0.0
+
+
+def test_a_claimant_of_two_roles_is_a_liar() -> None:
+    """Whoever claims two roles lies in one of them: every seat reads it so."""
+    square = Square()
+    square.say(Remark(1, 3, COMING_OUT, role=SEER))
+    square.say(Remark(2, 3, COMING_OUT, role=MEDIUM))
+    assert 3 in read(square, Memory(6, counts={SEER: 1, MEDIUM: 1}), TEMPER.trust).liars
+
+
+def test_a_claimant_whose_named_wolf_is_shown_a_wolf_is_borne_out() -> None:
+    """A claimant who named a player a werewolf is borne out once that player is known
+    to be one (its card shown); its rival, who called that player innocent, lied."""
+    square = Square()
+    square.say(Remark(1, 3, COMING_OUT, role=SEER))
+    square.say(Remark(1, 3, DIVINED, 1, werewolf=True))
+    square.say(Remark(1, 4, COMING_OUT, role=SEER))
+    square.say(Remark(1, 4, DIVINED, 1, werewolf=False))
+    memory = Memory(6, counts={SEER: 1, WOLF: 2}, wolves={1}, roles={1: WOLF})
+    claims = read(square, memory, TEMPER.trust)
+    assert claims.proven == {3} and claims.liars == {4}
+
+
+def test_the_possessed_and_the_werehamster_vote_from_the_squares_view_not_their_own() -> None:
+    """A seat outside the village's side votes as the square's view says, never from a
+    hunch of its own: the Possessed and the Werehamster, each privately sure of villager
+    7, vote for the wolf the Seer named, as the square does."""
+    for roles, specials in ((THIRTEEN, ""), ([SEER, WOLF, WOLF, HAMSTER, *[VILLAGER] * 5], "werehamster")):
+        state, table = tabula_started(Temper(reveal=1.0, bluff=0.0, hide=0.0), roles, specials)
+        table.hunches[3] = {other: 5.0 if other == 7 else 0.0 for other in range(len(roles)) if other != 3}
+        state = resolved(state, table, {0: engine.Order("inquire", (1,))})
+        cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(1))
+        assert table.intentions[3] == 1 and cards[3].targets == (1,), specials
+
+
+def test_with_no_seer_claimed_the_possessed_names_the_player_the_square_trusts_most() -> None:
+    """The Possessed claims the Seer (`bluff` 1) on a day nobody claimed it: it names as
+    a wolf a player the square trusts most, here the Medium claimant 7 or the player 8
+    the Medium called no wolf, never anyone else."""
+    named = set()
+    for seed in range(8):
+        state, table = tabula_started(Temper(reveal=0.0, bluff=1.0, hide=0.0))
+        state = resolved(state, table, {0: engine.Order("inquire", (9,))})
+        table.square.say(Remark(1, 7, COMING_OUT, role=MEDIUM))
+        table.square.say(Remark(1, 7, DIVINED, 8, werewolf=False))
+        talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+        assert table.square.claimed.get(3) == SEER
+        ((target, werewolf),) = table.square.results[3]
+        assert werewolf and target in (7, 8), seed
+        named.add(target)
+    assert named == {7, 8}

@@ -51,6 +51,10 @@ def test_the_fragment_shows_both_strategies_the_counts_around_and_a_text_equival
     for count in (8, 9, 10):
         assert f'<th scope="row">{count}</th>' in page
     assert "bots that never talk" in page and "bots that talk as players do" in page
+    # What each strategy stands for (issue 39), and whose figures flag a setup.
+    assert "bots that never talk use only what their own seat knows" in page
+    assert "also claim roles and results, accuse, counter-claim and follow the leading suspect" in page
+    assert "their figures are the ones that call a setup lopsided" in page
     assert "the village" in page and "the werewolves" in page
     assert "No finished game of this very setup" in page
     assert "<html" not in page
@@ -474,3 +478,29 @@ def test_the_noise_is_laplaces_of_the_stated_scale_and_the_figure_is_drawn_at_mi
     assert observed.site_figure(games[:5], ("village", "wolves"), "setup") == figure  # the same five games
     mine = [observed.Finished(game.pk, game.organiser, game.winner, own=game.pk < 1) for game in games]
     assert observed.site_figure(mine, ("village", "wolves"), "setup") is None  # four besides the viewer
+
+
+def test_the_new_game_forms_defaults_are_the_rulesets_own_at_every_suggested_table(organiser: Any) -> None:
+    """What the lab studies for the New game form as it first shows is the ruleset's own
+    default setup (`engine.options(ruleset, {}, n)`) at every suggested table of the
+    rulebooks (classic's two werewolves and a Seer at 8 to 16 players, Lupus in Tabula's
+    8 to 24, Luna Piena's 7 to 23) and every other ruleset's typical table: the setups
+    docs/lab.md measures ("Every suggested table, measured") and tests/engine/test_lab.py
+    keeps unflagged where the talking bots are in range."""
+    from werewolf.games.forms import GameForm
+
+    blank = GameForm(organiser=organiser).initial_query()
+    for ruleset in engine.listed():
+        rules = engine.rulesets.get(ruleset)
+        counts = SUGGESTED_TABLES.get(ruleset, (rules.capabilities.typical_table,))
+        for players in counts:
+            query = blank.copy()
+            query["ruleset"], query["count"] = ruleset, str(players)
+            setup = lab.setup_from(query, organiser)
+            assert setup is not None, (ruleset, players)
+            checked = engine.options(ruleset, setup.options, players)
+            assert checked == engine.options(ruleset, {}, players), (ruleset, players)
+
+
+SUGGESTED_TABLES = {"classic": range(8, 17), "tabula": range(8, 25), "lunapiena": range(7, 24)}
+"""The rulebooks' suggested tables, by ruleset: the counts issue 39 judges the lab at."""
