@@ -267,8 +267,8 @@ def test_the_new_game_forms_defaults_are_flagged_only_if_the_talking_bots_say_so
     assert (checked["wolves"], checked["seers"]) == (2, 1)
     study = engine_lab.study(setup.ruleset, setup.players, setup.options, games=100)
     never_talk, talk = study.at(8, engine_lab.PEOPLE), study.at(8, engine_lab.TALK)
-    assert never_talk is not None and never_talk.of("wolves").share > engine_lab.LOPSIDED
-    assert talk is not None and all(share.share <= engine_lab.LOPSIDED for share in talk.shares)
+    assert never_talk is not None and never_talk.of("wolves").lopsided
+    assert talk is not None and not any(share.lopsided for share in talk.shares)
     assert study.flagged is None
 
 

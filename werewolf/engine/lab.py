@@ -3,7 +3,7 @@
 `study` plays a setup (ruleset, players, options) with the lab's two bot strategies (bots
 that never talk, bots that talk as players do), and the counts on either side of it within
 the ruleset's range, and gives each side's share of the wins with its standard error; a
-side winning more than `LOPSIDED` with the talking bots is flagged.
+side surely winning more than `LOPSIDED` with the talking bots is flagged (`Share.lopsided`).
 `suggest` then tries the single changes of one option, the likeliest to even the setup
 first (`order`), races those it tried (`race`) and says which moves the flagged side's
 share most towards even, which others it could not tell from it, and which it had no time
@@ -57,8 +57,9 @@ than this nearer even."""
 SEED = 1
 """Every figure's seed: the same games for a setup and its neighbours."""
 
-LOPSIDED = 0.7
-"""A side winning more than this share of the games is flagged."""
+LOPSIDED = 0.65
+"""A side winning more than this share of the games, sure at 95 % (`Share.lopsided`), is
+flagged: the edge of the band (35 % to 65 % each side) in which people find a table even."""
 
 STRATEGIES = (PEOPLE, TALK)
 """The strategies the lab plays: bots that never talk (each plays from what its seat was
@@ -113,6 +114,14 @@ class Share:
         return max(0.0, centre - half), min(1.0, centre + half)
 
     @property
+    def lopsided(self) -> bool:
+        """Whether the side surely wins more than `LOPSIDED` of the games: the low end of
+        its 95 % interval (`bounds`) above it. A table in the even band is then not
+        flagged for its first hundred games' luck (a share of 71 % of 100 games is 62 %
+        at its low end), and one no designer would suggest is at its floor already."""
+        return self.bounds[0] > LOPSIDED
+
+    @property
     def off_even(self) -> tuple[float, float]:
         """How far the share is from even (0.5), at least and at most, at 95 %."""
         low, high = self.bounds
@@ -139,8 +148,8 @@ class Figures:
 @dataclass(frozen=True, slots=True)
 class Study:
     """A setup's figures: for each count studied (the asked one and its neighbours
-    within the ruleset's range) and each strategy; `flagged` is the side winning more
-    than `LOPSIDED` at the asked count with the `JUDGE` strategy (with any of those
+    within the ruleset's range) and each strategy; `flagged` is the side surely winning more
+    than `LOPSIDED` (`Share.lopsided`) at the asked count with the `JUDGE` strategy (with any of those
     studied, when it is not among them), or None."""
 
     ruleset: str
@@ -313,7 +322,7 @@ def study(
     found = sorted((run.figures() for run in runs), key=lambda f: (f.players, strategies.index(f.strategy)))
     sides = tuple(sorted({share.side for f in found for share in f.shares}))
     judged = [f for f in found if judges(f.players, f.strategy)]
-    asked = [share for f in judged for share in f.shares if share.share > LOPSIDED]
+    asked = [share for f in judged for share in f.shares if share.lopsided]
     flagged = max(asked, key=lambda share: share.share, default=None)
     return Study(ruleset, players, checked, sides, tuple(found), flagged)
 

@@ -302,6 +302,7 @@ def view(request: HttpRequest) -> HttpResponse:
         )
         if result.flagged is not None:
             context["flag_percent"] = 100 * result.flagged.share
+            context["flag_low"] = 100 * result.flagged.bounds[0]
             if page:
                 context.update(_best(setup, result.flagged.side, _who(request)), tried=True)
     except limits.Limited as limited:
