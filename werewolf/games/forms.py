@@ -21,7 +21,7 @@ from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from werewolf import engine
+from werewolf import engine, kept_words
 from werewolf.engine import grammar, rulesets
 
 from . import validators
@@ -688,6 +688,7 @@ def card_word(word: str, ruleset: str | None = None, **context: Any) -> str:
     return _card_word(word, translation.get_language(), ruleset, tuple(sorted(context.items())))
 
 
+@kept_words.register
 @lru_cache(maxsize=1024)
 def _card_word(word: str, language: str | None, ruleset: str | None, context: tuple[tuple[str, Any], ...]) -> str:
     return words(own_templates(ruleset, "includes/notecard_words.html"), {"word": word, **dict(context)})

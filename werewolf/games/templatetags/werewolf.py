@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from werewolf import engine
+from werewolf import engine, kept_words
 from werewolf.engine import grammar
 
 register = template.Library()
@@ -172,6 +172,7 @@ def role(role_id: str | Sequence[str] | None, holder: Any = None) -> str:
     return _role_words(translation.get_language(), ruleset_of(holder), role_id)
 
 
+@kept_words.register
 @lru_cache(maxsize=1024)
 def _role_words(language: str | None, ruleset: str | None, role_id: str | None) -> str:
     """`role`'s words, once per process for the same role, ruleset and language (the key's
@@ -192,6 +193,7 @@ def ballot_card(card: Any, holder: Any = None) -> str:
     return _ballot_card_words(translation.get_language(), ruleset_of(holder), kind, str(getattr(card, "word", "")))
 
 
+@kept_words.register
 @lru_cache(maxsize=256)
 def _ballot_card_words(language: str | None, ruleset: str | None, kind: str, word: str) -> str:
     compiled = _own_template(ruleset, "includes/ballot_card.html")
@@ -271,6 +273,7 @@ _PHASE_NAME_READS = ("kind", "number", "stage", "step")
 """All that includes/phase_name.html reads of its phase (keep the two in step)."""
 
 
+@kept_words.register
 @lru_cache(maxsize=2048)
 def _phase_name(language: str | None, autoescape: bool, *shape: Any) -> str:
     phase = SimpleNamespace(**dict(zip(_PHASE_NAME_READS, shape, strict=True)))
@@ -287,6 +290,7 @@ def missed_policy(context: template.Context, policy: Any) -> str:
     return mark_safe(text) if context.autoescape else text
 
 
+@kept_words.register
 @lru_cache(maxsize=256)
 def _missed_policy(language: str | None, autoescape: bool, policy: Any) -> str:
     compiled = Engine.get_default().get_template("includes/missed_policy.html")
@@ -438,6 +442,7 @@ _NO_PHASE = "-"
 does not read it."""
 
 
+@kept_words.register
 @lru_cache(maxsize=8192)
 def _event_words(
     language: str | None,
@@ -530,6 +535,7 @@ def frame(part: str) -> str:
     return _frame(part, translation.get_language(), get_script_prefix())
 
 
+@kept_words.register
 @lru_cache(maxsize=64)
 def _frame(part: str, language: str | None, prefix: str) -> str:
     compiled = Engine.get_default().get_template(f"includes/frame/{part}.html")
