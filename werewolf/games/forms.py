@@ -640,12 +640,12 @@ class CardSelect(forms.Select):
         # ChoiceWidget's, which adds the optgroups the options are written without.)
         context = forms.Widget.get_context(self, name, value, attrs)
         widget = context["widget"]
-        widget["options"] = self.options(tuple(widget["value"]), bool(widget["attrs"].get("required")))
+        widget["options"] = self.written_options(tuple(widget["value"]), bool(widget["attrs"].get("required")))
         return context
 
-    def options(self, selected: tuple[str, ...], required: bool) -> str:
+    def written_options(self, selected: tuple[str, ...], required: bool) -> str:
         choices = self.choices
-        written = getattr(choices, "written", None)
+        written: dict[tuple[tuple[str, ...], bool], str] | None = getattr(choices, "written", None)
         key = (selected, required)
         if written is not None and key in written:
             return written[key]
