@@ -184,13 +184,16 @@ def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleS
 
 
 def circle_shared(game: Game, seats: list[CircleSeat]) -> str:
-    """What includes/circle.html is a function of, to render it once for every page that
-    shows the same circle: the game (the words of its roles), the language, and each seat
-    as the viewer is shown it (`circle`: its name, whether it lives, the role shown if
-    any, whether it is the viewer's). A seat's circle changes when a seat dies, a role is
-    shown or a name changes, not when a card goes in or a post is made, each of which
-    asks every open page of the game for itself again."""
-    shown = [[place.seat, place.name, place.alive, place.role, place.is_viewer] for place in seats]
+    """What the places of a seat's circle but its own are a function of, to render them
+    once for every page that shows them alike (the `circle_places` tag): the game (the
+    words of its roles), the language, and each seat as the viewer is shown it (`circle`:
+    its name, whether it lives, the role shown if any), the viewer's own with no role
+    (its own place, which says "you" and names its own role, is written for it). Two
+    seats with the same key see each other's places alike: the villagers of a game share
+    one, each wolf of a pack its own. A circle changes when a seat dies, a role is shown
+    or a name changes, not when a card goes in or a post is made, each of which asks
+    every open page of the game for itself again."""
+    shown = [[place.seat, place.name, place.alive, None if place.is_viewer else place.role] for place in seats]
     return json.dumps([game.pk, translation.get_language(), shown])
 
 

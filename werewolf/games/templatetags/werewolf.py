@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -522,6 +524,45 @@ def talk(context: template.Context, game: Any, viewer: Any, talk_url: str) -> di
         "max_post": engine.talk.MAX_POST,
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.simple_tag(takes_context=True)
+def circle_places(context: template.Context, circle: Sequence[Any], shared: str = "") -> str:
+    """The places of a circle (`selectors.circle`), each as includes/circle_place.html
+    writes it. With `shared` (a seat's page: `selectors.circle_shared`), every place but
+    the viewer's own is kept once for every seat whose key is the same, in the fragments'
+    cache as `{% cache %}` keeps the page's other shared parts: the key holds each of
+    those places as the viewer is shown it, and no role of its own place, so the places a
+    page takes from it are the ones it would have rendered. The viewer's own place, which
+    says "you" and may name its own role, is the one written for it: most seats of a game
+    see the others alike (all but a pack, which sees itself), where a whole circle, with
+    its "you", was a part a seat."""
+    game = context.get("game")
+
+    def written(place: Any) -> str:
+        return str(_circle_place().render(template.Context({"place": place, "game": game}, context.autoescape)))
+
+    if not shared:
+        return mark_safe("".join(written(place) for place in circle))
+    from django.core.cache import caches
+
+    kept = caches["template_fragments"]
+    key = "werewolf.circle." + hashlib.md5(shared.encode(), usedforsecurity=False).hexdigest()
+    others: list[str] | None = kept.get(key)
+    if others is None:
+        # (the viewer's place as the key holds it: another seat's, no role shown)
+        seen = [
+            dataclasses.replace(place, is_viewer=False, role=None) if place.is_viewer else place for place in circle
+        ]
+        others = [written(place) for place in seen]
+        kept.set(key, others, 3600)
+    return mark_safe(
+        "".join(written(place) if place.is_viewer else other for place, other in zip(circle, others, strict=True))
+    )
+
+
+def _circle_place() -> template.Template:
+    return Engine.get_default().get_template("includes/circle_place.html")
 
 
 @register.simple_tag
