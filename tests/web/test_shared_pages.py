@@ -194,15 +194,16 @@ def places_written(response) -> int:
 def test_a_seats_circle_is_rendered_once_and_again_when_a_seat_dies(organiser) -> None:
     """The places of a circle are rendered once for every page that shows them alike
     (`selectors.circle_shared`), each page writing its own seat's place: a second
-    villager's page writes only its own; a card handed in (which asks every open page for
-    itself again) renders them no more; a death renders them again, and shows it."""
+    villager's page writes only its own; a seat's next page, and one after a card handed
+    in (which asks every open page for itself again), none (`selectors.circle_seat`); a
+    death renders them again, and shows it."""
     game = started_game(organiser, "Circle", seed=3)
     paths = pages(game)
     villager, other = [seat for seat in sorted(paths) if seat not in pack_of(game)][:2]
     client = Client()
     first = client.get(paths[villager])
     assert places_written(first) == len(paths) + 1  # (the kept places, then its own)
-    assert places_written(client.get(paths[villager])) == 1
+    assert places_written(client.get(paths[villager])) == 0  # (its whole circle kept)
     second = client.get(paths[other])
     assert places_written(second) == 1 and "(you)" in circle_of(second.content.decode())
     # Each says "you" at its own place only.
@@ -216,7 +217,7 @@ def test_a_seats_circle_is_rendered_once_and_again_when_a_seat_dies(organiser) -
     wolf = pack_of(game)[0]
     services.submit_orders(game, {wolf: card[wolf]})
     again = client.get(paths[villager])
-    assert places_written(again) == 1 and "dead" not in circle_of(again.content.decode())
+    assert places_written(again) == 0 and "dead" not in circle_of(again.content.decode())
     services.submit_orders(
         Game.objects.get(pk=game.pk), bot_orders(Game.objects.get(pk=game.pk).engine_state, Random(2))
     )

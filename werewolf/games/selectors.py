@@ -197,6 +197,15 @@ def circle_shared(game: Game, seats: list[CircleSeat]) -> str:
     return json.dumps([game.pk, translation.get_language(), shown])
 
 
+def circle_seat(shared: str, seats: list[CircleSeat]) -> str:
+    """What a seat's whole circle is a function of (its places but its own,
+    `circle_shared`, and its own: which it is, and the role it is shown there), to keep
+    it for the seat's next pages at the same circle: each open page asks again for every
+    card handed in."""
+    own = [[place.seat, place.role] for place in seats if place.is_viewer]
+    return json.dumps([shared, own])
+
+
 def known_from(ruleset: str, viewer: engine.Viewer, seen: list[Event]) -> set[int]:
     """The seats whose roles the viewer was told by its own events: the groups it was
     told it belongs to (the pack, the Freemasons, the two Seers, the Mafia), read from
@@ -367,6 +376,7 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
     handed = cards_in(phase)
     seen = visible_events(game, seat)
     seats = circle(game, seat, seen)
+    shared_circle = circle_shared(game, seats)
     return {
         **_table(game, state, seat, seen, card["names"]),
         "game": game,
@@ -381,7 +391,8 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
         "private": private_events(seen),
         "log": log(game, seat, seen),
         "circle": seats,
-        "circle_shared": circle_shared(game, seats),
+        "circle_shared": shared_circle,
+        "circle_seat": circle_seat(shared_circle, seats),
         "tally": running_tally(phase),
         "cards_in": sum(handed.values()),
         "cards_asked": len(handed),
