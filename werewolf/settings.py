@@ -203,8 +203,9 @@ else:
 # process and kept in its memory (Django's {% cache %} tag uses this alias): the keys hold the
 # version, so nothing kept is ever stale, and a lookup costs less than the shared cache's.
 # Its bound holds a storm's minute: a twelve-seat game's first visits keep about 30 parts
-# (its phase, its log's groups, a circle a seat, a form a role, the talk, the role's help)
-# of about 1 kB each, so 1,000 games fill 30,000 parts, about 30 MB a web process. Parts
+# (its phase, its log's groups, a circle a seat and the places those circles share (its
+# villagers one, each wolf one), a form a role, the talk, the role's help) of about 1 kB
+# each, so 1,000 games fill 30,000 parts, about 30 MB a web process. Parts
 # go least recently used first (LocMemCache moves a part read to the front, and drops the
 # last third when full): a game's shared parts, read by each of its seats, outlive the
 # parts of pages read once, as long as fewer than the bound's parts come between two

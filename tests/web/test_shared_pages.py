@@ -187,21 +187,37 @@ def circle_of(page: str) -> str:
     return page.split('data-live="circle"', 1)[1].split('data-live="log"', 1)[0]
 
 
+def places_written(response) -> int:
+    return sum(template.name == "includes/circle_place.html" for template in response.templates)
+
+
 def test_a_seats_circle_is_rendered_once_and_again_when_a_seat_dies(organiser) -> None:
-    """The circle is rendered once for every page that shows it alike
-    (`selectors.circle_shared`): a card handed in (which asks every open page for itself
-    again) renders it no more; a death renders it again, and shows it."""
+    """The places of a circle are rendered once for every page that shows them alike
+    (`selectors.circle_shared`), each page writing its own seat's place: a second
+    villager's page writes only its own; a seat's next page, and one after a card handed
+    in (which asks every open page for itself again), none (`selectors.circle_seat`); a
+    death renders them again, and shows it."""
     game = started_game(organiser, "Circle", seed=3)
     paths = pages(game)
-    villager = next(seat for seat in paths if seat not in pack_of(game))
+    villager, other = [seat for seat in sorted(paths) if seat not in pack_of(game)][:2]
     client = Client()
-    assert "includes/circle.html" in rendered(client.get(paths[villager]))
-    assert "includes/circle.html" not in rendered(client.get(paths[villager]))
+    first = client.get(paths[villager])
+    assert places_written(first) == len(paths) + 1  # (the kept places, then its own)
+    assert places_written(client.get(paths[villager])) == 0  # (its whole circle kept)
+    second = client.get(paths[other])
+    assert places_written(second) == 1 and "(you)" in circle_of(second.content.decode())
+    # Each says "you" at its own place only.
+    for seat, response in ((villager, first), (other, second)):
+        you = re.findall(
+            r'<li class="[^"]*\byou\b[^"]*">\s*<small class="text-body-secondary">(\d+)\.',
+            circle_of(response.content.decode()),
+        )
+        assert you == [str(seat + 1)]
     card = bot_orders(game.engine_state, Random(2))
     wolf = pack_of(game)[0]
     services.submit_orders(game, {wolf: card[wolf]})
     again = client.get(paths[villager])
-    assert "includes/circle.html" not in rendered(again) and "dead" not in circle_of(again.content.decode())
+    assert places_written(again) == 0 and "dead" not in circle_of(again.content.decode())
     services.submit_orders(
         Game.objects.get(pk=game.pk), bot_orders(Game.objects.get(pk=game.pk).engine_state, Random(2))
     )
@@ -212,7 +228,21 @@ def test_a_seats_circle_is_rendered_once_and_again_when_a_seat_dies(organiser) -
     dead = [seat for seat in range(7) if not game.engine_state.alive[seat]]
     assert dead
     after = client.get(paths[villager])
-    assert "includes/circle.html" in rendered(after) and "dead" in circle_of(after.content.decode())
+    assert places_written(after) == len(paths) + 1 and "dead" in circle_of(after.content.decode())
+
+
+def test_a_circles_kept_places_show_no_seat_its_neighbours_role(organiser) -> None:
+    """A seat's own role is on its own page only: the pack's, each wolf's circle; a
+    villager's, not on the next villager's page, which takes the places the first kept."""
+    game = started_game(organiser, "Roles", seed=3)
+    paths = pages(game)
+    pack = pack_of(game)
+    villagers = [seat for seat in sorted(paths) if seat not in pack]
+    client = Client()
+    for seat in [*villagers, *pack]:
+        circle = circle_of(client.get(paths[seat]).content.decode())
+        roles = circle.count("<br><small>")
+        assert roles == (len(pack) if seat in pack else 1), (seat, circle)
 
 
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')

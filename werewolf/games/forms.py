@@ -21,7 +21,7 @@ from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from werewolf import engine
+from werewolf import engine, kept_words
 from werewolf.engine import grammar, rulesets
 
 from . import validators
@@ -611,6 +611,10 @@ class Options(BaseChoiceIterator):
 
     def __init__(self, pairs: list[tuple[str, str]]) -> None:
         self.pairs = pairs
+        self.written: dict[tuple[tuple[str, ...], bool], str] = {}
+        """The options as `CardSelect` writes them, by the values selected and whether
+        the select is required: the same for each select offering these choices (a
+        wolf's ranked card has ten, all empty on a new phase's page)."""
 
     def __iter__(self) -> Any:
         return iter(self.pairs)
@@ -623,9 +627,37 @@ class CardSelect(forms.Select):
     """A card's select, its options written by its own template rather than Django's,
     which includes a template for each option and another for its attributes: a wolf's
     ranked card has eleven selects of thirteen options, and rendering them that way was
-    a third of what a seat's page cost. The markup is the same."""
+    a third of what a seat's page cost. The options are written once for every select
+    of the form that offers the same choices with the same selected value
+    (`Options.written`; Django's `optgroups`, a dictionary an option, not built at all).
+    The markup is the same (tests/web/test_card_markup.py)."""
 
     template_name = "games/widgets/card_select.html"
+    options_template_name = "games/widgets/card_options.html"
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
+        # (Widget's own context, its value a list of strings as Select's: not
+        # ChoiceWidget's, which adds the optgroups the options are written without.)
+        context = forms.Widget.get_context(self, name, value, attrs)
+        widget = context["widget"]
+        widget["options"] = self.written_options(tuple(widget["value"]), bool(widget["attrs"].get("required")))
+        return context
+
+    def written_options(self, selected: tuple[str, ...], required: bool) -> str:
+        choices = self.choices
+        written: dict[tuple[tuple[str, ...], bool], str] | None = getattr(choices, "written", None)
+        key = (selected, required)
+        if written is not None and key in written:
+            return written[key]
+        text = mark_safe(
+            render_to_string(
+                self.options_template_name,
+                {"options": list(choices), "selected": selected, "required": required},
+            )
+        )
+        if written is not None:
+            written[key] = text
+        return text
 
     def render(self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None) -> SafeString:
         return mark_safe(render_to_string(self.template_name, self.get_context(name, value, attrs)))
@@ -688,6 +720,7 @@ def card_word(word: str, ruleset: str | None = None, **context: Any) -> str:
     return _card_word(word, translation.get_language(), ruleset, tuple(sorted(context.items())))
 
 
+@kept_words.register
 @lru_cache(maxsize=1024)
 def _card_word(word: str, language: str | None, ruleset: str | None, context: tuple[tuple[str, Any], ...]) -> str:
     return words(own_templates(ruleset, "includes/notecard_words.html"), {"word": word, **dict(context)})

@@ -184,14 +184,26 @@ def circle(game: Game, viewer: engine.Viewer, seen: list[Event]) -> list[CircleS
 
 
 def circle_shared(game: Game, seats: list[CircleSeat]) -> str:
-    """What includes/circle.html is a function of, to render it once for every page that
-    shows the same circle: the game (the words of its roles), the language, and each seat
-    as the viewer is shown it (`circle`: its name, whether it lives, the role shown if
-    any, whether it is the viewer's). A seat's circle changes when a seat dies, a role is
-    shown or a name changes, not when a card goes in or a post is made, each of which
-    asks every open page of the game for itself again."""
-    shown = [[place.seat, place.name, place.alive, place.role, place.is_viewer] for place in seats]
+    """What the places of a seat's circle but its own are a function of, to render them
+    once for every page that shows them alike (the `circle_places` tag): the game (the
+    words of its roles), the language, and each seat as the viewer is shown it (`circle`:
+    its name, whether it lives, the role shown if any), the viewer's own with no role
+    (its own place, which says "you" and names its own role, is written for it). Two
+    seats with the same key see each other's places alike: the villagers of a game share
+    one, each wolf of a pack its own. A circle changes when a seat dies, a role is shown
+    or a name changes, not when a card goes in or a post is made, each of which asks
+    every open page of the game for itself again."""
+    shown = [[place.seat, place.name, place.alive, None if place.is_viewer else place.role] for place in seats]
     return json.dumps([game.pk, translation.get_language(), shown])
+
+
+def circle_seat(shared: str, seats: list[CircleSeat]) -> str:
+    """What a seat's whole circle is a function of (its places but its own,
+    `circle_shared`, and its own: which it is, and the role it is shown there), to keep
+    it for the seat's next pages at the same circle: each open page asks again for every
+    card handed in."""
+    own = [[place.seat, place.role] for place in seats if place.is_viewer]
+    return json.dumps([shared, own])
 
 
 def known_from(ruleset: str, viewer: engine.Viewer, seen: list[Event]) -> set[int]:
@@ -364,6 +376,7 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
     handed = cards_in(phase)
     seen = visible_events(game, seat)
     seats = circle(game, seat, seen)
+    shared_circle = circle_shared(game, seats)
     return {
         **_table(game, state, seat, seen, card["names"]),
         "game": game,
@@ -378,7 +391,8 @@ def seat_context(player: Player, card: dict[str, Any] | None = None) -> dict[str
         "private": private_events(seen),
         "log": log(game, seat, seen),
         "circle": seats,
-        "circle_shared": circle_shared(game, seats),
+        "circle_shared": shared_circle,
+        "circle_seat": circle_seat(shared_circle, seats),
         "tally": running_tally(phase),
         "cards_in": sum(handed.values()),
         "cards_asked": len(handed),

@@ -43,7 +43,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.html import escape
 
-from werewolf import addresses, engine
+from werewolf import addresses, engine, kept_words
 from werewolf.engine import grammar
 from werewolf.games import attendance, links, queue, scores, selectors, standbys
 from werewolf.games.models import (
@@ -914,6 +914,7 @@ def sender() -> str:
     return _sender(settings.DEFAULT_FROM_EMAIL, translation.get_language())
 
 
+@kept_words.register
 @lru_cache(maxsize=16)
 def _sender(configured: str, language: str | None) -> str:
     name, address = parseaddr(configured)

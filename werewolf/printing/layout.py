@@ -23,6 +23,8 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
+from werewolf import kept_words
+
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 """Sheet sizes in millimetres."""
 CARD = (63.0, 88.0)
@@ -412,6 +414,7 @@ def svg_url(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
+@kept_words.register
 @functools.lru_cache
 def emblem_url(role: str) -> str:
     """A role's emblem (templates/print/emblem.svg) as a data: URL, drawn once a process:

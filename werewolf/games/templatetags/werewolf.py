@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -19,7 +21,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from werewolf import engine
+from werewolf import engine, kept_words
 from werewolf.engine import grammar
 
 register = template.Library()
@@ -172,6 +174,7 @@ def role(role_id: str | Sequence[str] | None, holder: Any = None) -> str:
     return _role_words(translation.get_language(), ruleset_of(holder), role_id)
 
 
+@kept_words.register
 @lru_cache(maxsize=1024)
 def _role_words(language: str | None, ruleset: str | None, role_id: str | None) -> str:
     """`role`'s words, once per process for the same role, ruleset and language (the key's
@@ -192,6 +195,7 @@ def ballot_card(card: Any, holder: Any = None) -> str:
     return _ballot_card_words(translation.get_language(), ruleset_of(holder), kind, str(getattr(card, "word", "")))
 
 
+@kept_words.register
 @lru_cache(maxsize=256)
 def _ballot_card_words(language: str | None, ruleset: str | None, kind: str, word: str) -> str:
     compiled = _own_template(ruleset, "includes/ballot_card.html")
@@ -271,6 +275,7 @@ _PHASE_NAME_READS = ("kind", "number", "stage", "step")
 """All that includes/phase_name.html reads of its phase (keep the two in step)."""
 
 
+@kept_words.register
 @lru_cache(maxsize=2048)
 def _phase_name(language: str | None, autoescape: bool, *shape: Any) -> str:
     phase = SimpleNamespace(**dict(zip(_PHASE_NAME_READS, shape, strict=True)))
@@ -287,6 +292,7 @@ def missed_policy(context: template.Context, policy: Any) -> str:
     return mark_safe(text) if context.autoescape else text
 
 
+@kept_words.register
 @lru_cache(maxsize=256)
 def _missed_policy(language: str | None, autoescape: bool, policy: Any) -> str:
     compiled = Engine.get_default().get_template("includes/missed_policy.html")
@@ -438,6 +444,7 @@ _NO_PHASE = "-"
 does not read it."""
 
 
+@kept_words.register
 @lru_cache(maxsize=8192)
 def _event_words(
     language: str | None,
@@ -519,6 +526,45 @@ def talk(context: template.Context, game: Any, viewer: Any, talk_url: str) -> di
     }
 
 
+@register.simple_tag(takes_context=True)
+def circle_places(context: template.Context, circle: Sequence[Any], shared: str = "") -> str:
+    """The places of a circle (`selectors.circle`), each as includes/circle_place.html
+    writes it. With `shared` (a seat's page: `selectors.circle_shared`), every place but
+    the viewer's own is kept once for every seat whose key is the same, in the fragments'
+    cache as `{% cache %}` keeps the page's other shared parts: the key holds each of
+    those places as the viewer is shown it, and no role of its own place, so the places a
+    page takes from it are the ones it would have rendered. The viewer's own place, which
+    says "you" and may name its own role, is the one written for it: most seats of a game
+    see the others alike (all but a pack, which sees itself), where a whole circle, with
+    its "you", was a part a seat."""
+    game = context.get("game")
+
+    def written(place: Any) -> str:
+        return str(_circle_place().render(template.Context({"place": place, "game": game}, context.autoescape)))
+
+    if not shared:
+        return mark_safe("".join(written(place) for place in circle))
+    from django.core.cache import caches
+
+    kept = caches["template_fragments"]
+    key = "werewolf.circle." + hashlib.md5(shared.encode(), usedforsecurity=False).hexdigest()
+    others: list[str] | None = kept.get(key)
+    if others is None:
+        # (the viewer's place as the key holds it: another seat's, no role shown)
+        seen = [
+            dataclasses.replace(place, is_viewer=False, role=None) if place.is_viewer else place for place in circle
+        ]
+        others = [written(place) for place in seen]
+        kept.set(key, others, 3600)
+    return mark_safe(
+        "".join(written(place) if place.is_viewer else other for place, other in zip(circle, others, strict=True))
+    )
+
+
+def _circle_place() -> template.Template:
+    return Engine.get_default().get_template("includes/circle_place.html")
+
+
 @register.simple_tag
 def frame(part: str) -> str:
     """A part of every page's frame (includes/frame/<part>.html: base.html's stylesheets
@@ -530,6 +576,7 @@ def frame(part: str) -> str:
     return _frame(part, translation.get_language(), get_script_prefix())
 
 
+@kept_words.register
 @lru_cache(maxsize=64)
 def _frame(part: str, language: str | None, prefix: str) -> str:
     compiled = Engine.get_default().get_template(f"includes/frame/{part}.html")
