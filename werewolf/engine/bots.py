@@ -25,9 +25,15 @@ def bot_card(slot: Slot, seat: int, rng: Random) -> Order:
         return SLEEP_ORDER if card is SLEEP else Order(card.kind)
     if len(fields) == 1 and fields[0].most == 1:
         choices = slot.options[0]
+        choice: int | None = None
         if len(choices) > 1:
             while (choice := choices[int(rng.random() * len(choices))]) == seat and fields[0].refers == "seat":
                 pass
+        elif len(choices) == 1 and not (fields[0].optional and fields[0].name != TARGETS):
+            # One choice (a talking bot's, named for it): the very draw of the general
+            # case below, whose pool is that choice, and its card.
+            choice = rng.sample(choices, 1)[0]
+        if choice is not None:
             named = _NAMED.setdefault(card.kind, {})
             made = named.get(choice)
             if made is None:
