@@ -476,13 +476,18 @@ def _intention(
             values[other] += CERTAIN
     else:
         values = table.believes(seat, living)[1]
-    values = {other: value for other, value in values.items() if other in named}
-    if not values:
-        return None
     share = table.temper.follow / max(tally.values(), default=1)
-    for other in values:
-        values[other] += share * tally.get(other, 0)
-    return _best(values, order)
+    # `_best` of the values among `named`, each plus its share of the tally, in one pass
+    # (the seats valued are all in `order`, the living in the order of the day).
+    best, top = None, 0.0
+    for other in order:
+        value = values.get(other)
+        if value is None or other not in named:
+            continue
+        value += share * tally.get(other, 0)
+        if best is None or value > top:
+            best, top = other, value
+    return best
 
 
 def _lost(pack: Collection[int], intentions: Mapping[int, int], living: Sequence[int]) -> frozenset[int]:
