@@ -71,6 +71,10 @@ class Square:
     """The day each seat first claimed a role."""
     day: int = 0
     """The day of the last remark."""
+    lies: dict[int, bool] = field(default_factory=dict)
+    """`belied`'s answers, by claimant, as long as `claims` is `lies_at`: what it reads
+    changes only with `claims` (a claim, a day ended), and every seat asks it alike."""
+    lies_at: int = -1
 
     def say(self, remark: Remark) -> None:
         """Post `remark`; a claim of a role or a result is kept for everyone to read."""
@@ -104,6 +108,15 @@ class Square:
         players werewolves, it said it would vote for none of those who still talked
         that day (a Seer votes for the wolves it found; a liar votes where the square
         goes)."""
+        if self.lies_at != self.claims:
+            self.lies_at = self.claims
+            self.lies = {}
+        found = self.lies.get(claimant)
+        if found is None:
+            found = self.lies[claimant] = self._belied(claimant)
+        return found
+
+    def _belied(self, claimant: int) -> bool:
         days: dict[int, set[int]] = {}
         for (speaker, target), day in self.named_on.items():
             if speaker == claimant:
