@@ -25,6 +25,7 @@ from werewolf.engine.talkers import (
     _house_card,
     _intention,
     _lost,
+    _pull,
     suspicion,
     talking_cards,
 )
@@ -91,11 +92,22 @@ def test_a_hiding_wolf_never_gives_the_vote_that_lynches_its_packmate() -> None:
     pack = table.memories[2].pack
     few = {seat: 1 for seat in (0, 4, 5)}
     assert _lost(pack, few, living) == frozenset()
-    said = _intention(table, 2, living, living, Counter(few.values()), True, living, _lost(pack, few, living))
+    said = _intention(
+        table, 2, living, living, _pull(Counter(few.values()), table.temper), True, living, _lost(pack, few, living)
+    )
     assert said not in (None, 1, 2)
     enough = {seat: 1 for seat in (0, 4, 5, 6, 7)}
     assert _lost(pack, {**enough, 2: 1}, living) == {1}
-    said = _intention(table, 2, living, living, Counter(enough.values()), True, living, _lost(pack, enough, living))
+    said = _intention(
+        table,
+        2,
+        living,
+        living,
+        _pull(Counter(enough.values()), table.temper),
+        True,
+        living,
+        _lost(pack, enough, living),
+    )
     assert said == 1
     for seed in range(5):
         state, table = started(Temper(reveal=1.0, bluff=0.0, hide=1.0))

@@ -387,14 +387,22 @@ def day_talk(
     accused: Counter[int] = Counter(
         remark.target for remark in square.today(day, ESTIMATE) if remark.target is not None
     )
+    heard: tuple[dict[int, int], int] | None = None
     for round_ in range(ROUNDS):
-        tally = Counter(intentions.values()) if intentions else accused
-        said: dict[int, int] = {}
-        for seat in living:
-            lost = _lost(table.memories[seat].pack, intentions, living) if seat in hiding else frozenset()
-            choice = _intention(table, seat, living, named, tally, seat in hiding, order, lost)
-            if choice is not None:
-                said[seat] = choice
+        said: dict[int, int]
+        if heard == (intentions, square.claims):
+            # The round before heard the same intentions, and nothing was claimed since:
+            # each seat weighs all as it did then, and says again what it said.
+            said = dict(intentions)
+        else:
+            heard = (intentions, square.claims)
+            pull = _pull(Counter(intentions.values()) if intentions else accused, temper)
+            said = {}
+            for seat in living:
+                lost = _lost(table.memories[seat].pack, intentions, living) if seat in hiding else frozenset()
+                choice = _intention(table, seat, living, named, pull, seat in hiding, order, lost)
+                if choice is not None:
+                    said[seat] = choice
         intentions = said
         for seat, target in said.items():
             square.say(Remark(day, seat, VOTE, target))
@@ -454,14 +462,14 @@ def _intention(
     seat: int,
     living: Sequence[int],
     named: Collection[int],
-    tally: Mapping[int, int],
+    pull: Mapping[int, float],
     hiding: bool,
     order: Sequence[int],
     lost: Collection[int] = frozenset(),
 ) -> int | None:
     """Whom `seat` says it will vote for among `named`: its suspicion (a wolf's or a
     turncoat's, the square's, its pack left out unless it hides, and the pack's spared
-    prey turned on) plus `follow` of the square's `tally` over its leader's; None when
+    prey turned on) plus the `pull` of the square's tally (`_pull`); None when
     it has nobody to name. A hiding wolf names a packmate only when it is `lost`
     anyway (`_lost`): it never gives the vote that would lynch one."""
     memory = table.memories[seat]
@@ -476,18 +484,24 @@ def _intention(
             values[other] += CERTAIN
     else:
         values = table.believes(seat, living)[1]
-    share = table.temper.follow / max(tally.values(), default=1)
-    # `_best` of the values among `named`, each plus its share of the tally, in one pass
-    # (the seats valued are all in `order`, the living in the order of the day).
+    # `_best` of the values among `named`, each plus the square's pull, in one pass (the
+    # seats valued are all in `order`, the living in the order of the day).
     best, top = None, 0.0
     for other in order:
         value = values.get(other)
         if value is None or other not in named:
             continue
-        value += share * tally.get(other, 0)
+        value += pull.get(other, 0.0)
         if best is None or value > top:
             best, top = other, value
     return best
+
+
+def _pull(tally: Mapping[int, int], temper: Temper) -> dict[int, float]:
+    """How far the square's `tally` of intentions pulls a seat towards each player named
+    in it: `follow` of a whole square's votes for its leader, in proportion for the others."""
+    share = temper.follow / max(tally.values(), default=1)
+    return {other: share * count for other, count in tally.items()}
 
 
 def _lost(pack: Collection[int], intentions: Mapping[int, int], living: Sequence[int]) -> frozenset[int]:
@@ -785,8 +799,8 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
             choice = intentions.get(seat)
             if choice is None and seat in dead:
                 # A ghost who still votes (Tabula's accusation) votes as it would say.
-                tally = Counter(intentions.values())
-                choice = _intention(table, seat, living, choices, tally, False, living)
+                pull = _pull(Counter(intentions.values()), table.temper)
+                choice = _intention(table, seat, living, choices, pull, False, living)
         elif card.kind == memory.deadly and not memory.pack:
             choice = _deadly_choice(table, seat, choices, living, rng)
             if choice is None:
