@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from random import Random
 
 from .abilities import BLOCK
-from .bots import bot_card
+from .bots import named_card
 from .cards import SLEEP, SLEEP_ORDER, Slot
 from .orders import TARGETS, Order
 from .people import ALLY, Aim, Memory, found, people_card
@@ -159,8 +159,8 @@ def suspicion(
     for claimant, chance in claims.contested.items():
         if claimant in score:
             score[claimant] += temper.doubt * chance - claims.weight[claimant]
-    if memory.votes:
-        wolves = memory.wolves - memory.pack
+    wolves = memory.wolves - memory.pack if memory.votes else None
+    if wolves:
         for voter, named in memory.votes:
             if named in wolves and voter in score:
                 score[voter] -= temper.votes
@@ -405,7 +405,7 @@ def day_talk(
                     said[seat] = choice
         intentions = said
         for seat, target in said.items():
-            square.say(Remark(day, seat, VOTE, target))
+            square.say(_vote(day, seat, target))
         if round_ == 0:
             tally = Counter(intentions.values())
             leader = _best({seat: float(tally[seat]) for seat in living}, order)
@@ -425,6 +425,20 @@ def day_talk(
         _unstall(table, day, living, intentions, rng)
     table.intentions = intentions
     return intentions
+
+
+_VOTES: dict[tuple[int, int, int], Remark] = {}
+"""The remarks saying whom a seat will vote for, by day, seat and target, made once:
+remarks are immutable, and each day's three rounds say most of them again."""
+
+
+def _vote(day: int, seat: int, target: int) -> Remark:
+    """`seat`'s remark on `day` that it will vote for `target`."""
+    key = (day, seat, target)
+    remark = _VOTES.get(key)
+    if remark is None:
+        remark = _VOTES[key] = Remark(day, seat, VOTE, target)
+    return remark
 
 
 def _unstall(table: Table, day: int, living: Sequence[int], intentions: dict[int, int], rng: Random) -> None:
@@ -750,10 +764,6 @@ def _read_blocks(table: Table, living: Collection[int]) -> None:
     table.blocks = {}
 
 
-def _named(slot: Slot, choice: int) -> Slot:
-    return Slot(slot.card, ((choice,), *slot.options[1:]))
-
-
 def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: Random) -> dict[int, Order]:
     """Every card `spec` asks, written by bots that talk: a day's talk first, whose last
     intentions are the day's votes; at night, the choices `_night_choice` makes; any
@@ -809,7 +819,7 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
         else:
             choice = _night_choice(table, seat, slot, aim, living, rng)
         if choice is not None and choice in choices:
-            cards[seat] = bot_card(_named(slot, choice), seat, rng)
+            cards[seat] = named_card(slot, choice, seat, rng)
         else:
             cards[seat] = people_card(slot, memory, aims, rng)
         if card.kind == BLOCK.kind and cards[seat].targets:
