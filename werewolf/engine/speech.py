@@ -173,6 +173,27 @@ def read(square: Square, memory: Memory, trust: float) -> Claims:
     return _read(square, memory, trust, facts, *known) if facts else claims
 
 
+def grounds(memory: Memory) -> tuple[object, ...]:
+    """All that `read` looks at of `memory`, as a value of its own: a memory whose
+    grounds are equal to another's reads any square as the other did (the bots keep a
+    reading while its grounds and the square's claims stay as they were:
+    `talkers.Table.believes`). A field `read` comes to look at belongs here too
+    (tests/engine/test_talkers.py checks it)."""
+    return (
+        memory.seat,
+        memory.role,
+        memory.inquiring,
+        memory.copies,
+        memory.copied_from,
+        frozenset(memory.cleared),
+        frozenset(memory.wolves),
+        frozenset(memory.pack),
+        frozenset(memory.dead),
+        dict(memory.roles),
+        dict(memory.counts),
+    )
+
+
 def _known(square: Square, memory: Memory) -> tuple[set[int], set[int], list[tuple[int, str]]]:
     """The claimants the seat that remembers `memory` judges by what it knows of them
     and by their own votes, whatever the facts: the liars, those borne out, and the

@@ -38,7 +38,7 @@ from .bots import named_card
 from .cards import SLEEP, SLEEP_ORDER, Slot
 from .orders import TARGETS, Order
 from .people import ALLY, Aim, Memory, found, people_card
-from .speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Claims, Remark, Square, read
+from .speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Claims, Remark, Square, grounds, read
 from .state import PhaseSpec
 
 PUBLIC_SEAT = -1
@@ -103,8 +103,8 @@ class Table:
     step: int = 0
     """How many steps the bots have written cards for: memories change only between
     steps, so a seat's beliefs are kept (`believed`) until the step or the square's
-    claims change."""
-    believed: dict[int, tuple[tuple[int, int], Claims, dict[int, float]]] = field(default_factory=dict)
+    claims change, and past the step while what they were drawn from stays as it was."""
+    believed: dict[int, Belief] = field(default_factory=dict)
     blocks: dict[int, int] = field(default_factory=dict)
     """The last night's roleblocks, as (blocker, blocked), and `dead_at_dusk`, how many
     the public knew dead before that night (`_read_blocks`)."""
@@ -127,19 +127,52 @@ class Table:
         """How `seat` reads the square's claims, and its suspicion of each living seat,
         its hunches included (kept until the step or the square's claims change; not
         to be changed by the caller)."""
-        key = (self.step, self.square.claims)
+        square = self.square
+        key = (self.step, square.claims)
         kept = self.believed.get(seat)
-        if kept is not None and kept[0] == key:
-            return kept[1], kept[2]
+        if kept is not None and kept.key == key:
+            return kept.claims, kept.score
         memory = self.memories[seat]
-        claims = read(self.square, memory, self.temper.trust)
-        score = suspicion(memory, claims, self.square, living, self.temper)
+        known, alive, votes = grounds(memory), tuple(living), len(memory.votes)
+        if kept is not None and kept.key[1] == square.claims and kept.grounds == known:
+            # A step later, with no claim and nothing learnt that the reading looks at
+            # (the day's votes, say): the same reading, and the same suspicion unless
+            # the living or the votes it weighs changed (those for a known wolf).
+            claims = kept.claims
+            if kept.living == alive and (kept.votes == votes or not memory.wolves - memory.pack):
+                score = kept.score
+            else:
+                score = self._suspects(seat, claims, living)
+        else:
+            claims = read(square, memory, self.temper.trust)
+            score = self._suspects(seat, claims, living)
+        self.believed[seat] = Belief(key, known, alive, votes, claims, score)
+        return claims, score
+
+    def _suspects(self, seat: int, claims: Claims, living: Sequence[int]) -> dict[int, float]:
+        """`seat`'s suspicion of each living seat, its hunches included."""
+        score = suspicion(self.memories[seat], claims, self.square, living, self.temper)
         hunches = self.hunches.get(seat)
         if hunches:
             for other in score:
                 score[other] += hunches[other]
-        self.believed[seat] = (key, claims, score)
-        return claims, score
+        return score
+
+
+@dataclass(frozen=True, slots=True)
+class Belief:
+    """A seat's beliefs as `Table.believes` keeps them: its reading of the square's
+    claims and its suspicion of each living seat, at `key` (the bots' step, the square's
+    claims), with what they were drawn from: the `grounds` of the seat's memory
+    (`speech.grounds`), the living, and how many votes the seat had seen (`suspicion`
+    weighs those cast for a wolf it knows)."""
+
+    key: tuple[int, int]
+    grounds: tuple[object, ...]
+    living: tuple[int, ...]
+    votes: int
+    claims: Claims
+    score: dict[int, float]
 
 
 def suspicion(
