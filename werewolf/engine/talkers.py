@@ -159,7 +159,7 @@ class Table:
         return score
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Belief:
     """A seat's beliefs as `Table.believes` keeps them: its reading of the square's
     claims and its suspicion of each living seat, at `key` (the bots' step, the square's
