@@ -38,7 +38,7 @@ from .bots import named_card
 from .cards import SLEEP, SLEEP_ORDER, Slot
 from .orders import TARGETS, Order
 from .people import ALLY, Aim, Memory, found, people_card
-from .speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Claims, Remark, Square, grounds, read
+from .speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Claims, Kind, Remark, Square, grounds, read
 from .state import PhaseSpec
 
 PUBLIC_SEAT = -1
@@ -438,7 +438,7 @@ def day_talk(
                     said[seat] = choice
         intentions = said
         for seat, target in said.items():
-            square.say(_vote(day, seat, target))
+            square.say(_pointed(day, seat, VOTE, target))
         if round_ == 0:
             tally = Counter(intentions.values())
             leader = _best({seat: float(tally[seat]) for seat in living}, order)
@@ -460,17 +460,18 @@ def day_talk(
     return intentions
 
 
-_VOTES: dict[tuple[int, int, int], Remark] = {}
-"""The remarks saying whom a seat will vote for, by day, seat and target, made once:
-remarks are immutable, and each day's three rounds say most of them again."""
+_POINTED: dict[tuple[int, int, Kind, int], Remark] = {}
+"""The remarks naming one player (an accusation, an intention to vote), by day, seat,
+kind and player, made once: remarks are immutable, each day's three rounds say most
+intentions again, and every game says the same few hundred."""
 
 
-def _vote(day: int, seat: int, target: int) -> Remark:
-    """`seat`'s remark on `day` that it will vote for `target`."""
-    key = (day, seat, target)
-    remark = _VOTES.get(key)
+def _pointed(day: int, seat: int, kind: Kind, target: int) -> Remark:
+    """`seat`'s remark of `kind` (ESTIMATE, VOTE) on `day` naming `target`."""
+    key = (day, seat, kind, target)
+    remark = _POINTED.get(key)
     if remark is None:
-        remark = _VOTES[key] = Remark(day, seat, VOTE, target)
+        remark = _POINTED[key] = Remark(day, seat, kind, target)
     return remark
 
 
@@ -501,7 +502,7 @@ def _unstall(table: Table, day: int, living: Sequence[int], intentions: dict[int
     pack = table.memories[mover].pack
     target = next(other for other in leaders if other not in (mover, intentions[mover]) and other not in pack)
     intentions[mover] = target
-    table.square.say(Remark(day, mover, VOTE, target))
+    table.square.say(_pointed(day, mover, VOTE, target))
 
 
 def _intention(
@@ -571,26 +572,26 @@ def _estimates(table: Table, day: int, living: Sequence[int], hiding: set[int], 
         memory = table.memories[seat]
         if memory.pack:
             for target in _spared(memory, living, square):
-                square.say(Remark(day, seat, ESTIMATE, target))
+                square.say(_pointed(day, seat, ESTIMATE, target))
             if seat not in hiding:
                 continue
             prey = [other for other in living if other not in memory.pack]
             targets = _accusers(square, memory.pack, prey) or prey
             if targets:
-                square.say(Remark(day, seat, ESTIMATE, targets[int(rng.random() * len(targets))]))
+                square.say(_pointed(day, seat, ESTIMATE, targets[int(rng.random() * len(targets))]))
             continue
         if memory.stance:
             _feign(table, day, seat, memory, living, rng)
             continue
         known = [target for target in sorted(memory.wolves) if target in living and target != seat]
         for target in known:
-            square.say(Remark(day, seat, ESTIMATE, target))
+            square.say(_pointed(day, seat, ESTIMATE, target))
         if not known:
             score = table.believes(seat, living)[1]
             if score:
                 top = max(score.values())
                 likely = [other for other in living if score.get(other) == top]
-                square.say(Remark(day, seat, ESTIMATE, likely[int(rng.random() * len(likely))]))
+                square.say(_pointed(day, seat, ESTIMATE, likely[int(rng.random() * len(likely))]))
 
 
 def _spared(memory: Memory, living: Collection[int], square: Square | None = None) -> list[int]:
@@ -618,7 +619,7 @@ def _feign(table: Table, day: int, seat: int, memory: Memory, living: Sequence[i
         top = max((score.get(other, 0.0) for other in others), default=0.0)
         targets = [other for other in others if score.get(other, 0.0) == top]
     if targets:
-        square.say(Remark(day, seat, ESTIMATE, targets[int(rng.random() * len(targets))]))
+        square.say(_pointed(day, seat, ESTIMATE, targets[int(rng.random() * len(targets))]))
 
 
 def _night_choice(
