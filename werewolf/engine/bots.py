@@ -62,9 +62,10 @@ def _always(card: Card) -> bool:
 
 
 def _only(card: Card, choices: tuple[int, ...], rng: Random) -> Order:
-    """`bot_card`'s card for a card that `_always` fills with one choice: the very draw
-    of its general case, whose pool is that choice, and the card naming it."""
-    return _named(card, rng.sample(choices, 1)[0])
+    """`bot_card`'s card for a card that `_always` fills with one choice: the draw its
+    general case makes (`rng.sample` of one from one: the very draw of `rng.choice`
+    from one, which tests/engine/test_simulate.py checks), and the card naming it."""
+    return _named(card, rng.choice(choices))
 
 
 def named_card(slot: Slot, choice: int, seat: int, rng: Random) -> Order:
