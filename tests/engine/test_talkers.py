@@ -25,7 +25,7 @@ from werewolf.engine.talkers import (
     _house_card,
     _intention,
     _lost,
-    _pull,
+    _pulls,
     suspicion,
     talking_cards,
 )
@@ -93,7 +93,7 @@ def test_a_hiding_wolf_never_gives_the_vote_that_lynches_its_packmate() -> None:
     few = {seat: 1 for seat in (0, 4, 5)}
     assert _lost(pack, few, living) == frozenset()
     said = _intention(
-        table, 2, living, living, _pull(Counter(few.values()), table.temper), True, living, _lost(pack, few, living)
+        table, 2, living, _pulls(Counter(few.values()), living, living, table.temper), True, _lost(pack, few, living)
     )
     assert said not in (None, 1, 2)
     enough = {seat: 1 for seat in (0, 4, 5, 6, 7)}
@@ -102,10 +102,8 @@ def test_a_hiding_wolf_never_gives_the_vote_that_lynches_its_packmate() -> None:
         table,
         2,
         living,
-        living,
-        _pull(Counter(enough.values()), table.temper),
+        _pulls(Counter(enough.values()), living, living, table.temper),
         True,
-        living,
         _lost(pack, enough, living),
     )
     assert said == 1

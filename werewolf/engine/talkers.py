@@ -429,11 +429,15 @@ def day_talk(
             said = dict(intentions)
         else:
             heard = (intentions, square.claims)
-            pull = _pull(Counter(intentions.values()) if intentions else accused, temper)
+            pulls = _pulls(Counter(intentions.values()) if intentions else accused, order, named, temper)
             said = {}
             for seat in living:
-                lost = _lost(table.memories[seat].pack, intentions, living) if seat in hiding else frozenset()
-                choice = _intention(table, seat, living, named, pull, seat in hiding, order, lost)
+                if seat in hiding:
+                    choice = _intention(
+                        table, seat, living, pulls, True, _lost(memories[seat].pack, intentions, living)
+                    )
+                else:
+                    choice = _intention(table, seat, living, pulls, False)
                 if choice is not None:
                     said[seat] = choice
         intentions = said
@@ -509,17 +513,16 @@ def _intention(
     table: Table,
     seat: int,
     living: Sequence[int],
-    named: Collection[int],
-    pull: Mapping[int, float],
+    pulls: Sequence[tuple[int, float]],
     hiding: bool,
-    order: Sequence[int],
     lost: Collection[int] = frozenset(),
 ) -> int | None:
-    """Whom `seat` says it will vote for among `named`: its suspicion (a wolf's or a
-    turncoat's, the square's, its pack left out unless it hides, and the pack's spared
-    prey turned on) plus the `pull` of the square's tally (`_pull`); None when
-    it has nobody to name. A hiding wolf names a packmate only when it is `lost`
-    anyway (`_lost`): it never gives the vote that would lynch one."""
+    """Whom `seat` says it will vote for among the players `pulls` names (`_pulls`):
+    its suspicion (a wolf's or a turncoat's, the square's, its pack left out unless it
+    hides, and the pack's spared prey turned on) plus the square's pull towards each,
+    the first in the day's order among equals; None when it has nobody to name. A
+    hiding wolf names a packmate only when it is `lost` anyway (`_lost`): it never
+    gives the vote that would lynch one."""
     memory = table.memories[seat]
     if memory.pack or memory.stance:
         public_score = table.believes(PUBLIC_SEAT, living)[1]
@@ -532,24 +535,25 @@ def _intention(
             values[other] += CERTAIN
     else:
         values = table.believes(seat, living)[1]
-    # `_best` of the values among `named`, each plus the square's pull, in one pass (the
-    # seats valued are all in `order`, the living in the order of the day).
     best, top = None, 0.0
-    for other in order:
+    for other, pull in pulls:
         value = values.get(other)
-        if value is None or other not in named:
+        if value is None:
             continue
-        value += pull.get(other, 0.0)
+        value += pull
         if best is None or value > top:
             best, top = other, value
     return best
 
 
-def _pull(tally: Mapping[int, int], temper: Temper) -> dict[int, float]:
-    """How far the square's `tally` of intentions pulls a seat towards each player named
-    in it: `follow` of a whole square's votes for its leader, in proportion for the others."""
+def _pulls(
+    tally: Mapping[int, int], order: Sequence[int], named: Collection[int], temper: Temper
+) -> list[tuple[int, float]]:
+    """The players of `order` a seat may name (`named`), in that order, each with how
+    far the square's `tally` of intentions pulls a seat towards it: `follow` of a whole
+    square's votes for its leader, in proportion for the others."""
     share = temper.follow / max(tally.values(), default=1)
-    return {other: share * count for other, count in tally.items()}
+    return [(other, share * tally.get(other, 0)) for other in order if other in named]
 
 
 def _lost(pack: Collection[int], intentions: Mapping[int, int], living: Sequence[int]) -> frozenset[int]:
@@ -843,8 +847,8 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
             choice = intentions.get(seat)
             if choice is None and seat in dead:
                 # A ghost who still votes (Tabula's accusation) votes as it would say.
-                pull = _pull(Counter(intentions.values()), table.temper)
-                choice = _intention(table, seat, living, choices, pull, False, living)
+                pulls = _pulls(Counter(intentions.values()), living, choices, table.temper)
+                choice = _intention(table, seat, living, pulls, False)
         elif card.kind == memory.deadly and not memory.pack:
             choice = _deadly_choice(table, seat, choices, living, rng)
             if choice is None:
