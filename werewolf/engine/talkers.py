@@ -816,11 +816,13 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
         _read_blocks(table, living)
     if spec.kind == "day":
         talkers = [seat for seat in living if seat in spec.slots]
+        # Each slot looked at once, however many seats share it (a day's vote).
+        slots = {id(slot): slot for slot in (spec.slots[seat] for seat in talkers)}.values()
         among = {
-            houses.get(choice, choice) if spec.slots[seat].card.fields[0].refers == "house" else choice
-            for seat in talkers
-            if aims.get(spec.slots[seat].card.kind) == "hostile" and spec.slots[seat].card.fields
-            for choice in spec.slots[seat].options[0]
+            houses.get(choice, choice) if slot.card.fields[0].refers == "house" else choice
+            for slot in slots
+            if aims.get(slot.card.kind) == "hostile" and slot.card.fields
+            for choice in slot.options[0]
         }
         # The candidates talk too (a suspect in Tabula's ballot writes no card, but it
         # speaks, and the voters' beliefs must weigh it).
