@@ -294,7 +294,7 @@ def _read(
 
 def _holders(memory: Memory, role: str) -> set[int]:
     """The seats the seat that remembers `memory` knows hold `role`, its own among them."""
-    holders = {other for other, held in memory.roles.items() if held == role}
+    holders = {other for other, held in memory.roles.items() if held == role} if memory.roles else set()
     if memory.role == role:
         holders.add(memory.seat)
     return holders

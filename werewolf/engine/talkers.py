@@ -530,7 +530,7 @@ def _intention(
             shunned = {seat} | {mate for mate in memory.pack if mate not in lost}
         else:
             shunned = memory.pack if memory.pack else {seat}
-        values = {other: public_score[other] for other in living if other not in shunned}
+        values = {other: public_score[other] for other, _pull in pulls if other not in shunned}
         for other in _spared(memory, values, table.square):
             values[other] += CERTAIN
     else:
