@@ -865,3 +865,40 @@ def test_a_pack_whose_every_prey_lived_through_its_choice_tries_the_one_chosen_l
     memory.chosen.extend([4, 3, 4])
     choice = _night_choice(table, 1, Slot(KILL, ((3, 4),)), "hostile", [1, 2, 3, 4], Random(0))
     assert choice == 3
+
+
+class _Recorded:
+    """A memory that notes each of its fields looked at."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory, self.looked = memory, set[str]()
+
+    def __getattr__(self, name: str) -> object:
+        self.looked.add(name)
+        return getattr(self.memory, name)
+
+
+def test_a_reading_looks_at_nothing_of_a_memory_but_its_grounds(monkeypatch) -> None:
+    """`speech.grounds` holds all that `read` looks at of a memory: a seat keeps its
+    reading past the step while its grounds and the square's claims stay as they were
+    (`Table.believes`), so a field `read` looked at beyond them would leave a seat
+    believing what it no longer reads so. Whole games of the rulesets whose bots talk."""
+    from werewolf.engine import talkers
+    from werewolf.engine.speech import grounds
+
+    looked: set[str] = set()
+    grounded: set[str] = set()
+
+    def recorded(square: Square, memory: Memory, trust: float):  # type: ignore[no-untyped-def]
+        reading, ground = _Recorded(memory), _Recorded(memory)
+        grounds(ground)  # type: ignore[arg-type]
+        claims = read(square, reading, trust)  # type: ignore[arg-type]
+        looked.update(reading.looked)
+        grounded.update(ground.looked)
+        return claims
+
+    monkeypatch.setattr(talkers, "read", recorded)
+    for ruleset, players in [("tabula", 12), ("tabula", 24), ("lunapiena", 12), ("classic", 12), ("mafia", 13)]:
+        simulate(ruleset, players, {}, 10, 1, strategy=TALK)
+    assert {"dead", "roles", "cleared", "wolves", "counts"} <= looked
+    assert looked <= grounded, looked - grounded
