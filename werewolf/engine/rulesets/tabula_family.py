@@ -562,8 +562,9 @@ def _accused(memory: Memory, data: Mapping[str, Any]) -> None:
     """The accusation's votes and the ballot's, both shown to everyone: each (voter,
     named) is kept, so that a vote once cast for a player later known to be a wolf may
     speak for its voter."""
-    votes = data.get("votes", data.get("ballots", ()))
-    memory.votes.extend((voter, named) for voter, named in votes if named is not None)
+    for voter, named in data.get("votes", data.get("ballots", ())):
+        if named is not None:
+            memory.votes.append((voter, named))
 
 
 def _lodge(key: str) -> Lesson:
