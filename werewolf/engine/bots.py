@@ -28,7 +28,11 @@ def bot_card(slot: Slot, seat: int, rng: Random) -> Order:
         if len(choices) > 1:
             while (choice := choices[int(rng.random() * len(choices))]) == seat and fields[0].refers == "seat":
                 pass
-            return _named(card, choice)
+            named = _NAMED.setdefault(card.kind, {})
+            made = named.get(choice)
+            if made is None:
+                made = named[choice] = Order(card.kind, (choice,))
+            return made
         if len(choices) == 1 and _always(card):
             return _only(card, choices, rng)
     written: list[tuple[str, tuple[int, ...]]] = []
