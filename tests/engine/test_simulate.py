@@ -152,6 +152,33 @@ def test_bot_cards_for_a_whole_table_are_bot_card_for_each_seat() -> None:
                 state, _ = engine.resolve(state, one_by_one, rng)
 
 
+def test_a_card_naming_its_one_choice_is_drawn_as_the_general_case_draws_it() -> None:
+    """A one-field card left with one choice (a talking bot's vote, `named_card`) is
+    written without the general case's lists, from the very draw that case makes:
+    `rng.sample` of one from one, which draws as `rng.choice` of one does. A card with
+    more to fill is the general case's, from a slot narrowed to the choice."""
+    from random import Random
+
+    from werewolf.engine.bots import bot_card, named_card
+    from werewolf.engine.cards import Card, Field, Slot
+    from werewolf.engine.orders import Order
+
+    for seed in range(200):
+        sampled, chosen = Random(seed), Random(seed)
+        assert sampled.sample((7,), 1) == [chosen.choice((7,))]
+        assert sampled.getstate() == chosen.getstate()
+    vote = Slot(Card("vote", "VOTE", (Field(),)), ((3, 4, 5),))
+    pair = Card("swap", "SWAP", (Field(), Field("other", optional=True)))
+    for seed in range(50):
+        named, general = Random(seed), Random(seed)
+        assert named_card(vote, 4, 0, named) == Order("vote", (4,))
+        general.sample([4], 1)
+        assert named.getstate() == general.getstate()
+        slot = Slot(pair, ((3, 4, 5), (1, 2)))
+        assert named_card(slot, 4, 0, named) == bot_card(Slot(pair, ((4,), (1, 2))), 0, general)
+        assert named.getstate() == general.getstate()
+
+
 def test_a_bot_game_that_never_ends_is_stopped_and_said_to_be_stuck(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game the bots would play forever stops at `MOST_PHASES` with `Stuck`, not a lab
     request that hangs its worker."""

@@ -25,6 +25,7 @@ from werewolf.engine.talkers import (
     _house_card,
     _intention,
     _lost,
+    _pulls,
     suspicion,
     talking_cards,
 )
@@ -91,11 +92,20 @@ def test_a_hiding_wolf_never_gives_the_vote_that_lynches_its_packmate() -> None:
     pack = table.memories[2].pack
     few = {seat: 1 for seat in (0, 4, 5)}
     assert _lost(pack, few, living) == frozenset()
-    said = _intention(table, 2, living, living, Counter(few.values()), True, living, _lost(pack, few, living))
+    said = _intention(
+        table, 2, living, _pulls(Counter(few.values()), living, living, table.temper), True, _lost(pack, few, living)
+    )
     assert said not in (None, 1, 2)
     enough = {seat: 1 for seat in (0, 4, 5, 6, 7)}
     assert _lost(pack, {**enough, 2: 1}, living) == {1}
-    said = _intention(table, 2, living, living, Counter(enough.values()), True, living, _lost(pack, enough, living))
+    said = _intention(
+        table,
+        2,
+        living,
+        _pulls(Counter(enough.values()), living, living, table.temper),
+        True,
+        _lost(pack, enough, living),
+    )
     assert said == 1
     for seed in range(5):
         state, table = started(Temper(reveal=1.0, bluff=0.0, hide=1.0))
@@ -1130,3 +1140,39 @@ def test_with_no_seer_claimed_the_possessed_names_the_player_the_square_trusts_m
         assert werewolf and target in (7, 8), seed
         named.add(target)
     assert named == {7, 8}
+
+class _Recorded:
+    """A memory that notes each of its fields looked at."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory, self.looked = memory, set[str]()
+
+    def __getattr__(self, name: str) -> object:
+        self.looked.add(name)
+        return getattr(self.memory, name)
+
+
+def test_a_reading_looks_at_nothing_of_a_memory_but_its_grounds(monkeypatch) -> None:
+    """`speech.grounds` holds all that `read` looks at of a memory: a seat keeps its
+    reading past the step while its grounds and the square's claims stay as they were
+    (`Table.believes`), so a field `read` looked at beyond them would leave a seat
+    believing what it no longer reads so. Whole games of the rulesets whose bots talk."""
+    from werewolf.engine import talkers
+    from werewolf.engine.speech import grounds
+
+    looked: set[str] = set()
+    grounded: set[str] = set()
+
+    def recorded(square: Square, memory: Memory, trust: float):  # type: ignore[no-untyped-def]
+        reading, ground = _Recorded(memory), _Recorded(memory)
+        grounds(ground)  # type: ignore[arg-type]
+        claims = read(square, reading, trust)  # type: ignore[arg-type]
+        looked.update(reading.looked)
+        grounded.update(ground.looked)
+        return claims
+
+    monkeypatch.setattr(talkers, "read", recorded)
+    for ruleset, players in [("tabula", 12), ("tabula", 24), ("lunapiena", 12), ("classic", 12), ("mafia", 13)]:
+        simulate(ruleset, players, {}, 10, 1, strategy=TALK)
+    assert {"dead", "roles", "cleared", "wolves", "counts"} <= looked
+    assert looked <= grounded, looked - grounded

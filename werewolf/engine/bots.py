@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from random import Random
 
-from .cards import SLEEP, SLEEP_ORDER, Slot
+from .cards import SLEEP, SLEEP_ORDER, Card, Slot
 from .orders import TARGETS, Order
 
 _NAMED: dict[str, dict[int, Order]] = {}
@@ -33,6 +33,8 @@ def bot_card(slot: Slot, seat: int, rng: Random) -> Order:
             if made is None:
                 made = named[choice] = Order(card.kind, (choice,))
             return made
+        if len(choices) == 1 and _always(card):
+            return _only(card, choices, rng)
     written: list[tuple[str, tuple[int, ...]]] = []
     for field, choices in slot.pairs():
         pool = [choice for choice in choices if choice != seat or field.refers != "seat"] or list(choices)
@@ -46,6 +48,37 @@ def bot_card(slot: Slot, seat: int, rng: Random) -> Order:
     if not main and card.fields[0].least > 0 and not card.fields[0].optional:
         return Order("sleep") if card.blank else Order(card.kind)
     return Order(card.kind, main, tuple((name, values) for name, values in written if name != TARGETS))
+
+
+def _named(card: Card, choice: int) -> Order:
+    """The card of `card`'s kind naming `choice` alone."""
+    named = _NAMED.setdefault(card.kind, {})
+    made = named.get(choice)
+    if made is None:
+        made = named[choice] = Order(card.kind, (choice,))
+    return made
+
+
+def _always(card: Card) -> bool:
+    """Whether `card` names one value in its one field, which `bot_card` always fills."""
+    fields = card.fields
+    return len(fields) == 1 and fields[0].most == 1 and not (fields[0].optional and fields[0].name != TARGETS)
+
+
+def _only(card: Card, choices: tuple[int, ...], rng: Random) -> Order:
+    """`bot_card`'s card for a card that `_always` fills with one choice: the draw its
+    general case makes (`rng.sample` of one from one: the very draw of `rng.choice`
+    from one, which tests/engine/test_simulate.py checks), and the card naming it."""
+    return _named(card, rng.choice(choices))
+
+
+def named_card(slot: Slot, choice: int, seat: int, rng: Random) -> Order:
+    """`bot_card` for `slot` with its main field's choices narrowed to `choice` (the
+    player a bot that talks chose), the slot made only where the card has more to fill."""
+    card = slot.card
+    if _always(card):
+        return _only(card, (choice,), rng)
+    return bot_card(Slot(card, ((choice,), *slot.options[1:])), seat, rng)
 
 
 def bot_cards(slots: Mapping[int, Slot], rng: Random) -> dict[int, Order]:

@@ -71,6 +71,10 @@ class Square:
     """The day each seat first claimed a role."""
     day: int = 0
     """The day of the last remark."""
+    lies: dict[int, bool] = field(default_factory=dict)
+    """`belied`'s answers, by claimant, as long as `claims` is `lies_at`: what it reads
+    changes only with `claims` (a claim, a day ended), and every seat asks it alike."""
+    lies_at: int = -1
 
     def say(self, remark: Remark) -> None:
         """Post `remark`; a claim of a role or a result is kept for everyone to read."""
@@ -104,6 +108,15 @@ class Square:
         players werewolves, it said it would vote for none of those who still talked
         that day (a Seer votes for the wolves it found; a liar votes where the square
         goes)."""
+        if self.lies_at != self.claims:
+            self.lies_at = self.claims
+            self.lies = {}
+        found = self.lies.get(claimant)
+        if found is None:
+            found = self.lies[claimant] = self._belied(claimant)
+        return found
+
+    def _belied(self, claimant: int) -> bool:
         days: dict[int, set[int]] = {}
         for (speaker, target), day in self.named_on.items():
             if speaker == claimant:
@@ -146,7 +159,8 @@ def read(square: Square, memory: Memory, trust: float) -> Claims:
     nobody contests) said of a dead player whose card it has not seen is taken as a fact
     in judging claimants of other roles (the Medium's answer on a player a claimed Seer
     named), unless two such claimants disagree about that player."""
-    claims = _read(square, memory, trust, {})
+    known = _known(square, memory)
+    claims = _read(square, memory, trust, {}, *known)
     said: dict[int, tuple[set[str], set[bool]]] = {}
     for seat, results in square.results.items():
         if seat in claims.proven or (seat in claims.weight and not claims.contested.get(seat)):
@@ -156,15 +170,37 @@ def read(square: Square, memory: Memory, trust: float) -> Claims:
                     roles.add(square.claimed.get(seat, ""))
                     values.add(werewolf)
     facts = {target: (roles, values.pop()) for target, (roles, values) in said.items() if len(values) == 1}
-    return _read(square, memory, trust, facts) if facts else claims
+    return _read(square, memory, trust, facts, *known) if facts else claims
 
 
-def _read(square: Square, memory: Memory, trust: float, facts: Mapping[int, tuple[set[str], bool]]) -> Claims:
-    """`read`, given the `facts` taken from trusted claimants: for each dead player,
-    the roles of the claimants who said it and whether it was a wolf."""
+def grounds(memory: Memory) -> tuple[object, ...]:
+    """All that `read` looks at of `memory`, as a value of its own: a memory whose
+    grounds are equal to another's reads any square as the other did (the bots keep a
+    reading while its grounds and the square's claims stay as they were:
+    `talkers.Table.believes`). A field `read` comes to look at belongs here too
+    (tests/engine/test_talkers.py checks it)."""
+    return (
+        memory.seat,
+        memory.role,
+        memory.inquiring,
+        memory.copies,
+        memory.copied_from,
+        frozenset(memory.cleared),
+        frozenset(memory.wolves),
+        frozenset(memory.pack),
+        frozenset(memory.dead),
+        dict(memory.roles),
+        dict(memory.counts),
+    )
+
+
+def _known(square: Square, memory: Memory) -> tuple[set[int], set[int], list[tuple[int, str]]]:
+    """The claimants the seat that remembers `memory` judges by what it knows of them
+    and by their own votes, whatever the facts: the liars, those borne out, and the
+    others with the role each claimed, to be judged by their results (`_read`)."""
     liars: set[int] = set()
     proven: set[int] = set()
-    by_role: dict[str, list[int]] = {}
+    others: list[tuple[int, str]] = []
     for seat, role in square.claimed.items():
         if not role:
             liars.add(seat)
@@ -172,42 +208,57 @@ def _read(square: Square, memory: Memory, trust: float, facts: Mapping[int, tupl
         if seat == memory.seat:
             continue
         known = memory.roles.get(seat)
-        holders = {other for other, held in memory.roles.items() if held == role}
-        if memory.role == role:
-            holders.add(memory.seat)
         if known == role or (known is None and seat in memory.cleared and seat not in memory.wolves):
             proven.add(seat)
         elif (
             known is not None
             or (seat in memory.wolves and seat not in memory.pack)
-            or len(holders) >= memory.counts.get(role, len(holders) + 1)
+            or len(holders := _holders(memory, role)) >= memory.counts.get(role, len(holders) + 1)
         ):
             liars.add(seat)
         elif square.belied(seat):
             liars.add(seat)
         else:
-            for target, werewolf in square.results.get(seat, ()):
-                if (werewolf and target in memory.cleared) or (not werewolf and target in memory.wolves):
+            others.append((seat, role))
+    return liars, proven, others
+
+
+def _read(
+    square: Square,
+    memory: Memory,
+    trust: float,
+    facts: Mapping[int, tuple[set[str], bool]],
+    known_liars: set[int],
+    known_proven: set[int],
+    others: list[tuple[int, str]],
+) -> Claims:
+    """`read`, given the `facts` taken from trusted claimants (for each dead player,
+    the roles of the claimants who said it and whether it was a wolf) and the claimants
+    already judged (`_known`): the `others` are judged by their results."""
+    liars = set(known_liars)
+    proven = set(known_proven)
+    by_role: dict[str, list[int]] = {}
+    for seat, role in others:
+        for target, werewolf in square.results.get(seat, ()):
+            if (werewolf and target in memory.cleared) or (not werewolf and target in memory.wolves):
+                liars.add(seat)
+                break
+            if werewolf and target in memory.wolves and target not in memory.pack:
+                proven.add(seat)
+            fact = facts.get(target)
+            if fact is not None and role not in fact[0]:
+                if fact[1] != werewolf:
                     liars.add(seat)
                     break
-                if werewolf and target in memory.wolves and target not in memory.pack:
+                if werewolf:
                     proven.add(seat)
-                fact = facts.get(target)
-                if fact is not None and role not in fact[0]:
-                    if fact[1] != werewolf:
-                        liars.add(seat)
-                        break
-                    if werewolf:
-                        proven.add(seat)
-            else:
-                by_role.setdefault(role, []).append(seat)
+        else:
+            by_role.setdefault(role, []).append(seat)
     weight: dict[int, float] = {}
     contested: dict[int, float] = {}
     for role, seats in by_role.items():
         open_ = [seat for seat in seats if seat not in proven]
-        holders = {other for other, held in memory.roles.items() if held == role}
-        if memory.role == role:
-            holders.add(memory.seat)
+        holders = _holders(memory, role)
         # A claimant borne out holds its place, dead or alive (the Seer the pack killed):
         # the others share what is left of the count, and of any the game may add.
         borne_out = [
@@ -239,3 +290,11 @@ def _read(square: Square, memory: Memory, trust: float, facts: Mapping[int, tupl
                 weight[seat] = trust * places / len(open_)
                 contested[seat] = 1 - places / len(open_)
     return Claims(frozenset(liars), frozenset(proven - liars), weight, contested)
+
+
+def _holders(memory: Memory, role: str) -> set[int]:
+    """The seats the seat that remembers `memory` knows hold `role`, its own among them."""
+    holders = {other for other, held in memory.roles.items() if held == role} if memory.roles else set()
+    if memory.role == role:
+        holders.add(memory.seat)
+    return holders

@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from random import Random
 
 from .abilities import BLOCK
-from .bots import bot_card
+from .bots import named_card
 from .cards import SLEEP, SLEEP_ORDER, Slot
 from .orders import TARGETS, Order
 from .people import ALLY, Aim, Memory, found, people_card
-from .speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Claims, Remark, Square, read
+from .speech import COMING_OUT, DIVINED, ESTIMATE, VOTE, Claims, Kind, Remark, Square, grounds, read
 from .state import PhaseSpec
 
 PUBLIC_SEAT = -1
@@ -103,8 +103,8 @@ class Table:
     step: int = 0
     """How many steps the bots have written cards for: memories change only between
     steps, so a seat's beliefs are kept (`believed`) until the step or the square's
-    claims change."""
-    believed: dict[int, tuple[tuple[int, int], Claims, dict[int, float]]] = field(default_factory=dict)
+    claims change, and past the step while what they were drawn from stays as it was."""
+    believed: dict[int, Belief] = field(default_factory=dict)
     blocks: dict[int, int] = field(default_factory=dict)
     """The last night's roleblocks, as (blocker, blocked), and `dead_at_dusk`, how many
     the public knew dead before that night (`_read_blocks`)."""
@@ -127,19 +127,52 @@ class Table:
         """How `seat` reads the square's claims, and its suspicion of each living seat,
         its hunches included (kept until the step or the square's claims change; not
         to be changed by the caller)."""
-        key = (self.step, self.square.claims)
+        square = self.square
+        key = (self.step, square.claims)
         kept = self.believed.get(seat)
-        if kept is not None and kept[0] == key:
-            return kept[1], kept[2]
+        if kept is not None and kept.key == key:
+            return kept.claims, kept.score
         memory = self.memories[seat]
-        claims = read(self.square, memory, self.temper.trust)
-        score = suspicion(memory, claims, self.square, living, self.temper)
+        known, alive, votes = grounds(memory), tuple(living), len(memory.votes)
+        if kept is not None and kept.key[1] == square.claims and kept.grounds == known:
+            # A step later, with no claim and nothing learnt that the reading looks at
+            # (the day's votes, say): the same reading, and the same suspicion unless
+            # the living or the votes it weighs changed (those for a known wolf).
+            claims = kept.claims
+            if kept.living == alive and (kept.votes == votes or not memory.wolves - memory.pack):
+                score = kept.score
+            else:
+                score = self._suspects(seat, claims, living)
+        else:
+            claims = read(square, memory, self.temper.trust)
+            score = self._suspects(seat, claims, living)
+        self.believed[seat] = Belief(key, known, alive, votes, claims, score)
+        return claims, score
+
+    def _suspects(self, seat: int, claims: Claims, living: Sequence[int]) -> dict[int, float]:
+        """`seat`'s suspicion of each living seat, its hunches included."""
+        score = suspicion(self.memories[seat], claims, self.square, living, self.temper)
         hunches = self.hunches.get(seat)
         if hunches:
             for other in score:
                 score[other] += hunches[other]
-        self.believed[seat] = (key, claims, score)
-        return claims, score
+        return score
+
+
+@dataclass(slots=True)
+class Belief:
+    """A seat's beliefs as `Table.believes` keeps them: its reading of the square's
+    claims and its suspicion of each living seat, at `key` (the bots' step, the square's
+    claims), with what they were drawn from: the `grounds` of the seat's memory
+    (`speech.grounds`), the living, and how many votes the seat had seen (`suspicion`
+    weighs those cast for a wolf it knows)."""
+
+    key: tuple[int, int]
+    grounds: tuple[object, ...]
+    living: tuple[int, ...]
+    votes: int
+    claims: Claims
+    score: dict[int, float]
 
 
 def suspicion(
@@ -159,8 +192,8 @@ def suspicion(
     for claimant, chance in claims.contested.items():
         if claimant in score:
             score[claimant] += temper.doubt * chance - claims.weight[claimant]
-    if memory.votes:
-        wolves = memory.wolves - memory.pack
+    wolves = memory.wolves - memory.pack if memory.votes else None
+    if wolves:
         for voter, named in memory.votes:
             if named in wolves and voter in score:
                 score[voter] -= temper.votes
@@ -387,17 +420,29 @@ def day_talk(
     accused: Counter[int] = Counter(
         remark.target for remark in square.today(day, ESTIMATE) if remark.target is not None
     )
+    heard: tuple[dict[int, int], int] | None = None
     for round_ in range(ROUNDS):
-        tally = Counter(intentions.values()) if intentions else accused
-        said: dict[int, int] = {}
-        for seat in living:
-            lost = _lost(table.memories[seat].pack, intentions, living) if seat in hiding else frozenset()
-            choice = _intention(table, seat, living, named, tally, seat in hiding, order, lost)
-            if choice is not None:
-                said[seat] = choice
+        said: dict[int, int]
+        if heard == (intentions, square.claims):
+            # The round before heard the same intentions, and nothing was claimed since:
+            # each seat weighs all as it did then, and says again what it said.
+            said = dict(intentions)
+        else:
+            heard = (intentions, square.claims)
+            pulls = _pulls(Counter(intentions.values()) if intentions else accused, order, named, temper)
+            said = {}
+            for seat in living:
+                if seat in hiding:
+                    choice = _intention(
+                        table, seat, living, pulls, True, _lost(memories[seat].pack, intentions, living)
+                    )
+                else:
+                    choice = _intention(table, seat, living, pulls, False)
+                if choice is not None:
+                    said[seat] = choice
         intentions = said
         for seat, target in said.items():
-            square.say(Remark(day, seat, VOTE, target))
+            square.say(_pointed(day, seat, VOTE, target))
         if round_ == 0:
             tally = Counter(intentions.values())
             leader = _best({seat: float(tally[seat]) for seat in living}, order)
@@ -417,6 +462,21 @@ def day_talk(
         _unstall(table, day, living, intentions, rng)
     table.intentions = intentions
     return intentions
+
+
+_POINTED: dict[tuple[int, int, Kind, int], Remark] = {}
+"""The remarks naming one player (an accusation, an intention to vote), by day, seat,
+kind and player, made once: remarks are immutable, each day's three rounds say most
+intentions again, and every game says the same few hundred."""
+
+
+def _pointed(day: int, seat: int, kind: Kind, target: int) -> Remark:
+    """`seat`'s remark of `kind` (ESTIMATE, VOTE) on `day` naming `target`."""
+    key = (day, seat, kind, target)
+    remark = _POINTED.get(key)
+    if remark is None:
+        remark = _POINTED[key] = Remark(day, seat, kind, target)
+    return remark
 
 
 def _unstall(table: Table, day: int, living: Sequence[int], intentions: dict[int, int], rng: Random) -> None:
@@ -446,24 +506,23 @@ def _unstall(table: Table, day: int, living: Sequence[int], intentions: dict[int
     pack = table.memories[mover].pack
     target = next(other for other in leaders if other not in (mover, intentions[mover]) and other not in pack)
     intentions[mover] = target
-    table.square.say(Remark(day, mover, VOTE, target))
+    table.square.say(_pointed(day, mover, VOTE, target))
 
 
 def _intention(
     table: Table,
     seat: int,
     living: Sequence[int],
-    named: Collection[int],
-    tally: Mapping[int, int],
+    pulls: Sequence[tuple[int, float]],
     hiding: bool,
-    order: Sequence[int],
     lost: Collection[int] = frozenset(),
 ) -> int | None:
-    """Whom `seat` says it will vote for among `named`: its suspicion (a wolf's or a
-    turncoat's, the square's, its pack left out unless it hides, and the pack's spared
-    prey turned on) plus `follow` of the square's `tally` over its leader's; None when
-    it has nobody to name. A hiding wolf names a packmate only when it is `lost`
-    anyway (`_lost`): it never gives the vote that would lynch one."""
+    """Whom `seat` says it will vote for among the players `pulls` names (`_pulls`):
+    its suspicion (a wolf's or a turncoat's, the square's, its pack left out unless it
+    hides, and the pack's spared prey turned on) plus the square's pull towards each,
+    the first in the day's order among equals; None when it has nobody to name. A
+    hiding wolf names a packmate only when it is `lost` anyway (`_lost`): it never
+    gives the vote that would lynch one."""
     memory = table.memories[seat]
     if memory.pack or memory.stance:
         public_score = table.believes(PUBLIC_SEAT, living)[1]
@@ -471,18 +530,30 @@ def _intention(
             shunned = {seat} | {mate for mate in memory.pack if mate not in lost}
         else:
             shunned = memory.pack if memory.pack else {seat}
-        values = {other: public_score[other] for other in living if other not in shunned}
+        values = {other: public_score[other] for other, _pull in pulls if other not in shunned}
         for other in _spared(memory, values, table.square):
             values[other] += CERTAIN
     else:
         values = table.believes(seat, living)[1]
-    values = {other: value for other, value in values.items() if other in named}
-    if not values:
-        return None
-    share = table.temper.follow / max(tally.values(), default=1)
-    for other in values:
-        values[other] += share * tally.get(other, 0)
-    return _best(values, order)
+    best, top = None, 0.0
+    for other, pull in pulls:
+        value = values.get(other)
+        if value is None:
+            continue
+        value += pull
+        if best is None or value > top:
+            best, top = other, value
+    return best
+
+
+def _pulls(
+    tally: Mapping[int, int], order: Sequence[int], named: Collection[int], temper: Temper
+) -> list[tuple[int, float]]:
+    """The players of `order` a seat may name (`named`), in that order, each with how
+    far the square's `tally` of intentions pulls a seat towards it: `follow` of a whole
+    square's votes for its leader, in proportion for the others."""
+    share = temper.follow / max(tally.values(), default=1)
+    return [(other, share * tally.get(other, 0)) for other in order if other in named]
 
 
 def _lost(pack: Collection[int], intentions: Mapping[int, int], living: Sequence[int]) -> frozenset[int]:
@@ -505,26 +576,26 @@ def _estimates(table: Table, day: int, living: Sequence[int], hiding: set[int], 
         memory = table.memories[seat]
         if memory.pack:
             for target in _spared(memory, living, square):
-                square.say(Remark(day, seat, ESTIMATE, target))
+                square.say(_pointed(day, seat, ESTIMATE, target))
             if seat not in hiding:
                 continue
             prey = [other for other in living if other not in memory.pack]
             targets = _accusers(square, memory.pack, prey) or prey
             if targets:
-                square.say(Remark(day, seat, ESTIMATE, targets[int(rng.random() * len(targets))]))
+                square.say(_pointed(day, seat, ESTIMATE, targets[int(rng.random() * len(targets))]))
             continue
         if memory.stance:
             _feign(table, day, seat, memory, living, rng)
             continue
         known = [target for target in sorted(memory.wolves) if target in living and target != seat]
         for target in known:
-            square.say(Remark(day, seat, ESTIMATE, target))
+            square.say(_pointed(day, seat, ESTIMATE, target))
         if not known:
             score = table.believes(seat, living)[1]
             if score:
                 top = max(score.values())
                 likely = [other for other in living if score.get(other) == top]
-                square.say(Remark(day, seat, ESTIMATE, likely[int(rng.random() * len(likely))]))
+                square.say(_pointed(day, seat, ESTIMATE, likely[int(rng.random() * len(likely))]))
 
 
 def _spared(memory: Memory, living: Collection[int], square: Square | None = None) -> list[int]:
@@ -552,7 +623,7 @@ def _feign(table: Table, day: int, seat: int, memory: Memory, living: Sequence[i
         top = max((score.get(other, 0.0) for other in others), default=0.0)
         targets = [other for other in others if score.get(other, 0.0) == top]
     if targets:
-        square.say(Remark(day, seat, ESTIMATE, targets[int(rng.random() * len(targets))]))
+        square.say(_pointed(day, seat, ESTIMATE, targets[int(rng.random() * len(targets))]))
 
 
 def _night_choice(
@@ -731,10 +802,6 @@ def _read_blocks(table: Table, living: Collection[int]) -> None:
     table.blocks = {}
 
 
-def _named(slot: Slot, choice: int) -> Slot:
-    return Slot(slot.card, ((choice,), *slot.options[1:]))
-
-
 def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: Random) -> dict[int, Order]:
     """Every card `spec` asks, written by bots that talk: a day's talk first, whose last
     intentions are the day's votes; at night, the choices `_night_choice` makes; any
@@ -749,11 +816,13 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
         _read_blocks(table, living)
     if spec.kind == "day":
         talkers = [seat for seat in living if seat in spec.slots]
+        # Each slot looked at once, however many seats share it (a day's vote).
+        slots = {id(slot): slot for slot in (spec.slots[seat] for seat in talkers)}.values()
         among = {
-            houses.get(choice, choice) if spec.slots[seat].card.fields[0].refers == "house" else choice
-            for seat in talkers
-            if aims.get(spec.slots[seat].card.kind) == "hostile" and spec.slots[seat].card.fields
-            for choice in spec.slots[seat].options[0]
+            houses.get(choice, choice) if slot.card.fields[0].refers == "house" else choice
+            for slot in slots
+            if aims.get(slot.card.kind) == "hostile" and slot.card.fields
+            for choice in slot.options[0]
         }
         # The candidates talk too (a suspect in Tabula's ballot writes no card, but it
         # speaks, and the voters' beliefs must weigh it).
@@ -780,8 +849,8 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
             choice = intentions.get(seat)
             if choice is None and seat in dead:
                 # A ghost who still votes (Tabula's accusation) votes as it would say.
-                tally = Counter(intentions.values())
-                choice = _intention(table, seat, living, choices, tally, False, living)
+                pulls = _pulls(Counter(intentions.values()), living, choices, table.temper)
+                choice = _intention(table, seat, living, pulls, False)
         elif card.kind == memory.deadly and not memory.pack:
             choice = _deadly_choice(table, seat, choices, living, rng)
             if choice is None:
@@ -790,7 +859,7 @@ def talking_cards(table: Table, spec: PhaseSpec, aims: Mapping[str, Aim], rng: R
         else:
             choice = _night_choice(table, seat, slot, aim, living, rng)
         if choice is not None and choice in choices:
-            cards[seat] = bot_card(_named(slot, choice), seat, rng)
+            cards[seat] = named_card(slot, choice, seat, rng)
         else:
             cards[seat] = people_card(slot, memory, aims, rng)
         if card.kind == BLOCK.kind and cards[seat].targets:
