@@ -26,6 +26,7 @@ _SERVED = ["--seconds", "0.4", "--rounds", "1", "--clients", "2", "--workers", "
 """The smallest run of a benchmark that serves pages under gunicorn."""
 
 SMALLEST = {
+    "game_digests.py": ["write", os.devnull, "--games", "2", "--ruleset", "classic"],
     "ideal_village.py": ["--games", "20", "--ruleset", "lunapiena"],
     "inbound_limits.py": ["--scale", "0.01"],
     "lab.py": ["--games", "20", "--repeat", "1", "--players", "8", "--web"],
@@ -47,6 +48,7 @@ SMALLEST = {
 """Each script, and the arguments that make it smallest."""
 
 PRINTS = {
+    "game_digests.py": "classic 16 talk: 2 games",
     "ideal_village.py": "| 24 | 3 | no |",
     "inbound_limits.py": "baseline",
     "lab.py": "ratio whole answer / bare simulate runs of its games",

@@ -1141,6 +1141,7 @@ def test_with_no_seer_claimed_the_possessed_names_the_player_the_square_trusts_m
         named.add(target)
     assert named == {7, 8}
 
+
 class _Recorded:
     """A memory that notes each of its fields looked at."""
 
