@@ -181,7 +181,8 @@ def project(
         command += [f"--concurrency={concurrency}"] if concurrency > 1 else ["--pool=solo"]
         if getattr(args, "nice", 0):  # the README's deployment: the workers below the web server
             command = ["nice", "-n", str(args.nice), *command]
-        command += ["--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+        # As the README's deployment runs them (README, "Deploying": why these flags).
+        command += ["--loglevel=info", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         if number == 0:
             command += ["-B", "--schedule", f"{VAR}/beat-schedule"]
         log = open(f"{VAR}/worker{number}.log", "w")  # noqa: SIM115 - kept open for the process
