@@ -71,9 +71,17 @@ def main() -> int:
     )
     parser.add_argument("--cpu", action="store_true", help="no profile: the task's CPU against the bare loop's")
     parser.add_argument("--celery", type=int, metavar="N", help="no games: Celery's own cost a task, over N tasks")
+    parser.add_argument(
+        "--loglevel", default="info", help="with --celery: the worker's --loglevel (the README's deployment: info)"
+    )
+    parser.add_argument(
+        "--gossip",
+        action="store_true",
+        help="with --celery: Celery's defaults, gossip, mingle and heartbeats on (the deployment turns them off)",
+    )
     args = parser.parse_args()
     if args.celery:
-        return celery_cost(args.celery)
+        return celery_cost(args.celery, args.loglevel, args.gossip)
     inbox = storm.Inbox()
     os.environ.update(
         {"WEREWOLF_EMAIL": "smtp", "WEREWOLF_EMAIL_HOST": "127.0.0.1", "WEREWOLF_EMAIL_PORT": str(inbox.port)}
@@ -159,9 +167,10 @@ def main() -> int:
     return 0
 
 
-def celery_cost(tasks: int) -> int:
+def celery_cost(tasks: int, loglevel: str = "info", gossip: bool = False) -> int:
     """A solo worker's CPU for `tasks` tasks that each read one row, against their bodies
-    run in this process (see the module's notes)."""
+    run in this process (see the module's notes). The worker runs as the README's
+    deployment runs it (`--loglevel`, gossip, mingle and heartbeats off) unless told."""
     import subprocess
 
     import django
@@ -175,7 +184,9 @@ def celery_cost(tasks: int) -> int:
     call_command("migrate", verbosity=0)
     app.control.purge()
     command = [sys.executable, "-m", "celery", "-A", "werewolf", "worker", "--pool=solo", "-n", "profile@%h"]
-    command += ["--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+    command += [f"--loglevel={loglevel}"]
+    if not gossip:
+        command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
     worker = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def settled() -> float:  # the worker's CPU once it has stopped using any
@@ -202,7 +213,9 @@ def celery_cost(tasks: int) -> int:
     for number in range(tasks):
         resolve_due_phase.run(-1 - number)
     body = time.thread_time() - start
-    print(f"{tasks} tasks through a solo worker, {app.connection_for_write().transport_cls} broker")
+    flags = "gossip, mingle, heartbeats" if gossip else "without gossip, mingle, heartbeats"
+    print(f"{tasks} tasks through a solo worker, {app.connection_for_write().transport_cls} broker", end="")
+    print(f", --loglevel={loglevel}, {flags}")
     print(f"the worker's CPU a task {spent / tasks * 1000:.2f} ms, the body alone {body / tasks * 1000:.2f} ms")
     print(f"Celery's own cost a task: {(spent - body) / tasks * 1000:.2f} ms")
     return 0

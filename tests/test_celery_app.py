@@ -41,3 +41,34 @@ def test_a_task_drops_a_connection_that_broke() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     assert connection.connection is not broken
+
+
+def test_the_sweep_runs_each_step_though_one_fails(monkeypatch, caplog) -> None:
+    """The beat's one task a sweep runs the deadlines' hand-out first, then the other
+    steps; one that fails is logged and the others still run (the next sweep tries it
+    again, as its own task's next run did)."""
+    from tasks import phases
+
+    assert [step.name for step in phases.SWEEP] == [
+        "tasks.phases.sweep_due_phases",
+        "tasks.phases.send_reminders",
+        "tasks.phases.post_vote_counts",
+        "tasks.mail.send_talk_digests",
+        "tasks.standbys.sweep_take_overs",
+    ]
+    ran = []
+
+    class Step:
+        def __init__(self, name: str, fails: bool) -> None:
+            self.name, self.fails = name, fails
+
+        def run(self) -> int:
+            ran.append(self.name)
+            if self.fails:
+                raise RuntimeError("down")
+            return 1
+
+    monkeypatch.setattr(phases, "SWEEP", (Step("first", True), Step("second", False), Step("third", False)))
+    phases.sweep.run()
+    assert ran == ["first", "second", "third"]
+    assert "the sweep's step first failed" in caplog.text

@@ -25,26 +25,14 @@ app.conf.imports = ("tasks.phases", "tasks.mail", "tasks.printing", "tasks.house
 def _schedule_sweeper(sender: Celery, **kwargs: object) -> None:
     from django.conf import settings
 
-    sender.add_periodic_task(
-        settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.phases.sweep_due_phases"), name="sweep due phases"
-    )
-    sender.add_periodic_task(
-        settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.phases.send_reminders"), name="send reminders"
-    )
-    sender.add_periodic_task(
-        settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.phases.post_vote_counts"), name="post vote counts"
-    )
-    sender.add_periodic_task(
-        settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.mail.send_talk_digests"), name="send talk digests"
-    )
+    # One task for the deadlines, reminders, vote counts, talk digests and standbys
+    # (tasks.phases.sweep): one message a sweep rather than five.
+    sender.add_periodic_task(settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.phases.sweep"), name="sweep")
     sender.add_periodic_task(
         settings.WEREWOLF_MAIL_SWEEP_SECONDS, sender.signature("tasks.mail.send_pending_mail"), name="send pending mail"
     )
     sender.add_periodic_task(
         600, sender.signature("tasks.housekeeping.drop_expired_signups"), name="drop expired sign-ups"
-    )
-    sender.add_periodic_task(
-        settings.WEREWOLF_SWEEP_SECONDS, sender.signature("tasks.standbys.sweep_take_overs"), name="seat standbys"
     )
     sender.add_periodic_task(
         3600, sender.signature("tasks.housekeeping.forget_old_addresses"), name="remove old games' addresses"

@@ -561,6 +561,9 @@ def test_the_beat_runs_the_take_over_sweep_and_the_worker_knows_its_tasks() -> N
     beat = Celery("werewolf")
     beat.config_from_object("django.conf:settings", namespace="CELERY")
     _schedule_sweeper(beat)
-    assert beat.conf.beat_schedule["seat standbys"]["task"] == "tasks.standbys.sweep_take_overs"
+    assert beat.conf.beat_schedule["sweep"]["task"] == "tasks.phases.sweep"
+    from tasks.phases import SWEEP
+
+    assert "tasks.standbys.sweep_take_overs" in [step.name for step in SWEEP]
     assert "tasks.standbys" in worker.conf.imports
     assert attendance.TAKE_OVER_TASK == "tasks.standbys.take_over"
