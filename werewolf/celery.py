@@ -6,7 +6,15 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_init, worker_process_shutdown, worker_shutdown
+from celery.signals import (
+    after_setup_logger,
+    after_setup_task_logger,
+    task_postrun,
+    task_prerun,
+    worker_init,
+    worker_process_shutdown,
+    worker_shutdown,
+)
 
 from werewolf import broker
 
@@ -41,6 +49,22 @@ def _schedule_sweeper(sender: Celery, **kwargs: object) -> None:
         sender.add_periodic_task(
             settings.WEREWOLF_IMAP_POLL_SECONDS, sender.signature("tasks.mail.fetch_mail"), name="fetch mail"
         )
+
+
+@after_setup_logger.connect
+@after_setup_task_logger.connect
+def _json_lines(logger: logging.Logger, **kwargs: object) -> None:
+    """With WEREWOLF_LOG_FORMAT=json a worker writes the lines the web server writes: a
+    worker's logging is Celery's own (its `--loglevel`, its handlers in place of the root
+    logger's), so each of Celery's handlers is given the project's JSON formatter, and the
+    resolutions and mails the worker logs reach a log collector with their ids."""
+    from django.conf import settings
+
+    if settings.WEREWOLF_LOG_JSON:
+        from werewolf.logs import JSONFormatter
+
+        for handler in logger.handlers:
+            handler.setFormatter(JSONFormatter())
 
 
 @worker_init.connect

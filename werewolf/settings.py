@@ -492,7 +492,9 @@ WEREWOLF_HAND_OUT_AGAIN_SECONDS = float(os.environ.get("WEREWOLF_HAND_OUT_AGAIN_
 WEREWOLF_MAIL_STALE_SECONDS = float(os.environ.get("WEREWOLF_MAIL_STALE_SECONDS", "900"))
 
 # WEREWOLF_LOG_FORMAT=json: one JSON object a line, with game, phase, dispatch and inbound
-# ids (werewolf/logs.py), for a log collector; plain text otherwise.
+# ids (werewolf/logs.py), for a log collector; plain text otherwise. The Celery workers
+# write the same lines (werewolf/celery.py gives Celery's handlers the same formatter).
+WEREWOLF_LOG_JSON = os.environ.get("WEREWOLF_LOG_FORMAT", "").lower() == "json"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -500,7 +502,7 @@ LOGGING = {
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            **({"formatter": "json"} if os.environ.get("WEREWOLF_LOG_FORMAT", "").lower() == "json" else {}),
+            **({"formatter": "json"} if WEREWOLF_LOG_JSON else {}),
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("WEREWOLF_LOG_LEVEL", "WARNING")},

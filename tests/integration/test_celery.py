@@ -5,6 +5,7 @@ defaults, or Redis in the second CI run. No eager mode anywhere here."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import timedelta
 
@@ -144,3 +145,26 @@ def test_an_eta_task_redelivered_past_the_visibility_timeout_resolves_once(organ
     kinds = phase_events(Phase.objects.get(pk=phase.pk))
     assert kinds.count("pack_chose") == 1
     assert Phase.objects.filter(game=game).count() == 2
+
+
+def test_a_worker_writes_json_lines_when_the_site_asks_for_them(organiser, tmp_path, real_tasks) -> None:
+    """WEREWOLF_LOG_FORMAT=json: the worker's own lines (it is ready) and the app's (a
+    phase resolved, with its game, phase and resolution) are JSON objects, as the web
+    server's are, though Celery sets up a worker's logging itself."""
+    game = running_game(organiser)
+    phase = game.current_phase()
+    Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    worker = Worker("json", tmp_path / "json.log", env={"WEREWOLF_LOG_FORMAT": "json"})
+    try:
+        worker.wait_ready()
+        app.send_task("tasks.phases.resolve_due_phase", args=[phase.pk])
+        assert wait_for(lambda: "resolved phase" in worker.log.read_text(), timeout=60)
+    finally:
+        log = worker.stop()
+    assert "Traceback" not in log, log
+    lines = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+    assert any(line["message"].endswith(" ready.") for line in lines), log
+    resolved = next(line for line in lines if line["message"].startswith("resolved phase"))
+    assert resolved["logger"] == "werewolf.games.services" and resolved["level"] == "INFO"
+    assert (resolved["game"], resolved["phase"], resolved["index"]) == (game.pk, phase.pk, 0)
+    assert not [line for line in log.splitlines() if "resolved phase" in line and not line.startswith("{")]
