@@ -506,10 +506,11 @@ def run(address: str) -> int:
         started.append(
             Watched(
                 "the Celery worker (and its beat)",
-                # At a lower priority than the web server, as the README's deployment runs it:
-                # a deadline's mails wait a little, a page does not.
+                # At a lower priority than the web server, and without the chatter between
+                # workers nothing here uses, as the README's deployment runs it: a
+                # deadline's mails wait a little, a page does not.
                 [*WORKER_NICE, str(PYTHON), "-m", "celery", "-A", "werewolf", "worker", "-B", "--pool=solo"]
-                + ["--loglevel=warning"],
+                + ["--loglevel=warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
             )
         )
         server = Watched("the web server", [str(PYTHON), "manage.py", "runserver", "--noreload", address])
