@@ -4,6 +4,7 @@ processes (one with the beat) and a loopback SMTP server; beside it, in the same
 bare loop doing the same claims, event rows and SMTP sends with no framework.
 
     python benchmarks/storm.py [--games 1000] [--players 12] [--workers 2] [--nice 0] [--concurrency 1]
+        [--code DIR]
 
 `--workers` solo worker processes (one task at a time each), or with `--concurrency N` each
 a prefork worker of N processes, as the README's deployment runs them: `--workers 1
@@ -181,6 +182,7 @@ def project(
         "WEREWOLF_EMAIL_PORT": str(inbox.port),
         "WEREWOLF_SWEEP_SECONDS": "1",
         "WEREWOLF_MAIL_SWEEP_SECONDS": "5",
+        "PYTHONPATH": str(code(args)),
     }
     workers = []
     for number in range(args.workers):
@@ -196,7 +198,7 @@ def project(
         if number == 0:
             command += ["-B", "--schedule", f"{VAR}/beat-schedule"]
         log = open(f"{VAR}/worker{number}.log", "w")  # noqa: SIM115 - kept open for the process
-        workers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+        workers.append(subprocess.Popen(command, cwd=code(args), env=env, stdout=log, stderr=subprocess.STDOUT))
     wanted = args.games * args.players
     settle(workers)  # the workers start: their imports and templates are not the storm's
     if ready is not None:
@@ -258,6 +260,23 @@ def project(
 
 REST_SECONDS = 5.0
 """How long the workers' CPU at rest is counted before the deadline."""
+
+
+def code(args: argparse.Namespace) -> Path:
+    """The tree whose code the workers (and `storm_pages.py`'s web server) run: this one,
+    or `--code`'s, a checkout of another commit measured by this tree's instruments (a
+    "before" beside an "after" on one instrument, docs/performance.md). Its database schema
+    must be this tree's (the games are made and read here) and its packages this venv's."""
+    return Path(getattr(args, "code", None) or ROOT).resolve()
+
+
+def add_code_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--code",
+        metavar="DIR",
+        help="run the workers (and web server) from another checkout, e.g. `git worktree add DIR COMMIT`: "
+        "a before and an after measured by the same instruments",
+    )
 
 
 def settle(workers: list[subprocess.Popen[bytes]], most: float = 60.0) -> None:
@@ -332,6 +351,7 @@ def main() -> int:
         default=1,
         help="processes a worker runs (the README's `--concurrency`; 1: a solo worker, as --workers counts them)",
     )
+    add_code_argument(parser)
     args = parser.parse_args()
     try:  # a table the rules refuse fails here, not halfway through setting games up
         engine.options("classic", {}, args.players)
@@ -341,6 +361,8 @@ def main() -> int:
 
     django.setup()
     inbox = Inbox()
+    if args.code:
+        print(f"The workers run {code(args)}'s code", flush=True)
     try:
         print(f"Setting up {args.games} games of {args.players} ...", flush=True)
         ours = project(args, inbox)

@@ -7,7 +7,7 @@ deployment.
 
     python benchmarks/storm_pages.py [--games 1000] [--players 12] [--workers 2]
         [--web-workers 4] [--threads 4] [--clients 8] [--quiet-seconds 10] [--quiet-clients 1]
-        [--share 1.0] [--nice 10] [--no-scaling]
+        [--share 1.0] [--nice 10] [--no-scaling] [--code DIR]
 
 It uses the configured database and broker as `storm.py` does. Before the deadline, with
 the workers up and idle, `--quiet-clients` players (one: a page's own time, with no queue
@@ -29,7 +29,9 @@ one worker and then with `--workers`, each on games of its own: the storm's own 
 against the bare loop and what one more worker buys. It ends with issue 40's table, each
 figure beside its goal (the seat page's CPU against the trivial view is `web.py`'s).
 The workers run at `--nice` (10), as the README's deployment runs them beside the web
-server; `--nice 0` runs them at the web's priority.
+server; `--nice 0` runs them at the web's priority. `--code DIR` runs the workers and the
+web server from another checkout (`git worktree add DIR COMMIT`) with this tree's
+instruments: a before and an after on one instrument, each on a fresh database.
 """
 
 from __future__ import annotations
@@ -230,14 +232,20 @@ def seat_paths(ids: list[int]) -> dict[str, str]:
     return {player.email: str(links.url_for(player, absolute=False)) for player in players}
 
 
-def serve(workers: int, threads: int) -> tuple[subprocess.Popen, int]:
-    """gunicorn on a free port, as the README's deployment runs it; once it answers."""
+def serve(workers: int, threads: int, code: Path = ROOT) -> tuple[subprocess.Popen, int]:
+    """gunicorn on a free port, as the README's deployment runs it, on `code`'s tree; once
+    it answers."""
     port = free_port()
-    env = {**os.environ, "WEREWOLF_ALLOWED_HOSTS": "127.0.0.1", "WEREWOLF_CSRF_TRUSTED_ORIGINS": "http://127.0.0.1"}
+    env = {
+        **os.environ,
+        "WEREWOLF_ALLOWED_HOSTS": "127.0.0.1",
+        "WEREWOLF_CSRF_TRUSTED_ORIGINS": "http://127.0.0.1",
+        "PYTHONPATH": str(code),
+    }
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     command = [gunicorn, "werewolf.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(workers), "--threads", str(threads)]
     log = open(f"{storm.VAR}/gunicorn.log", "w")  # noqa: SIM115 - kept open for the process
-    server = subprocess.Popen([*command, "--log-level", "warning"], cwd=ROOT, env=env, stdout=log, stderr=log)
+    server = subprocess.Popen([*command, "--log-level", "warning"], cwd=code, env=env, stdout=log, stderr=log)
     for _ in range(300):
         try:
             Client(port).request("GET", "/healthz")
@@ -284,6 +292,7 @@ def main() -> int:
     parser.add_argument(
         "--no-scaling", dest="scaling", action="store_false", help="skip the storms alone (1 worker, then --workers)"
     )
+    storm.add_code_argument(parser)
     args = parser.parse_args()
     try:
         engine.options("classic", {}, args.players)
@@ -293,6 +302,8 @@ def main() -> int:
 
     django.setup()
     inbox = storm.Inbox()
+    if args.code:
+        print(f"The workers and the web server run {storm.code(args)}'s code", flush=True)
     alone: dict[int, dict[str, float]] = {}
     if args.scaling:
         try:
@@ -304,7 +315,7 @@ def main() -> int:
         except BaseException:
             inbox.stop()
             raise
-    server, port = serve(args.web_workers, args.threads)
+    server, port = serve(args.web_workers, args.threads, storm.code(args))
     quiet: list[Visit] = []
     players: Players | None = None
     spent: dict[str, float] = {}
