@@ -93,16 +93,16 @@ suggestion, figures that need less leave it to it (`suggest_seconds`)."""
 FIGURES_SECONDS = 0.85
 """The most of `ANSWER_SECONDS` the figures are given (`study`'s clock): half, the other
 half the suggestion's race; the figures' floors (`fill`) are played whatever it, and take
-more where a table's games cost more (150 games at Lupus in Tabula 12, about 1.1 s on a
-quiet machine)."""
+more where a table's games cost more (150 games at Lupus in Tabula 12, 1.1 s by the wall
+clock on the sixth session's quiet machine)."""
 
 SUGGEST_FLOOR = 0.25
 """The least time the suggestion is given however long the figures took (`suggest_seconds`):
-at 12 players the setup's first games and the first few changes' (30 to 100 games),
-so that a lopsided setup gets a change to suggest and the page says how many it had no
-time to try (`Suggestion.untried`). Only figures past `ANSWER_SECONDS` minus this (a
-machine loaded three times over, or a table far larger than 12) make the answer longer
-than its budget, by at most this."""
+at Lupus in Tabula 12 about 70 talking games by the seventh session's CPU (the setup's
+first ten and the first five or six changes' first ten), so that a lopsided setup gets
+changes to compare and the page says how many it had no time to try (`Suggestion.untried`).
+Only figures taking more than `ANSWER_SECONDS` less this (their floors at Tabula 20, 1.3
+to 1.7 s of CPU then) make the whole answer overrun its budget, by what they took past it."""
 
 
 @dataclass(frozen=True, slots=True)
