@@ -7,10 +7,12 @@ either side of it (11, 12, 13 players) with the lab's two bot strategies, `--gam
 each, against `simulate` called for exactly those games (same counts, strategies, seeds)
 and nothing else; both in turns (bare, lab, bare...), best of `--repeat`.
 
-Then the whole answer the web gives, `--repeat` times: the figures within the web's
-budget and, for the side they flag (else the side farthest from even), the race of the
-option changes within its own (those it had no time to try counted), given the figures'
-share as the web gives it, against the goal of two seconds (issue 39); each time followed
+Then the whole answer the web gives, `--repeat` times: the figures within their share of
+the whole answer's budget (`engine.lab.FIGURES_SECONDS` of `ANSWER_SECONDS`) and, for the
+side they flag (else the side farthest from even), the race of the option changes within
+what the figures left (`engine.lab.suggest_seconds`, as the web asks it; those changes it
+had no time to try counted), given the figures' share as the web gives it, against the
+goal of two seconds (issue 39); each time followed
 by the bare `simulate` runs of exactly the games that answer played (each figure's, each
 change's tried, and the setup's own first games the race compares the changes with). The ratios, not the absolute times,
 are the figures to compare between machines: what the lab adds to the games it plays.
@@ -40,9 +42,6 @@ from werewolf import engine  # noqa: E402
 from werewolf.engine import lab  # noqa: E402
 from werewolf.engine.lab import STRATEGIES  # noqa: E402
 from werewolf.engine.simulate import simulate  # noqa: E402
-
-WEB_SECONDS, SUGGEST_SECONDS = 0.85, 0.85
-"""The budgets the web side gives (werewolf/games/lab.py, which imports Django)."""
 
 GOAL = 2.0
 """The whole answer's goal, in seconds (issue 39)."""
@@ -92,13 +91,14 @@ def whole(ruleset: str, players: int, options: dict[str, Any]) -> tuple[float, f
     (count, options, strategy, games) for the bare replay."""
     COLLECTIONS.on = True
     started = time.perf_counter()
-    result = lab.study(ruleset, players, options, seconds=WEB_SECONDS)
+    result = lab.study(ruleset, players, options, seconds=lab.FIGURES_SECONDS)
     figured = time.perf_counter() - started
     judged = result.at(players, lab.JUDGE)
     assert judged is not None
     side = result.flagged.side if result.flagged else max(judged.shares, key=lambda s: abs(s.share - 0.5)).side
+    budget = lab.suggest_seconds(result)
     started = time.perf_counter()
-    found = lab.suggest(ruleset, players, options, side, lab.JUDGE, seconds=SUGGEST_SECONDS, base=judged.of(side))
+    found = lab.suggest(ruleset, players, options, side, lab.JUDGE, seconds=budget, base=judged.of(side))
     suggested = time.perf_counter() - started
     COLLECTIONS.on = False
     collected, collections = COLLECTIONS.take()
@@ -108,9 +108,11 @@ def whole(ruleset: str, players: int, options: dict[str, Any]) -> tuple[float, f
     for change in found.changes:
         games = lab.SAME if change.same else change.share.games
         runs.append((players, {**checked, change.option: change.value}, lab.JUDGE, games))
+    suggestion_games = sum(run[3] for run in runs[len(result.figures) :])
     print(
-        f"  the whole answer: figures {figured:.3f} s ({sum(f.games for f in result.figures)} games), "
-        f"the suggestion for {side} {suggested:.3f} s ({sum(run[3] for run in runs[len(result.figures) :])} games, "
+        f"  the whole answer: figures {figured:.3f} s (the study kept {result.seconds:.3f} s; "
+        f"{sum(f.games for f in result.figures)} games), "
+        f"the suggestion for {side} {suggested:.3f} s of the {budget:.3f} s left ({suggestion_games} games, "
         f"{len(found.changes)} changes, {sum(change.same for change in found.changes)} changing nothing, "
         f"{len(found.rivals)} rivals left, {len(found.untried)} untried; "
         f"the garbage collector {1000 * collected:.0f} ms in {collections} runs)"
@@ -268,7 +270,10 @@ def main() -> None:
     print(f"  bare simulate runs    {best[0]:8.3f} s   {total / best[0]:8.0f} games/s")
     print(f"  the lab's study       {best[1]:8.3f} s   {total / best[1]:8.0f} games/s")
     print(f"  ratio lab / bare      {best[1] / best[0]:8.2f}x")
-    print(f"The whole answer the web gives (figures within {WEB_SECONDS} s, the suggestion within {SUGGEST_SECONDS} s)")
+    print(
+        f"The whole answer the web gives (within {lab.ANSWER_SECONDS} s: the figures up to {lab.FIGURES_SECONDS} s, "
+        f"the suggestion what they left, at least {lab.SUGGEST_FLOOR} s)"
+    )
     times, bares = [], []
     for _ in range(args.repeat):
         figured, suggested, runs = whole(args.ruleset, args.players, options)

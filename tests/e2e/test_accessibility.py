@@ -550,10 +550,9 @@ def test_the_balance_lab_passes_axe(tour: Tour, django_user_model, monkeypatch) 
     """The New game page with the lab's figures, chart and suggestion shown in place, and
     the lab's own page (the button without the page's script), at every width."""
     from werewolf.engine import lab as engine_lab
-    from werewolf.games import lab
 
-    monkeypatch.setattr(lab, "SECONDS", 0.2)
-    monkeypatch.setattr(lab, "SUGGEST_SECONDS", 0.2)
+    monkeypatch.setattr(engine_lab, "FIGURES_SECONDS", 0.2)
+    monkeypatch.setattr(engine_lab, "ANSWER_SECONDS", 0.4)
     monkeypatch.setattr(engine_lab, "FEWEST", 40)
     django_user_model.objects.create_user("organiser", password=PASSWORD)
 

@@ -442,10 +442,9 @@ def test_the_balance_lab_shows_a_setups_figures_in_place_and_follows_changes(
     from playwright.sync_api import expect
 
     from werewolf.engine import lab as engine_lab
-    from werewolf.games import lab
 
-    monkeypatch.setattr(lab, "SECONDS", 0.3)
-    monkeypatch.setattr(lab, "SUGGEST_SECONDS", 0.3)
+    monkeypatch.setattr(engine_lab, "FIGURES_SECONDS", 0.3)
+    monkeypatch.setattr(engine_lab, "ANSWER_SECONDS", 0.6)
     # Enough games for the flag to be sure of two werewolves and no Seer at 7 (the wolves
     # 83 % of the first 70, at least 72 % allowing for chance; at 40, 62 %: not sure).
     monkeypatch.setattr(engine_lab, "FEWEST", 70)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pickle
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import replace
 from random import Random
+from typing import Any
 
 import pytest
 
@@ -262,6 +266,94 @@ def test_the_clock_is_looked_at_before_each_game_not_each_batch() -> None:
     cut = lab.Run("classic", 8, {}, TALK)
     cut.play(lab.BATCH, _Looks(3))
     assert cut.games == 3 and cut.figures() == lab.figures("classic", 8, {}, TALK, 3)
+
+
+class _Machine:
+    """A fake machine for the lab's clocks: each game the lab plays costs it `cost`
+    seconds, and nothing else takes any time (the wall clock is never read)."""
+
+    def __init__(self, cost: float, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.time, self.cost = 0.0, cost
+        played = lab.outcomes
+
+        def costly(*args: Any, **kwargs: Any) -> Iterator[Any]:
+            for game in played(*args, **kwargs):
+                self.time += self.cost
+                yield game
+
+        monkeypatch.setattr(lab, "outcomes", costly)
+
+    def clock(self, seconds: float | None) -> lab.Clock:
+        machine = self
+
+        class Fake(lab.Clock):
+            def now(self) -> float:
+                return machine.time
+
+        return Fake(seconds)
+
+
+@pytest.mark.parametrize(
+    ("cost", "games", "figures_took"),
+    [
+        # Every figure's 40 games (240) in 0.72 s: the figures need less than their share.
+        (0.003, 240, 0.72),
+        # Cut by their clock within a game of their share (0.85 s).
+        (0.0045, 189, 0.8505),
+        # Their floors (40 games of the judged figure, 10 of each other) overrun it.
+        (0.012, 90, 1.08),
+        # Their floors overrun the whole budget but the suggestion's floor.
+        (0.02, 90, 1.8),
+    ],
+)
+def test_the_suggestion_gets_what_the_figures_left_of_the_whole_answer(
+    monkeypatch: pytest.MonkeyPatch, cost: float, games: int, figures_took: float
+) -> None:
+    """One budget for the whole answer (`ANSWER_SECONDS`): the figures take what they need
+    up to their share (`FIGURES_SECONDS`), their floors whatever it, and record the time
+    they took in the study (`Study.seconds`); the suggestion gets what is left, at least
+    `SUGGEST_FLOOR` (`suggest_seconds`). On a fake machine where a game costs `cost`."""
+    monkeypatch.setattr(lab, "ANSWER_SECONDS", 1.7)
+    monkeypatch.setattr(lab, "FIGURES_SECONDS", 0.85)
+    monkeypatch.setattr(lab, "SUGGEST_FLOOR", 0.25)
+    machine = _Machine(cost, monkeypatch)
+    study = lab.study("classic", 8, {}, games=40, clock=machine.clock(lab.FIGURES_SECONDS))
+    assert sum(f.games for f in study.figures) == games
+    assert study.seconds == pytest.approx(figures_took) == pytest.approx(machine.time)
+    assert lab.suggest_seconds(study) == pytest.approx(max(0.25, 1.7 - figures_took))
+    # Not part of the figures: the same games however long they took.
+    assert replace(study, seconds=0.0) == study
+
+
+def test_slow_figures_leave_the_suggestion_less_and_the_answer_holds_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the figures' floors overrun their share, the suggestion plays within what they
+    left, so the whole answer holds its budget to a game; it tries fewer changes than with
+    its former share, and says which it had no time to try (`Suggestion.untried`). And a
+    study kept (asked later, as the web finds it in its cache) gives the same time left."""
+    monkeypatch.setattr(lab, "ANSWER_SECONDS", 1.7)
+    monkeypatch.setattr(lab, "FIGURES_SECONDS", 0.85)
+    monkeypatch.setattr(lab, "SUGGEST_FLOOR", 0.25)
+    machine = _Machine(0.012, monkeypatch)
+    study = lab.study("classic", 8, {}, games=40, clock=machine.clock(lab.FIGURES_SECONDS))
+    judged = study.at(8, TALK)
+    assert judged is not None and study.seconds == pytest.approx(1.08)
+    left = lab.suggest_seconds(study)
+    assert left == pytest.approx(0.62)
+
+    def suggestion(seconds: float) -> tuple[lab.Suggestion, float]:
+        started = machine.time
+        found = lab.suggest("classic", 8, {}, "wolves", TALK, base=judged.of("wolves"), clock=machine.clock(seconds))
+        return found, machine.time - started
+
+    found, took = suggestion(left)
+    assert took <= left + machine.cost and study.seconds + took <= lab.ANSWER_SECONDS + machine.cost
+    before, _ = suggestion(0.85)  # the suggestion's own share, whatever the figures took
+    assert found.untried and len(found.changes) < len(before.changes)
+    assert len(found.untried) > len(before.untried)
+    kept = pickle.loads(pickle.dumps(study))  # as the shared cache keeps it
+    assert kept.seconds == study.seconds and lab.suggest_seconds(kept) == left
 
 
 def test_changes_to_a_list_add_or_take_one_item() -> None:

@@ -5,6 +5,7 @@ games of the same setup."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from random import Random
 from typing import Any
 
@@ -32,8 +33,9 @@ CLASSIC = "ruleset=classic&count=9&wolves=2&reveal_dead=on&day_deadline=pluralit
 def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fewest games the lab plays: these tests are about the pages, not the figures.
     The suggestion has no time at all: it plays its floor only, the same on any machine."""
-    monkeypatch.setattr(lab, "SECONDS", 0.01)
-    monkeypatch.setattr(lab, "SUGGEST_SECONDS", 0)
+    monkeypatch.setattr(engine_lab, "FIGURES_SECONDS", 0.01)
+    monkeypatch.setattr(engine_lab, "ANSWER_SECONDS", 0)
+    monkeypatch.setattr(engine_lab, "SUGGEST_FLOOR", 0)
     monkeypatch.setattr(engine_lab, "FEWEST", 30)
 
 
@@ -100,6 +102,39 @@ def test_two_askers_of_one_setup_at_once_simulate_it_once() -> None:
     second.join(10)
     assert answers == ["figures", "figures"] and len(calls) == 1
     assert cache.get(f"{key}:lock") is None
+
+
+def test_a_suggestion_asked_later_gets_what_the_kept_figures_left(
+    organiser_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole answer has one budget: the study keeps the time it took with its figures,
+    and the suggestion, a second request finding them in the cache, gets what they left of
+    it (`engine.lab.suggest_seconds`), or its floor. The figures' time is made up here (as
+    if they had taken 1.2 s, then 1.6 s), not read from the wall clock."""
+    monkeypatch.setattr(engine_lab, "ANSWER_SECONDS", 1.7)
+    monkeypatch.setattr(engine_lab, "SUGGEST_FLOOR", 0.25)
+    studying, suggesting = engine_lab.study, engine_lab.suggest
+    given: list[float] = []
+
+    def suggest(*args: Any, seconds: float, **kwargs: Any) -> engine_lab.Suggestion:
+        given.append(seconds)
+        return suggesting(*args, seconds=0, **kwargs)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(engine_lab, "suggest", suggest)
+    for count, took, left in ((10, 1.2, 0.5), (11, 1.6, 0.25)):
+        query = f"ruleset=classic&count={count}&wolves=4&reveal_dead=on&day_deadline=plurality&tie=random"
+        monkeypatch.setattr(
+            engine_lab, "study", lambda *args, _took=took, **kwargs: replace(studying(*args, **kwargs), seconds=_took)
+        )
+        assert organiser_client.get(f"{URL}?{query}").status_code == 200  # the figures, kept
+
+        def refuse(*args: Any, **kwargs: Any) -> None:
+            raise AssertionError("studied again")
+
+        monkeypatch.setattr(engine_lab, "study", refuse)
+        words = text(organiser_client.get(f"{URL}?{query}&part=suggest&side=wolves"))
+        assert "data-lab-change" in words
+        assert given[-1] == pytest.approx(left)
 
 
 def test_a_lock_left_by_a_process_that_died_delays_the_next_asker_only(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -41,13 +41,6 @@ CACHE_SECONDS = 30 * 86400
 """How long a setup's figures are kept (the engine's fingerprint is in the key: a new
 engine asks again)."""
 
-SECONDS = 0.85
-"""The time the lab gives a setup's figures (the page then draws them), and..."""
-
-SUGGEST_SECONDS = 0.85
-"""...the race of the option changes it tries for a lopsided one, in a second request:
-the whole answer within two seconds (issue 39), the pages' own time included."""
-
 RIVALS_SHOWN = 3
 """The changes the race could not tell from the suggested one that the page names."""
 
@@ -173,10 +166,13 @@ def _answer_of(key: str, lock: str) -> Any:
 
 
 def study(setup: Setup, who: str) -> engine_lab.Study:
-    """The engine lab's study of the setup, from the cache when it was asked before."""
+    """The engine lab's study of the setup within the figures' share of the whole answer's
+    budget (`engine.lab.FIGURES_SECONDS`), from the cache when it was asked before; it
+    keeps the time it took (`Study.seconds`), which the suggestion's budget is read from."""
+    seconds = engine_lab.FIGURES_SECONDS
     return _kept(  # type: ignore[no-any-return]
-        setup.key("study", engine_lab.GAMES, SECONDS),
-        lambda: engine_lab.study(setup.ruleset, setup.players, setup.options, seconds=SECONDS),
+        setup.key("study", engine_lab.GAMES, seconds),
+        lambda: engine_lab.study(setup.ruleset, setup.players, setup.options, seconds=seconds),
         who,
     )
 
@@ -185,18 +181,21 @@ def suggestions(setup: Setup, side: str, who: str) -> engine_lab.Suggestion:
     """The single option changes, the one moving `side`'s share most towards even first
     (with the bots that judge a setup, those that talk), from the cache when asked before.
     The setup's own share is the study's (asked first, so kept): its games are the
-    unchanged setup's, the ones each change is measured against."""
+    unchanged setup's, the ones each change is measured against. Its time is what the
+    whole answer's budget has left after the study's (`engine.lab.suggest_seconds`, from
+    the time the kept study took, whether this request or an earlier one computed it)."""
     judge = engine_lab.JUDGE
 
     def compute() -> engine_lab.Suggestion:
-        figures = study(setup, who).at(setup.players, judge)
+        studied = study(setup, who)
+        figures = studied.at(setup.players, judge)
         base = figures.of(side) if figures is not None else None
-        return engine_lab.suggest(
-            setup.ruleset, setup.players, setup.options, side, judge, seconds=SUGGEST_SECONDS, base=base
-        )
+        seconds = engine_lab.suggest_seconds(studied)
+        return engine_lab.suggest(setup.ruleset, setup.players, setup.options, side, judge, seconds=seconds, base=base)
 
+    budget = (engine_lab.ANSWER_SECONDS, engine_lab.FIGURES_SECONDS, engine_lab.SUGGEST_FLOOR)
     return _kept(  # type: ignore[no-any-return]
-        setup.key("suggest", side, engine_lab.SUGGEST_GAMES, SUGGEST_SECONDS), compute, who
+        setup.key("suggest", side, engine_lab.SUGGEST_GAMES, *budget), compute, who
     )
 
 
