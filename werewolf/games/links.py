@@ -127,10 +127,11 @@ def player_for(token: str) -> Player:
     anything: mail scanners open links too.
 
     Two statements written once (`_player_sql`, `_game_sql`), read as `raw()` reads them
-    (`reading.read`), as `games/rows.py` reads a page's rows: the ORM writing the one joined statement it
-    replaces (`SeatLink.objects.select_related("player__game__seat_policy")`, the
-    columns of four tables, each quoted and given its converters) was about a fifth of
-    a seat page's work. `tests/web/test_rows.py` holds them to that query."""
+    (`reading.read`), as `games/rows.py` reads a page's rows: the ORM writing the one
+    joined statement it replaces
+    (`SeatLink.objects.select_related("player__game__seat_policy")`, the columns of four
+    tables, each quoted and given its converters) was about a fifth of a seat page's
+    work. `tests/web/test_rows.py` holds them to that query."""
     if not _TOKEN.fullmatch(token):  # not one of ours (a NUL, say, which PostgreSQL refuses): no query
         raise LinkError("unknown")
     player = next(iter(read(Player, _player_sql(), [digest(token)])), None)

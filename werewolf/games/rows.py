@@ -7,10 +7,11 @@ plain `SELECT` of one table, and building it in the ORM costs more than running 
 the benchmarks' machine 0.6 ms of CPU a query to write its SQL (the filter, the
 ordering, the columns), against 0.2 ms for the same rows through `raw()`, which takes
 the SQL as it is and builds the same model instances (each column through its field's
-converters, the JSON decoded), and less again read as `raw()` reads them with what it
-works out a query kept a connection (`reading.read`). Here each statement is the ORM query it replaces, written
-once; the rows come back as the same instances, each with its game already attached (as
-a related manager's query attaches it), so reading `phase.game` costs no query.
+converters, the JSON decoded), and for less again through `reading.read`, which builds
+them as `raw()` does with what `raw()` works out of a statement's columns kept by the
+connection. Here each statement is the ORM query it replaces, written once; the rows
+come back as the same instances, each with its game already attached (as a related
+manager's query attaches it), so reading `phase.game` costs no query.
 
 What a page reads, and which rows it may show, is still the selectors': these are only
 the reads (`tests/web/test_rows.py` holds each to the ORM query it replaces).
