@@ -8,12 +8,12 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.db.models import Count, Q
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from werewolf.games import attendance, links, rows, services
+from werewolf.games import attendance, links, reading, rows, services
 from werewolf.games.models import Dispatch, Event, Game, Phase, Post, SeatHolding, SeatLink, SeatPolicy
 
 from .play import played_by_bots
@@ -56,6 +56,33 @@ def test_phases_seats_and_events_read_as_the_orm_reads_them(game: Game) -> None:
         assert all(row.game is game for row in read)  # attached: no query for it
     events = rows.events(game)
     assert any(event.data for event in events) and all(isinstance(event.data, dict) for event in events)  # decoded
+
+
+def test_a_statement_read_as_raw_reads_it(game: Game) -> None:
+    """`reading.read` gives what `raw()` gives: every field converted (JSON, times,
+    booleans), a column no field holds as an attribute, a field the statement leaves out
+    deferred, the instance from the database; what it works out of a statement's columns
+    is kept by the connection that read it (a thread's own)."""
+    table = Game._meta.db_table
+    whole = f"SELECT {table}.*, 7 AS extra FROM {table} WHERE id = %s"
+    some = f"SELECT id, name, state FROM {table} WHERE id = %s"
+    for _ in range(2):  # worked out, then kept
+        for sql in (whole, some):
+            (read,) = reading.read(Game, sql, [game.pk])
+            (raw,) = Game.objects.raw(sql, [game.pk])
+            assert read.get_deferred_fields() == raw.get_deferred_fields()
+            kept = [
+                field.attname for field in Game._meta.concrete_fields if field.attname not in read.get_deferred_fields()
+            ]
+            assert {name: getattr(read, name) for name in kept} == {name: getattr(raw, name) for name in kept}
+            assert read.state == game.state and isinstance(read.state, dict)
+            assert (read._state.adding, read._state.db) == (raw._state.adding, raw._state.db) == (False, "default")
+    (read,) = reading.read(Game, whole, [game.pk])
+    assert read.extra == 7 and read.created_at == game.created_at and read.created_at.tzinfo is not None
+    kept = connections["default"].__dict__[reading._READINGS]
+    assert (Game, ("id", "name", "state")) in kept
+    assert any(model is Game and columns[-1] == "extra" for model, columns in kept)
+    assert reading.read(Game, whole, [0]) == []
 
 
 def test_a_phase_s_cards_read_as_the_orm_reads_them(game: Game) -> None:

@@ -27,6 +27,7 @@ from django.utils import timezone
 from werewolf import engine
 
 from .models import Game, Phase, Player, SeatLink, SeatPolicy
+from .reading import read
 
 TOKEN_LENGTH = 32
 _TOKEN = re.compile(rf"[a-z2-7]{{{TOKEN_LENGTH}}}")
@@ -88,7 +89,7 @@ def _in_force(players: list[Player]) -> list[SeatLink]:
     marks = ", ".join(["%s"] * len(players))
     table = connection.ops.quote_name(SeatLink._meta.db_table)
     sql = f"SELECT * FROM {table} WHERE player_id IN ({marks}) AND revoked_at IS NULL ORDER BY id"  # noqa: S608 - no input in the names
-    return list(SeatLink.objects.raw(sql, [player.pk for player in players]))
+    return read(SeatLink, sql, [player.pk for player in players])
 
 
 def url_for(player: Player, *, absolute: bool = True) -> str | None:
@@ -125,19 +126,20 @@ def player_for(token: str) -> Player:
     missed-cards policy, which the page shows: `attendance.policy_of`). Never changes
     anything: mail scanners open links too.
 
-    Two statements written once (`_player_sql`, `_game_sql`), read through `raw()` as
-    `games/rows.py` reads a page's rows: the ORM writing the one joined statement it
-    replaces (`SeatLink.objects.select_related("player__game__seat_policy")`, the
-    columns of four tables, each quoted and given its converters) was about a fifth of
-    a seat page's work. `tests/web/test_rows.py` holds them to that query."""
+    Two statements written once (`_player_sql`, `_game_sql`), read as `raw()` reads them
+    (`reading.read`), as `games/rows.py` reads a page's rows: the ORM writing the one
+    joined statement it replaces
+    (`SeatLink.objects.select_related("player__game__seat_policy")`, the columns of four
+    tables, each quoted and given its converters) was about a fifth of a seat page's
+    work. `tests/web/test_rows.py` holds them to that query."""
     if not _TOKEN.fullmatch(token):  # not one of ours (a NUL, say, which PostgreSQL refuses): no query
         raise LinkError("unknown")
-    player = next(iter(Player.objects.raw(_player_sql(), [digest(token)])), None)
+    player = next(iter(read(Player, _player_sql(), [digest(token)])), None)
     if player is None:
         raise LinkError("unknown")
     if getattr(player, "link_revoked_at", None) is not None:
         raise LinkError("revoked")
-    player.game = next(iter(Game.objects.raw(_game_sql(), [player.game_id])))
+    player.game = read(Game, _game_sql(), [player.game_id])[0]
     return player
 
 

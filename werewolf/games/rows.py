@@ -7,9 +7,11 @@ plain `SELECT` of one table, and building it in the ORM costs more than running 
 the benchmarks' machine 0.6 ms of CPU a query to write its SQL (the filter, the
 ordering, the columns), against 0.2 ms for the same rows through `raw()`, which takes
 the SQL as it is and builds the same model instances (each column through its field's
-converters, the JSON decoded). Here each statement is the ORM query it replaces, written
-once; the rows come back as the same instances, each with its game already attached (as
-a related manager's query attaches it), so reading `phase.game` costs no query.
+converters, the JSON decoded), and for less again through `reading.read`, which builds
+them as `raw()` does with what `raw()` works out of a statement's columns kept by the
+connection. Here each statement is the ORM query it replaces, written once; the rows
+come back as the same instances, each with its game already attached (as a related
+manager's query attaches it), so reading `phase.game` costs no query.
 
 What a page reads, and which rows it may show, is still the selectors': these are only
 the reads (`tests/web/test_rows.py` holds each to the ORM query it replaces).
@@ -33,6 +35,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 
 from . import links
 from .models import Event, Game, Order, Phase, Player, Post, SeatHolding
+from .reading import read
 
 M = TypeVar("M", Phase, Player, Event, Post)
 
@@ -49,7 +52,7 @@ def _of_game(
     condition = f" AND {where}" if where else ""
     first = f" LIMIT {int(limit)}" if limit else ""
     sql = f"SELECT * FROM {_table(model)} WHERE game_id = %s{condition} ORDER BY {order}{first}"
-    found = list(model.objects.raw(sql, [game.pk, *(params or [])]))
+    found = read(model, sql, [game.pk, *(params or [])])
     for row in found:
         row.game = game
     return found
@@ -79,7 +82,7 @@ def due_phase(phase_id: int, now: Any) -> Phase | None:
     """`Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN, deadline__lte=now).first()`."""
     sql = f"SELECT * FROM {_table(Phase)} WHERE id = %s AND status = %s AND deadline <= %s"
     moment = connection.ops.adapt_datetimefield_value(now)
-    return next(iter(Phase.objects.raw(sql, [phase_id, Phase.Status.OPEN, moment])), None)
+    return next(iter(read(Phase, sql, [phase_id, Phase.Status.OPEN, moment])), None)
 
 
 def phase_events(phase: Phase) -> list[Event]:
@@ -100,7 +103,7 @@ def holdings(game: Game) -> list[tuple[int, str, str, str, Any, int | None, int]
         f" FROM {_table(SeatHolding)} holding LEFT JOIN {_table(Phase)} phase ON phase.id = holding.phase_id"
         " WHERE holding.game_id = %s ORDER BY holding.seat, holding.since, holding.id"
     )
-    found: Any = SeatHolding.objects.raw(sql, [game.pk])  # (each row with its step's index as `phase_index`)
+    found: Any = read(SeatHolding, sql, [game.pk])  # (each row with its step's index as `phase_index`)
     return [(row.seat, row.name, row.email, row.reason, row.since, row.phase_index, row.player_id) for row in found]
 
 
@@ -140,7 +143,7 @@ def post_counts(game: Game, channels: list[str]) -> list[tuple[str, int, int]]:
 def cards(phase: Phase) -> list[tuple[int, Any, int | None]]:
     """`phase.orders.order_by("pk").values_list("seat", "payload", "act")`."""
     sql = f"SELECT id, seat, payload, act FROM {_table(Order)} WHERE phase_id = %s ORDER BY id"
-    return [(row.seat, row.payload, row.act) for row in Order.objects.raw(sql, [phase.pk])]
+    return [(row.seat, row.payload, row.act) for row in read(Order, sql, [phase.pk])]
 
 
 # Writing ---------------------------------------------------------------------------
