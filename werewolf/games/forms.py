@@ -786,10 +786,7 @@ class NotecardForm(PhaseCarrier):
                     self.fields[name].widget.attrs["required"] = True
                 else:
                     self.fields[name] = SeatField(label=label, required=False, choices=options)
-        self.submit_label = card_word(submit, ruleset)
-        """The button's word (games/widgets/card_fields.html writes it as the helper's
-        submit input)."""
-        self.helper = _helper(self.submit_label)
+        self.helper = _helper(card_word(submit, ruleset))
         self.helper.field_template = "games/widgets/card_field.html"
         self.helper.form_tag = False  # games/widgets/card_form.html writes it, with its token
         self.shared = ""
