@@ -199,8 +199,13 @@ def suspicion(
         for voter, named in memory.votes:
             if named in wolves and voter in score:
                 score[voter] -= temper.votes
+    loners = memory.loners
     for other in score:
-        if other in claims.liars or (other in memory.wolves and other not in memory.pack) or other in memory.loners:
+        if (
+            other in claims.liars
+            or (other in memory.wolves and other not in memory.pack)
+            or (loners and other in loners)
+        ):
             score[other] += CERTAIN
         elif other in memory.cleared or other in claims.proven:
             score[other] -= CERTAIN
