@@ -197,7 +197,6 @@ def grounds(memory: Memory) -> tuple[object, ...]:
         frozenset(memory.dead),
         dict(memory.roles),
         dict(memory.counts),
-        frozenset(memory.loners),
     )
 
 

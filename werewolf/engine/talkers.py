@@ -167,7 +167,8 @@ class Belief:
     claims and its suspicion of each living seat, at `key` (the bots' step, the square's
     claims), with what they were drawn from: the `grounds` of the seat's memory
     (`speech.grounds`), the living, and how many votes the seat had seen (`suspicion`
-    weighs those cast for a wolf it knows)."""
+    weighs those cast for a wolf it knows). `suspicion` reads the memory's `loners`
+    too, which are learnt only with their role (`roles`, among the grounds)."""
 
     key: tuple[int, int]
     grounds: tuple[object, ...]
@@ -184,13 +185,17 @@ def suspicion(
     is more), from what it knows and from the square's claims as it reads them."""
     seat = memory.seat
     score = {other: 0.0 for other in living if other != seat}
+    loner_claims = square.loners
     for claimant, results in square.results.items():
         if claimant in claims.liars or claimant == seat:
             continue
         weight = 1.0 if claimant in claims.proven else claims.weight.get(claimant, 0.0)
         for target, werewolf in results:
             if target in score:
-                score[target] += weight if werewolf or (claimant, target) in square.loners else -weight
+                # A Werehamster named counts as a werewolf named (a foe, though no wolf).
+                score[target] += (
+                    weight if werewolf or (loner_claims and (claimant, target) in loner_claims) else -weight
+                )
     for claimant, chance in claims.contested.items():
         if claimant in score:
             score[claimant] += temper.doubt * chance - claims.weight[claimant]
@@ -595,7 +600,8 @@ def _estimates(table: Table, day: int, living: Sequence[int], hiding: set[int], 
         if memory.stance:
             _feign(table, day, seat, memory, living, rng)
             continue
-        known = [target for target in sorted(memory.wolves | memory.loners) if target in living and target != seat]
+        foes = memory.wolves | memory.loners if memory.loners else memory.wolves
+        known = [target for target in sorted(foes) if target in living and target != seat]
         for target in known:
             square.say(_pointed(day, seat, ESTIMATE, target))
         if not known:
