@@ -25,6 +25,7 @@ from werewolf.engine.talkers import (
     _house_card,
     _intention,
     _lost,
+    _night_choice,
     _pulls,
     suspicion,
     talking_cards,
@@ -659,6 +660,96 @@ def test_a_fortune_tellers_reading_is_a_result_it_may_claim() -> None:
         rulesets.get("lunapiena").lessons(),
     )
     assert memory.roles == {2: WOLF} and memory.wolves == {2} and memory.results == [(2, True)]
+
+
+FORTUNE_TELLER = "fortune_teller"
+READ_TEN = [SEER, WOLF, WOLF, FORTUNE_TELLER, HAMSTER, *[VILLAGER] * 5]
+"""Ten Luna Piena seats: the Seer at 0, the wolves at 1 and 2 (1 the alpha), the
+Fortune-teller at 3, the Werehamster at 4, villagers 5 to 9."""
+
+
+def test_a_fortune_teller_who_read_the_werehamster_knows_a_foe_not_a_villager() -> None:
+    """The Werehamster is no wolf, but it wins alone: the Fortune-teller who reads it
+    does not clear it (it would vouch for the one player who beats both sides) but
+    keeps it as a foe (`loners`), its top suspect, and the answer to claim."""
+    memory = Memory(3, role=FORTUNE_TELLER)
+    remember(
+        {3: memory},
+        [engine.Event("character_read", {"seat": 3, "target": 4, "role": HAMSTER}, engine.Audience.of(3))],
+        rulesets.get("lunapiena").lessons(),
+    )
+    assert memory.roles == {4: HAMSTER} and memory.loners == {4}
+    assert 4 not in memory.cleared and not memory.wolves and memory.results == [(4, False)]
+    claims = read(Square(), memory, TEMPER.trust)
+    assert suspicion(memory, claims, Square(), [0, 4, 5], TEMPER)[4] == CERTAIN
+
+
+def test_a_fortune_teller_names_the_werehamster_it_read_and_the_village_lynches_it() -> None:
+    """A Fortune-teller who read the Werehamster has a reason to come out (`reveal` 1):
+    it claims its role and says which character it read ("no werewolf: the
+    Werehamster", a `DIVINED` with the role), and the village, trusting the claim,
+    accuses and votes for the Werehamster as it would for a wolf named. The Medium's
+    "no werewolf" on it once lynched agrees with the claim: nobody takes the
+    Fortune-teller for a liar."""
+    lunapiena = rulesets.get("lunapiena")
+    options = {"cards": [FORTUNE_TELLER, HAMSTER]}
+    for seed in range(5):
+        state, table = started(Temper(reveal=1.0, bluff=0.0, hide=0.0), READ_TEN, "lunapiena", options)
+        state = resolved(
+            state,
+            table,
+            {0: engine.Order("inquire", (5,)), 1: engine.Order("kill", (6,)), 3: engine.Order("read", (4,))},
+        )
+        cards = talking_cards(table, engine.phase(state), lunapiena.aims(), Random(seed))
+        said = table.square.remarks
+        assert Remark(1, 3, COMING_OUT, role=FORTUNE_TELLER) in said
+        assert Remark(1, 3, DIVINED, 4, role=HAMSTER, werewolf=False) in said
+        assert (3, 4) in table.square.loners
+        for seat in (0, 5, 7, 8, 9):
+            assert cards[seat].targets == (4,), (seed, seat, cards[seat])
+        medium = Memory(7, counts={FORTUNE_TELLER: 1, SEER: 1}, dead={4})
+        medium.results.append((4, False))
+        medium.cleared.add(4)
+        assert 3 not in read(table.square, medium, TEMPER.trust).liars
+
+
+def test_a_seer_in_a_deck_with_the_werehamster_spreads_its_inquiries() -> None:
+    """Where the setup announces a Werehamster (`alone`), which plays as a villager and
+    dies only of a lynch or an inquiry, the Seer inquires a player it knows nothing of
+    drawn at random, its top suspect no likelier than the rest; where it announces
+    none, the Seer inquires its top suspect."""
+    hamster_deck = [SEER, WOLF, WOLF, HAMSTER, *[VILLAGER] * 5]
+    for roles, specials, alone in ((hamster_deck, "werehamster", 1), (THIRTEEN, "", 0)):
+        chosen = set()
+        for seed in range(20):
+            state, table = tabula_started(TEMPER, roles, specials)
+            assert table.memories[0].alone == alone and table.memories[5].alone == alone
+            table.hunches[0] = {other: 0.2 if other == 5 else 0.0 for other in range(1, len(roles))}
+            cards = talking_cards(table, engine.phase(state), TABULA.aims(), Random(seed))
+            chosen.add(cards[0].targets[0])
+        if alone:
+            assert len(chosen) > 3 and 3 in chosen
+        else:
+            assert chosen == {5}
+
+
+def test_a_seer_who_trusts_a_werehamster_named_inquires_it() -> None:
+    """A Seer who heard the Fortune-teller name the Werehamster, and knows nothing of
+    it, inquires it rather than spread its inquiries: the inquiry kills the
+    Werehamster at dawn."""
+    options = {"cards": [FORTUNE_TELLER, HAMSTER]}
+    state, table = started(Temper(reveal=1.0, bluff=0.0, hide=0.0), READ_TEN, "lunapiena", options)
+    inquiry = engine.phase(state).slots[0].card
+    state = resolved(
+        state, table, {0: engine.Order("inquire", (5,)), 1: engine.Order("kill", (6,)), 3: engine.Order("read", (4,))}
+    )
+    assert table.memories[0].alone == 1
+    table.square.say(Remark(1, 3, COMING_OUT, role=FORTUNE_TELLER))
+    table.square.say(Remark(1, 3, DIVINED, 4, role=HAMSTER, werewolf=False))
+    table.step += 1
+    slot = engine.Slot(inquiry, ((1, 2, 3, 4, 7, 8, 9),))
+    for seed in range(10):
+        assert _night_choice(table, 0, slot, "probe", state.living(), Random(seed)) == 4
 
 
 def test_a_claimant_whose_votes_deny_its_claim_is_caught() -> None:

@@ -71,7 +71,11 @@ class Memory:
     dies unless it is a wolf (Tabula's and Luna Piena's Owl above 20 players; "": none);
     `copies`, how many more holders of the inquiring role the game may make than the
     setup dealt (Tabula's Mythomaniac, who may take the Seer's role); `copied_from`, the
-    first day such a holder may claim (a claim made before it holds a dealt place)."""
+    first day such a holder may claim (a claim made before it holds a dealt place);
+    `loners`, players it knows win alone (the Werehamster a Fortune-teller read): no
+    wolves, but the village's foes as surely as the wolves are; `alone`, how many
+    such players the setup announced, whom an inquiry of the inquiring role kills
+    (the Werehamster; 0: none)."""
 
     seat: int
     pack: set[int] = field(default_factory=set)
@@ -95,6 +99,8 @@ class Memory:
     deadly: str = ""
     copies: int = 0
     copied_from: int = 0
+    loners: set[int] = field(default_factory=set)
+    alone: int = 0
 
 
 ALLY = "ally"

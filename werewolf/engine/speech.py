@@ -28,7 +28,8 @@ VOTE: Kind = "vote"
 @dataclass(frozen=True, slots=True)
 class Remark:
     """One thing a seat said in the square on day `day`: `speaker` claims `role`
-    (COMING_OUT), says that `target` is a werewolf or not (DIVINED, `werewolf`), suspects
+    (COMING_OUT), says that `target` is a werewolf or not (DIVINED, `werewolf`; with the
+    `role` read when that character wins alone, a foe though no wolf), suspects
     `target` (ESTIMATE), or will vote for `target` (VOTE)."""
 
     day: int
@@ -75,6 +76,9 @@ class Square:
     """`belied`'s answers, by claimant, as long as `claims` is `lies_at`: what it reads
     changes only with `claims` (a claim, a day ended), and every seat asks it alike."""
     lies_at: int = -1
+    loners: set[tuple[int, int]] = field(default_factory=set)
+    """The (claimant, player) results that named a character winning alone ("I read
+    Ada: the Werehamster", a `DIVINED` remark with its `role`): no wolf, but a foe."""
 
     def say(self, remark: Remark) -> None:
         """Post `remark`; a claim of a role or a result is kept for everyone to read."""
@@ -95,6 +99,8 @@ class Square:
         elif remark.kind == DIVINED and remark.target is not None and remark.werewolf is not None:
             if remark.werewolf:
                 self.named_on.setdefault((remark.speaker, remark.target), remark.day)
+            elif remark.role is not None:
+                self.loners.add((remark.speaker, remark.target))
             if (remark.speaker, remark.target) not in self.said:
                 self.said.add((remark.speaker, remark.target))
                 self.results.setdefault(remark.speaker, []).append((remark.target, remark.werewolf))

@@ -19,7 +19,9 @@ leading suspect, if it is the hidden inquirer, defends itself by revealing. Its 
 is its vote. A wolf speaks as an uninformed villager would (the square's public view) and
 never names its pack. At night the pack hunts the open claimant of an inquiring role first,
 then the player the square trusts most; an inquirer looks at the most suspect player it
-knows nothing of; a protector guards the player it trusts most.
+knows nothing of (where the setup deals a Werehamster, whom only an inquiry kills at
+night, the Seer looks at one named so, else at any such player drawn at random); a
+protector guards the player it trusts most.
 
 Every choice draws from the game's seeded `Random`, in seat order, so a game replays
 identically from its seed. The handful of numbers that shape the play are `Temper`'s,
@@ -165,7 +167,8 @@ class Belief:
     claims and its suspicion of each living seat, at `key` (the bots' step, the square's
     claims), with what they were drawn from: the `grounds` of the seat's memory
     (`speech.grounds`), the living, and how many votes the seat had seen (`suspicion`
-    weighs those cast for a wolf it knows)."""
+    weighs those cast for a wolf it knows). `suspicion` reads the memory's `loners`
+    too, which are learnt only with their role (`roles`, among the grounds)."""
 
     key: tuple[int, int]
     grounds: tuple[object, ...]
@@ -182,13 +185,17 @@ def suspicion(
     is more), from what it knows and from the square's claims as it reads them."""
     seat = memory.seat
     score = {other: 0.0 for other in living if other != seat}
+    loner_claims = square.loners
     for claimant, results in square.results.items():
         if claimant in claims.liars or claimant == seat:
             continue
         weight = 1.0 if claimant in claims.proven else claims.weight.get(claimant, 0.0)
         for target, werewolf in results:
             if target in score:
-                score[target] += weight if werewolf else -weight
+                # A Werehamster named counts as a werewolf named (a foe, though no wolf).
+                score[target] += (
+                    weight if werewolf or (loner_claims and (claimant, target) in loner_claims) else -weight
+                )
     for claimant, chance in claims.contested.items():
         if claimant in score:
             score[claimant] += temper.doubt * chance - claims.weight[claimant]
@@ -197,8 +204,13 @@ def suspicion(
         for voter, named in memory.votes:
             if named in wolves and voter in score:
                 score[voter] -= temper.votes
+    loners = memory.loners
     for other in score:
-        if other in claims.liars or (other in memory.wolves and other not in memory.pack):
+        if (
+            other in claims.liars
+            or (other in memory.wolves and other not in memory.pack)
+            or (loners and other in loners)
+        ):
             score[other] += CERTAIN
         elif other in memory.cleared or other in claims.proven:
             score[other] -= CERTAIN
@@ -223,7 +235,8 @@ def _claim(table: Table, day: int, seat: int, memory: Memory) -> None:
         square.say(Remark(day, seat, COMING_OUT, role=memory.role))
     for target, werewolf in memory.results:
         if (seat, target) not in square.said:
-            square.say(Remark(day, seat, DIVINED, target, werewolf=werewolf))
+            role = memory.roles.get(target) if target in memory.loners else None
+            square.say(Remark(day, seat, DIVINED, target, role=role, werewolf=werewolf))
 
 
 def _reason_to_reveal(memory: Memory, square: Square, living: Sequence[int]) -> bool:
@@ -231,7 +244,7 @@ def _reason_to_reveal(memory: Memory, square: Square, living: Sequence[int]) -> 
     one of its results bears on a living claimant's (the Medium's answer on a player a
     claimed Seer named)."""
     alive = set(living)
-    if any(werewolf and target in alive for target, werewolf in memory.results):
+    if any((werewolf or target in memory.loners) and target in alive for target, werewolf in memory.results):
         return True
     if any(role == memory.role and seat != memory.seat for seat, role in square.claimed.items()):
         return True
@@ -587,7 +600,8 @@ def _estimates(table: Table, day: int, living: Sequence[int], hiding: set[int], 
         if memory.stance:
             _feign(table, day, seat, memory, living, rng)
             continue
-        known = [target for target in sorted(memory.wolves) if target in living and target != seat]
+        foes = memory.wolves | memory.loners if memory.loners else memory.wolves
+        known = [target for target in sorted(foes) if target in living and target != seat]
         for target in known:
             square.say(_pointed(day, seat, ESTIMATE, target))
         if not known:
@@ -664,10 +678,23 @@ def _night_choice(
         return None
     claims, score = table.believes(seat, living)
     if aim == "probe":
-        known = memory.wolves | memory.cleared | claims.liars | claims.proven
+        known = memory.wolves | memory.cleared | memory.loners | claims.liars | claims.proven
         unknown = [choice for choice in choices if choice not in known and choice != seat]
         if not unknown:
             return None
+        if memory.alone and memory.role == memory.inquiring:
+            # A player who wins alone (the Werehamster) plays as a villager and is never
+            # suspected, and only an inquiry kills it at night: the Seer inquires one a
+            # claimant it does not know false named so, else spreads its inquiries over
+            # the players it knows nothing of, the square's suspects no likelier than
+            # the rest.
+            named = [
+                choice
+                for claimant, choice in sorted(square.loners)
+                if choice in unknown and claimant not in claims.liars and claimant != choice
+            ]
+            unknown = named or unknown
+            return unknown[int(rng.random() * len(unknown))]
         top = max(score.get(choice, 0.0) for choice in unknown)
         likely = [choice for choice in unknown if score.get(choice, 0.0) == top]
         return likely[int(rng.random() * len(likely))]

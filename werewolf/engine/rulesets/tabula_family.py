@@ -308,12 +308,14 @@ class TabulaFamily(JudgedBySides, ABC):
         """The shared lessons and the family's own, for the bots (engine/people.py): a
         death (the card known only where the game shows it; a player killed at night is
         no wolf, whatever it shows), the Medium's answer kept for it to claim, the
-        setup's counts of Werewolves, Seers and specials, a seat's own stance (the
+        setup's counts of Werewolves, Seers and specials (and how many of those win
+        alone: the Werehamster, `alone`), a seat's own stance (the
         Possessed sides with a pack it does not know, the Werehamster with nobody), a
         lodge's members known to each other by role (the Freemasons: each may vouch for
         the others in the square), the accusation's and the ballot's public votes, and an
         exact reading (the Fortune-teller's): the
-        character read, kept as a result to claim as the Seer claims its own."""
+        character read, kept as a result to claim as the Seer claims its own (a
+        character that wins alone, the Werehamster, is no wolf but a foe: `loners`)."""
         rows = self.roles
 
         def wolfish(role: str) -> bool:
@@ -330,8 +332,21 @@ class TabulaFamily(JudgedBySides, ABC):
             if data["seat"] == memory.seat:
                 target, role = data["target"], data["role"]
                 memory.roles[target] = role
-                found(memory, target, wolfish(role))
+                row = rows.get(role)
+                if row is not None and not row.pack and row.side not in (VILLAGE, WOLVES):
+                    # No wolf, but a foe: the Werehamster wins alone, and is hunted.
+                    memory.loners.add(target)
+                else:
+                    found(memory, target, wolfish(role))
                 memory.results.append((target, wolfish(role)))
+
+        def counted(memory: Memory, data: Mapping[str, Any]) -> None:
+            _counted(memory, data)
+            memory.alone = sum(
+                1
+                for name in data.get("specials", ())
+                if (row := rows.get(str(name))) is not None and not row.pack and row.side not in (VILLAGE, WOLVES)
+            )
 
         return {
             **LESSONS,
@@ -339,7 +354,7 @@ class TabulaFamily(JudgedBySides, ABC):
             "character_read": read,
             "masons_met": _lodge("masons"),
             "group_met": _lodge("members"),
-            "game_set_up": _counted,
+            "game_set_up": counted,
             "owl_chose": _marked,
             "medium_saw": inquired("seat"),
             "suspects_named": _accused,
