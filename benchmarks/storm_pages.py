@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The real minute of a deadline storm: the storm of `storm.py`, and meanwhile every
 player whose phase mail reaches the loopback SMTP server opens their seat page and its
-poll (`version.json`), on a web server (gunicorn, as `web.py` starts it) on the same
-machine as the workers, the database and the broker: the README's one-machine
-deployment.
+poll (`version.json`), on a web server (gunicorn, as the README's deployment runs it: four
+synchronous workers, one thread each) on the same machine as the workers, the database
+and the broker: the README's one-machine deployment.
 
     python benchmarks/storm_pages.py [--games 1000] [--players 12] [--workers 2]
-        [--web-workers 4] [--threads 4] [--clients 8] [--quiet-seconds 10] [--quiet-clients 1]
+        [--web-workers 4] [--threads 1] [--clients 8] [--quiet-seconds 10] [--quiet-clients 1]
         [--share 1.0] [--nice 10] [--no-scaling] [--code DIR]
 
 It uses the configured database and broker as `storm.py` does. Before the deadline, with
@@ -282,7 +282,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="Celery worker processes")
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--web-workers", type=int, default=4)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads a web process (the README's deployment: 1, synchronous workers)"
+    )
     parser.add_argument("--clients", type=int, default=8, help="players reading at once")
     parser.add_argument("--quiet-seconds", type=float, default=10.0)
     parser.add_argument("--quiet-clients", type=int, default=1, help="players reading before the storm")
