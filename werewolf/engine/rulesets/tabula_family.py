@@ -321,20 +321,25 @@ class TabulaFamily(JudgedBySides, ABC):
         def wolfish(role: str) -> bool:
             return role in rows and rows[role].seen_as_wolf
 
+        def alone(role: str) -> bool:
+            """A role that wins alone, no pack's and neither side's (the Werehamster)."""
+            row = rows.get(role)
+            return row is not None and not row.pack and row.side not in (VILLAGE, WOLVES)
+
         def dealt(memory: Memory, data: Mapping[str, Any]) -> None:
             if data["seat"] == memory.seat:
                 memory.role = role = data["role"]
                 row = rows.get(role)
-                if row is not None and not row.pack and row.side != VILLAGE:
-                    memory.stance = ALLY if row.side == WOLVES else ALONE
+                if row is not None and not row.pack and row.side == WOLVES:
+                    memory.stance = ALLY
+                elif alone(role):
+                    memory.stance = ALONE
 
         def read(memory: Memory, data: Mapping[str, Any]) -> None:
             if data["seat"] == memory.seat:
                 target, role = data["target"], data["role"]
                 memory.roles[target] = role
-                row = rows.get(role)
-                if row is not None and not row.pack and row.side not in (VILLAGE, WOLVES):
-                    # No wolf, but a foe: the Werehamster wins alone, and is hunted.
+                if alone(role):  # no wolf, but a foe: it wins alone, and is hunted
                     memory.loners.add(target)
                 else:
                     found(memory, target, wolfish(role))
@@ -342,11 +347,7 @@ class TabulaFamily(JudgedBySides, ABC):
 
         def counted(memory: Memory, data: Mapping[str, Any]) -> None:
             _counted(memory, data)
-            memory.alone = sum(
-                1
-                for name in data.get("specials", ())
-                if (row := rows.get(str(name))) is not None and not row.pack and row.side not in (VILLAGE, WOLVES)
-            )
+            memory.alone = sum(1 for name in data.get("specials", ()) if alone(str(name)))
 
         return {
             **LESSONS,
