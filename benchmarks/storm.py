@@ -270,9 +270,17 @@ def code(args: argparse.Namespace) -> Path:
     return Path(getattr(args, "code", None) or ROOT).resolve()
 
 
+def checkout(value: str) -> str:
+    """`--code`'s directory, if it is a checkout of this project (its `werewolf` package)."""
+    if not (Path(value) / "werewolf" / "celery.py").is_file():
+        raise argparse.ArgumentTypeError(f"{value} is no checkout of this project (no werewolf/celery.py in it)")
+    return value
+
+
 def add_code_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--code",
+        type=checkout,
         metavar="DIR",
         help="run the workers (and web server) from another checkout, e.g. `git worktree add DIR COMMIT`: "
         "a before and an after measured by the same instruments",

@@ -116,3 +116,19 @@ def test_a_table_the_rules_refuse_is_refused_before_any_setup(tmp_path: Path) ->
     )
     assert result.returncode == 2
     assert "--players 4: the classic rules refuse that table" in result.stderr
+
+
+@pytest.mark.parametrize("script", ["storm.py", "storm_pages.py"])
+def test_code_from_a_directory_that_is_no_checkout_is_refused_before_any_setup(tmp_path: Path, script: str) -> None:
+    env = {**os.environ, "WEREWOLF_VAR_DIR": str(tmp_path)}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), "--code", str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "is no checkout of this project" in result.stderr
