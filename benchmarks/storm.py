@@ -4,7 +4,7 @@ processes (one with the beat) and a loopback SMTP server; beside it, in the same
 bare loop doing the same claims, event rows and SMTP sends with no framework.
 
     python benchmarks/storm.py [--games 1000] [--players 12] [--workers 2] [--nice 0] [--concurrency 1]
-        [--code DIR]
+        [--code DIR] [--setup-once]
 
 `--workers` solo worker processes (one task at a time each), or with `--concurrency N` each
 a prefork worker of N processes, as the README's deployment runs them: `--workers 1
@@ -28,6 +28,9 @@ too. The last line says how much of the storm's CPU that is, and the ratio witho
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
+import itertools
 import os
 import smtplib
 import subprocess
@@ -35,9 +38,10 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -157,18 +161,116 @@ def make_games(games: int, players: int) -> list[int]:
     return ids
 
 
+_copies = itertools.count(1)
+_base: dict[str, str] = {}
+
+
+def games(args: argparse.Namespace) -> list[int]:
+    """The storm's games, their first night's cards all in: set up here, or with
+    `--setup-once` on PostgreSQL a fresh copy of a template database in which they were
+    set up once (CREATE DATABASE ... TEMPLATE: seconds, where setting up a thousand games
+    takes minutes). With a copy, this process, and the workers and web server it starts
+    after, use the copy's database (DATABASE_URL), and each storm has a database of its own."""
+    from django.conf import settings
+    from django.db import connection
+
+    if not getattr(args, "setup_once", False):
+        return make_games(args.games, args.players)
+    if connection.vendor != "postgresql":
+        raise SystemExit("--setup-once copies a PostgreSQL database: set DATABASE_URL=postgres://...")
+    base = _base.setdefault("name", connection.settings_dict["NAME"])
+    template = f"storm_setup_{args.games}x{args.players}_{setup_key(args)}"
+    with _maintenance() as admin:
+        known = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template]).fetchone()
+    if not known:
+        print(f"  setting the games up once, in {template} ...", flush=True)
+        building = f"{template}_building"  # renamed once whole: a stopped set-up leaves no template
+        with _maintenance() as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{building}"')
+        _use(building)
+        make_games(args.games, args.players)
+        with connection.cursor() as cursor:  # the seats' links are signed with it
+            cursor.execute("CREATE TABLE storm_setup (secret_key text)")
+            cursor.execute("INSERT INTO storm_setup VALUES (%s)", [settings.SECRET_KEY])
+        connection.close()
+        with _maintenance() as admin:
+            admin.execute(f'ALTER DATABASE "{building}" RENAME TO "{template}"')
+            stale = admin.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE %s AND datname <> %s",
+                [f"storm\\_setup\\_{args.games}x{args.players}\\_%", template],
+            ).fetchall()
+            for (name,) in stale:  # an older code's games: never read again
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    copy = f"{base[:40]}_storm{next(_copies)}"
+    connection.close()
+    with _maintenance() as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{copy}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{copy}" TEMPLATE "{template}"')
+    _use(copy)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT secret_key FROM storm_setup")
+        (key,) = cursor.fetchone()
+    # The key the games were set up under, for this process and the ones it starts: a
+    # seat's link is signed with it.
+    settings.SECRET_KEY = os.environ["WEREWOLF_SECRET_KEY"] = key
+    from werewolf.games.models import Game
+
+    print(f"  a copy of {template}: {copy}", flush=True)
+    return list(Game.objects.filter(name__startswith="Storm ").order_by("pk").values_list("pk", flat=True))
+
+
+def setup_key(args: argparse.Namespace) -> str:
+    """What the template's games depend on: their number and size, and the code that sets
+    them up (this tree's `werewolf` package and this script): a change to either sets them
+    up again."""
+    digest = hashlib.sha256(f"{args.games}x{args.players}".encode())
+    for path in sorted([*(ROOT / "werewolf").rglob("*.py"), Path(__file__).resolve()]):
+        digest.update(str(path.relative_to(ROOT)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@contextlib.contextmanager
+def _maintenance() -> Iterator[Any]:
+    """A connection to the server's `postgres` database, in autocommit: where databases
+    are made, copied and dropped."""
+    import psycopg
+    from django.db import connection
+
+    given = connection.settings_dict
+    params = {"host": given["HOST"], "port": given["PORT"], "user": given["USER"], "password": given["PASSWORD"]}
+    with psycopg.connect(dbname="postgres", autocommit=True, **{k: v for k, v in params.items() if v}) as admin:
+        yield admin
+
+
+def _use(name: str) -> None:
+    """This process, and the processes it starts from now on, use database `name`."""
+    from urllib.parse import urlsplit
+
+    from django.db import connection
+
+    connection.close()
+    connection.settings_dict["NAME"] = name
+    os.environ["DATABASE_URL"] = urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}").geturl()
+
+
 def project(
-    args: argparse.Namespace, inbox: Inbox, ready: Callable[[list[int]], None] | None = None
+    args: argparse.Namespace,
+    inbox: Inbox,
+    ready: Callable[[list[int]], None] | None = None,
+    ids: list[int] | None = None,
 ) -> dict[str, float]:
-    """The storm through the project's workers. `ready`, if given, is called with the
-    games' ids once the workers are up and before the deadline is set (what runs beside
-    the storm starts there: `storm_pages.py`'s web server and players)."""
+    """The storm through the project's workers, on `ids` (else on `games(args)`). `ready`,
+    if given, is called with the games' ids once the workers are up and before the
+    deadline is set (what runs beside the storm starts there: `storm_pages.py`'s players)."""
     from django.db import connection
     from django.utils import timezone
 
     from werewolf.games.models import Dispatch, Phase
 
-    ids = make_games(args.games, args.players)
+    if ids is None:
+        ids = games(args)
     # The welcome mails are not the storm: taken as sent, so that the workers start on it.
     Dispatch.objects.filter(phase=None, player__game_id__in=ids).update(status=Dispatch.Status.SENT)
     from werewolf.celery import app
@@ -277,6 +379,15 @@ def checkout(value: str) -> str:
     return value
 
 
+def add_setup_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--setup-once",
+        action="store_true",
+        help="PostgreSQL: set the games up once in a template database and run each storm on a fresh copy of it "
+        "(seconds instead of minutes; needs the right to create databases)",
+    )
+
+
 def add_code_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--code",
@@ -360,6 +471,7 @@ def main() -> int:
         help="processes a worker runs (the README's `--concurrency`; 1: a solo worker, as --workers counts them)",
     )
     add_code_argument(parser)
+    add_setup_argument(parser)
     args = parser.parse_args()
     try:  # a table the rules refuse fails here, not halfway through setting games up
         engine.options("classic", {}, args.players)

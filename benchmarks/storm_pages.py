@@ -7,7 +7,7 @@ and the broker: the README's one-machine deployment.
 
     python benchmarks/storm_pages.py [--games 1000] [--players 12] [--workers 2]
         [--web-workers 4] [--threads 1] [--clients 8] [--quiet-seconds 10] [--quiet-clients 1]
-        [--share 1.0] [--nice 10] [--no-scaling] [--code DIR]
+        [--share 1.0] [--nice 10] [--no-scaling] [--code DIR] [--setup-once]
 
 It uses the configured database and broker as `storm.py` does. Before the deadline, with
 the workers up and idle, `--quiet-clients` players (one: a page's own time, with no queue
@@ -32,6 +32,9 @@ The workers run at `--nice` (10), as the README's deployment runs them beside th
 server; `--nice 0` runs them at the web's priority. `--code DIR` runs the workers and the
 web server from another checkout (`git worktree add DIR COMMIT`) with this tree's
 instruments: a before and an after on one instrument, each on a fresh database.
+`--setup-once` (PostgreSQL) sets the games up once in a template database and runs each
+of the three storms on a fresh copy of it, each alone in its database: a before-and-after
+pair costs the storms, not three set-ups of a thousand games each.
 """
 
 from __future__ import annotations
@@ -295,6 +298,7 @@ def main() -> int:
         "--no-scaling", dest="scaling", action="store_false", help="skip the storms alone (1 worker, then --workers)"
     )
     storm.add_code_argument(parser)
+    storm.add_setup_argument(parser)
     args = parser.parse_args()
     try:
         engine.options("classic", {}, args.players)
@@ -317,6 +321,12 @@ def main() -> int:
         except BaseException:
             inbox.stop()
             raise
+    try:
+        print(f"Setting up {args.games} games of {args.players} ...", flush=True)
+        ids = storm.games(args)  # first: with --setup-once the web server uses their copy
+    except BaseException:
+        inbox.stop()
+        raise
     server, port = serve(args.web_workers, args.threads, storm.code(args))
     quiet: list[Visit] = []
     players: Players | None = None
@@ -331,8 +341,7 @@ def main() -> int:
         spent["web"] = web_cpu(server)
 
     try:
-        print(f"Setting up {args.games} games of {args.players} ...", flush=True)
-        ours = storm.project(args, inbox, ready=ready)
+        ours = storm.project(args, inbox, ready=ready, ids=ids)
         spent["web"] = web_cpu(server) - spent.get("web", 0.0)
         inbox.readers.clear()
         assert players is not None

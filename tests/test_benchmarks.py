@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -132,3 +133,49 @@ def test_code_from_a_directory_that_is_no_checkout_is_refused_before_any_setup(t
     )
     assert result.returncode == 2
     assert "is no checkout of this project" in result.stderr
+
+
+@pytest.mark.one_pass("postgresql")
+def test_the_storm_sets_its_games_up_once_and_runs_on_copies(tmp_path: Path) -> None:
+    """`--setup-once`: the first run sets the games up in a template database, the next
+    copies it (and signs the seats' links with the key they were set up under)."""
+    server = os.environ.get("DATABASE_URL", "")
+    if not server.startswith("postgres"):
+        require("PostgreSQL", not os.environ.get("CI"), "set DATABASE_URL=postgres://...")
+        pytest.skip("--setup-once copies a PostgreSQL database")
+    env = {name: value for name, value in os.environ.items() if name != "CELERY_BROKER_URL"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    env["DATABASE_URL"] = urlsplit(server)._replace(path="/storm_once_test").geturl()
+    outputs = []
+    for run in range(2):
+        env["WEREWOLF_VAR_DIR"] = str(tmp_path / f"run{run}")
+        result = subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / "storm_pages.py"), *SMALLEST["storm_pages.py"], "--setup-once"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+        outputs.append(result.stdout)
+    assert "setting the games up once" in outputs[0] or "a copy of storm_setup_3x7_" in outputs[0]
+    assert "setting the games up once" not in outputs[1]
+    assert "a copy of storm_setup_3x7_" in outputs[1]
+    assert "errors: 0" in outputs[1]  # every seat's page answered: its link's key came with the games
+
+
+def test_the_storm_refuses_to_copy_a_database_that_is_not_postgresql(tmp_path: Path) -> None:
+    env = {name: value for name, value in os.environ.items() if name not in ("DATABASE_URL", "CELERY_BROKER_URL")}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    env["WEREWOLF_VAR_DIR"] = str(tmp_path)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "storm.py"), "--games", "2", "--players", "7", "--setup-once"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "--setup-once copies a PostgreSQL database" in result.stdout + result.stderr
