@@ -7,7 +7,7 @@ and the broker: the README's one-machine deployment.
 
     python benchmarks/storm_pages.py [--games 1000] [--players 12] [--workers 2]
         [--web-workers 4] [--threads 1] [--clients 8] [--quiet-seconds 10] [--quiet-clients 1]
-        [--share 1.0] [--nice 10] [--no-scaling] [--code DIR] [--setup-once]
+        [--share 1.0] [--nice 10] [--no-scaling] [--code DIR] [--setup-once] [--aiosmtpd]
 
 It uses the configured database and broker as `storm.py` does. Before the deadline, with
 the workers up and idle, `--quiet-clients` players (one: a page's own time, with no queue
@@ -299,6 +299,7 @@ def main() -> int:
     )
     storm.add_code_argument(parser)
     storm.add_setup_argument(parser)
+    storm.add_sink_argument(parser)
     args = parser.parse_args()
     try:
         engine.options("classic", {}, args.players)
@@ -307,7 +308,7 @@ def main() -> int:
     import django
 
     django.setup()
-    inbox = storm.Inbox()
+    inbox = storm.Inbox(aiosmtpd=args.aiosmtpd)
     if args.code:
         print(f"The workers and the web server run {storm.code(args)}'s code", flush=True)
     alone: dict[int, dict[str, float]] = {}
