@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 
@@ -83,10 +84,13 @@ def _refuse_without_the_sites_address(**kwargs: object) -> None:
 @worker_init.connect
 def _warm(**kwargs: object) -> None:
     """Compile the mail templates and load the catalogs before the first task (and
-    before a prefork pool forks, so that every child starts with them)."""
+    before a prefork pool forks, so that every child starts with them); then set all that
+    is loaded out of the garbage collector's way (`gc.freeze`, as the web server does:
+    werewolf/wsgi.py), so that a full collection in a storm walks only what tasks made."""
     from werewolf.mail import outbound
 
     outbound.warm()
+    gc.freeze()
 
 
 @task_prerun.connect
