@@ -71,6 +71,20 @@ ON_POSTGRESQL = {"outbox_indexes.py": "outbox_indexes.py measures PostgreSQL's i
 """The scripts that measure PostgreSQL itself, and what each prints on SQLite instead."""
 
 
+def run_script(
+    script: str, args: list[str], env: dict[str, str], timeout: int = 300
+) -> subprocess.CompletedProcess[str]:
+    """A benchmark script run as the program it is, from the project's root."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
 def test_every_benchmark_is_listed() -> None:
     assert sorted(path.name for path in (ROOT / "benchmarks").glob("*.py") if path.name != "__init__.py") == sorted(
         SMALLEST
@@ -92,14 +106,7 @@ def test_the_benchmark_runs_to_its_figures(script: str, tmp_path: Path) -> None:
         else:
             prints = ON_POSTGRESQL[script]
     env.pop("DJANGO_SETTINGS_MODULE", None)  # each script names its own
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / script), *SMALLEST[script]],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = run_script(script, SMALLEST[script], env)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert prints in result.stdout, result.stdout[-3000:]
 
@@ -107,14 +114,7 @@ def test_the_benchmark_runs_to_its_figures(script: str, tmp_path: Path) -> None:
 def test_a_table_the_rules_refuse_is_refused_before_any_setup(tmp_path: Path) -> None:
     env = {**os.environ, "WEREWOLF_VAR_DIR": str(tmp_path)}
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "storm.py"), "--players", "4"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_script("storm.py", ["--players", "4"], env, timeout=60)
     assert result.returncode == 2
     assert "--players 4: the classic rules refuse that table" in result.stderr
 
@@ -123,14 +123,7 @@ def test_a_table_the_rules_refuse_is_refused_before_any_setup(tmp_path: Path) ->
 def test_code_from_a_directory_that_is_no_checkout_is_refused_before_any_setup(tmp_path: Path, script: str) -> None:
     env = {**os.environ, "WEREWOLF_VAR_DIR": str(tmp_path)}
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / script), "--code", str(tmp_path)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_script(script, ["--code", str(tmp_path)], env, timeout=60)
     assert result.returncode == 2
     assert "is no checkout of this project" in result.stderr
 
@@ -149,14 +142,7 @@ def test_the_storm_sets_its_games_up_once_and_runs_on_copies(tmp_path: Path) -> 
     outputs = []
     for run in range(2):
         env["WEREWOLF_VAR_DIR"] = str(tmp_path / f"run{run}")
-        result = subprocess.run(
-            [sys.executable, str(ROOT / "benchmarks" / "storm_pages.py"), *SMALLEST["storm_pages.py"], "--setup-once"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        result = run_script("storm_pages.py", [*SMALLEST["storm_pages.py"], "--setup-once"], env)
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
         outputs.append(result.stdout)
     assert "setting the games up once" in outputs[0] or "a copy of storm_setup_3x7_" in outputs[0]
@@ -169,13 +155,6 @@ def test_the_storm_refuses_to_copy_a_database_that_is_not_postgresql(tmp_path: P
     env = {name: value for name, value in os.environ.items() if name not in ("DATABASE_URL", "CELERY_BROKER_URL")}
     env.pop("DJANGO_SETTINGS_MODULE", None)
     env["WEREWOLF_VAR_DIR"] = str(tmp_path)
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "storm.py"), "--games", "2", "--players", "7", "--setup-once"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_script("storm.py", ["--games", "2", "--players", "7", "--setup-once"], env, timeout=120)
     assert result.returncode != 0
     assert "--setup-once copies a PostgreSQL database" in result.stdout + result.stderr
