@@ -62,10 +62,9 @@ class Inbox:
     RSET, NOOP, QUIT) and reads each message to its end, in a thread of its own with
     asyncio, and keeps nothing but the moment and the recipients: a mail relay that does
     its work on another machine, or a relay written in C beside the workers. `aiosmtpd=True`
-    serves with aiosmtpd instead, as the benchmarks did until the eighth session: it
-    spends about a millisecond of this process's CPU a mail, which on a two-core machine
-    took a quarter of a core from a storm that the workers and PostgreSQL share
-    (docs/performance.md), on both sides of the ratios."""
+    serves with aiosmtpd instead, the sink of the storm's earlier figures: its Python
+    costs several times as much CPU a mail, taken on a small machine from the cores the
+    workers and PostgreSQL share (docs/performance.md, eighth session)."""
 
     def __init__(self, aiosmtpd: bool = False) -> None:
         self.times: list[float] = []
@@ -487,7 +486,7 @@ def add_sink_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--aiosmtpd",
         action="store_true",
-        help="receive the mails with aiosmtpd, as until the eighth session (about four times the sink's CPU a mail)",
+        help="receive the mails with aiosmtpd, the sink of the earlier figures (several times the CPU a mail)",
     )
 
 

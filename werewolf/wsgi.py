@@ -14,7 +14,7 @@ def _settle() -> None:
     """Load the URL map (and with it every view, form and template tag module) and set all
     that is loaded by now out of the garbage collector's way (`gc.freeze`): it lives as
     long as the process, and each full collection, which any page may set off, walked the
-    lot (some 75,000 objects) for nothing. A page that sets one off no longer pays for it."""
+    lot for nothing. A page that sets one off no longer pays for it."""
     from django.urls import get_resolver
 
     get_resolver().url_patterns  # noqa: B018 - imported for its modules
