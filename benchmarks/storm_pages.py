@@ -312,19 +312,14 @@ def main() -> int:
     if args.code:
         print(f"The workers and the web server run {storm.code(args)}'s code", flush=True)
     alone: dict[int, dict[str, float]] = {}
-    if args.scaling:
-        try:
-            for workers in sorted({1, args.workers}):
-                print(f"The storm alone, {workers} worker(s): setting up {args.games} games ...", flush=True)
-                alone[workers] = storm.project(argparse.Namespace(**{**vars(args), "workers": workers}), inbox)
-                with inbox.lock:
-                    inbox.times.clear()
-        except BaseException:
-            inbox.stop()
-            raise
     try:
+        for workers in sorted({1, args.workers}) if args.scaling else ():
+            print(f"The storm alone, {workers} worker(s): setting up {args.games} games ...", flush=True)
+            alone[workers] = storm.project(argparse.Namespace(**{**vars(args), "workers": workers}), inbox)
+            with inbox.lock:
+                inbox.times.clear()
         print(f"Setting up {args.games} games of {args.players} ...", flush=True)
-        ids = storm.games(args)  # first: with --setup-once the web server uses their copy
+        ids = storm.games(args)  # before the web server: with --setup-once it uses their copy
     except BaseException:
         inbox.stop()
         raise
