@@ -59,12 +59,13 @@ class Inbox:
     (each called with the moment and the recipients: a player who opens the mail).
 
     It answers the few commands a sender's SMTP client sends (EHLO, MAIL, RCPT, DATA,
-    RSET, NOOP, QUIT) and reads each message to its end, in a thread of its own with
-    asyncio, and keeps nothing but the moment and the recipients: a mail relay that does
-    its work on another machine, or a relay written in C beside the workers. `aiosmtpd=True`
-    serves with aiosmtpd instead, the sink of the storm's earlier figures: its Python
-    costs several times as much CPU a mail, taken on a small machine from the cores the
-    workers and PostgreSQL share (docs/performance.md, eighth session)."""
+    RSET, NOOP, QUIT), offers PIPELINING as real relays do, and reads each message to
+    its end, in a thread of its own with asyncio, and keeps nothing but the moment and
+    the recipients: a mail relay that does its work on another machine, or a relay
+    written in C beside the workers. `aiosmtpd=True` serves with aiosmtpd instead, the
+    sink of the storm's earlier figures: its Python costs several times as much CPU a
+    mail, taken on a small machine from the cores the workers and PostgreSQL share
+    (docs/performance.md, eighth session)."""
 
     def __init__(self, aiosmtpd: bool = False) -> None:
         self.times: list[float] = []
@@ -137,7 +138,7 @@ class Inbox:
             def command(self, line: bytes) -> None:
                 verb = line[:4].upper()
                 if verb in (b"EHLO", b"HELO"):
-                    self.transport.write(b"250-storm.test\r\n250-8BITMIME\r\n250 SMTPUTF8\r\n")
+                    self.transport.write(b"250-storm.test\r\n250-PIPELINING\r\n250-8BITMIME\r\n250 SMTPUTF8\r\n")
                 elif verb == b"RCPT":
                     self.recipients.append(line.split(b":", 1)[1].strip().strip(b"<>").decode())
                     self.transport.write(b"250 OK\r\n")
@@ -516,8 +517,11 @@ def settle(workers: list[subprocess.Popen[bytes]], most: float = 60.0) -> None:
 
 def bare(args: argparse.Namespace, port: int) -> dict[str, float]:
     """The same work with no framework: one claim UPDATE, the event rows and the mails of
-    each game, over one database connection and one SMTP connection."""
+    each game, over one database connection and one SMTP connection, each mail's envelope
+    in one write as the workers send it (werewolf/mail/pipelining.py)."""
     from django.db import connection
+
+    from werewolf.mail import pipelining
 
     with connection.cursor() as cursor:
         cursor.execute("CREATE TABLE IF NOT EXISTS bare_phase (id integer PRIMARY KEY, status varchar(16))")
@@ -540,7 +544,8 @@ def bare(args: argparse.Namespace, port: int) -> dict[str, float]:
             message["From"], message["To"] = "moderator@storm.test", f"p{seat}.{number}@storm.test"
             message["Subject"] = f"Storm {number}: night 1 is over"
             message.set_content("What you may know of the night.\n" * 10)
-            smtp.send_message(message)
+            data = message.as_bytes(policy=message.policy.clone(linesep="\r\n"))
+            pipelining.sendmail(smtp, message["From"], [message["To"]], data)
             times.append(time.time() - start)
     smtp.quit()
     total = time.time() - start

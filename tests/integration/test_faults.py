@@ -27,7 +27,7 @@ from werewolf.games.models import Dispatch, Event, Game, Phase
 
 from ..conftest import require
 from ..web.play import NAMES
-from .test_smtp import free_port
+from .test_smtp import Pipelining, free_port
 from .workers import Worker, wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -42,10 +42,10 @@ FAST = {
 }
 
 
-class KillingInbox:
+class KillingInbox(Pipelining):
     """Takes every message; the `kill_at`-th one is stored and then, before the server
     answers 250, the worker that sent it is killed: the server has the message, the
-    worker never learns it."""
+    worker never learns it. It offers PIPELINING, as real relays do."""
 
     def __init__(self) -> None:
         self.ids: list[str] = []

@@ -298,3 +298,33 @@ def test_a_whole_game_by_mail_through_postfix_as_the_guide_sets_it_up(organiser,
     assert wait_for(delivered, 30)  # each reply handed on once (Postfix logs it as it goes)
     log = (base / "maillog").read_text()
     assert "status=bounced" not in log and "status=deferred" not in log, log[-3000:]
+
+
+@pytest.mark.parametrize("postfix", ["pipe"], indirect=True)
+def test_postfix_takes_pipelined_envelopes_and_refusals_leave_the_connection_usable(sink, postfix) -> None:
+    """The outbox's pipelined sending (werewolf/mail/pipelining.py) against a real MTA
+    that offers PIPELINING and is strict about it: two mails and, between them, one whose
+    recipient Postfix refuses (none: `<>`), on one connection; both mails reach the relay's far side."""
+    from werewolf.mail import pipelining
+
+    inbox, _ = sink
+    port, base = postfix
+
+    def mail(number: int, to: str) -> bytes:
+        return (
+            f"From: moderator@example.org\r\nTo: {to}\r\nSubject: Pipelined {number}\r\n"
+            f"Message-ID: <pipelined-{number}@example.org>\r\n\r\nNight {number} is over.\r\n.A dotted line\r\n"
+        ).encode()
+
+    with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+        client.ehlo()
+        assert client.has_extn("pipelining")
+        sender = "moderator@example.org"
+        assert pipelining.sendmail(client, sender, ["anna@example.org"], mail(1, "anna@example.org")) == {}
+        with pytest.raises(smtplib.SMTPRecipientsRefused):
+            pipelining.sendmail(client, sender, [""], mail(2, "bruno@example.org"))
+        assert pipelining.sendmail(client, sender, ["carla@example.org"], mail(3, "carla@example.org")) == {}
+    assert wait_for(lambda: len(inbox.messages) >= 2, 60), (base / "maillog").read_text()[-3000:]
+    time.sleep(1)  # nothing more comes: no bounce, no third mail
+    assert sorted(str(message["Subject"]) for message in inbox.messages) == ["Pipelined 1", "Pipelined 3"]
+    assert all(".A dotted line" in message.get_content() for message in inbox.messages)

@@ -22,7 +22,19 @@ from ..web.play import NAMES, pack_of, seat_roles
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
-class Inbox:
+class Pipelining:
+    """An aiosmtpd handler that offers PIPELINING (RFC 2920), as Postfix, Exim and the big
+    mail providers do: the outbox then sends each envelope in one write
+    (werewolf/mail/pipelining.py). aiosmtpd reads pipelined commands in order but does
+    not offer them itself."""
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):  # noqa: N802 - aiosmtpd's name
+        session.host_name = hostname
+        responses.insert(-1, "250-PIPELINING")
+        return responses
+
+
+class Inbox(Pipelining):
     def __init__(self) -> None:
         self.messages: list[email.message.EmailMessage] = []
 
@@ -76,6 +88,34 @@ def test_each_player_is_mailed_their_own_link_over_smtp(organiser, smtp) -> None
                 assert token not in text and token not in html
         path = re.search(r"/p/[a-z2-7]{32}/", text).group(0)
         assert Client().get(path).status_code == 200
+
+
+def test_each_envelope_goes_in_one_write_and_a_refused_address_waits_for_a_retry(organiser, smtp, monkeypatch) -> None:
+    """The server offers PIPELINING: each mail is two writes (werewolf/mail/pipelining.py),
+    and the one address it refuses is kept for a retry while the batch goes on."""
+    import smtplib
+
+    from werewolf.games.models import Dispatch
+
+    writes: list[bytes] = []
+    send = smtplib.SMTP.send
+
+    def counted(self, data) -> None:
+        writes.append(data.encode("ascii") if isinstance(data, str) else data)
+        send(self, data)
+
+    monkeypatch.setattr(smtplib.SMTP, "send", counted)
+    seats = [services.Seating(name, f"{name.lower()}@example.org") for name in NAMES[:7]]
+    seats[3] = services.Seating(NAMES[3], "dora@elsewhere.test")
+    services.start_game(services.create_game(organiser, name="Pipelined", seats=seats, options={"wolves": 2}))
+    assert sorted(message["To"].addresses[0].addr_spec for message in smtp.messages) == sorted(
+        seat.email for seat in seats if seat.email.endswith("@example.org")
+    )
+    envelopes = [write for write in writes if write.startswith(b"MAIL FROM:")]
+    assert len(envelopes) == 7
+    assert all(envelope.endswith(b"\r\nDATA\r\n") and envelope.count(b"\r\n") == 3 for envelope in envelopes)
+    refused = Dispatch.objects.get(recipient__contains="dora@elsewhere.test")
+    assert refused.status == Dispatch.Status.RETRYING and "SMTPRecipientsRefused" in refused.last_error
 
 
 def test_phase_results_are_mailed_once_even_if_the_task_runs_again(organiser, smtp) -> None:

@@ -19,7 +19,7 @@ from werewolf.games.models import Dispatch, Event, Phase
 
 from ..web.play import NAMES
 from .test_celery import real_tasks, workers  # noqa: F401  (fixtures)
-from .test_smtp import free_port
+from .test_smtp import Pipelining, free_port
 from .workers import Worker, wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -155,7 +155,7 @@ def test_a_storm_is_handed_out_in_batches_and_each_phase_resolved_once(organiser
     assert Event.objects.filter(game__in=games, phase__index=0).values("phase").distinct().count() == 4
 
 
-class Peers:
+class Peers(Pipelining):
     """An SMTP server that notes each message's Message-ID and the connection it came on."""
 
     def __init__(self) -> None:

@@ -162,7 +162,12 @@ def test_a_line_too_long_for_8bit_is_left_to_django() -> None:
 def test_the_smtp_backend_is_handed_our_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[tuple[str, list[str], bytes]] = []
 
-    class Wire:
+    class Wire:  # an SMTP connection to a server that offers no PIPELINING
+        does_esmtp = False
+
+        def ehlo_or_helo_if_needed(self) -> None:
+            pass
+
         def sendmail(self, sender: str, recipients: list[str], data: bytes) -> None:
             sent.append((sender, recipients, data))
 

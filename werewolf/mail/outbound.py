@@ -62,7 +62,7 @@ from werewolf.games.rows import insert as insert_rows
 from werewolf.games.rows import phase_events
 from werewolf.games.templatetags.werewolf import worded
 
-from . import kept, mime
+from . import kept, mime, pipelining
 
 logger = logging.getLogger(__name__)
 
@@ -707,8 +707,9 @@ def _message(row: Dispatch, connection: Any) -> _Mail:
 
 def _hand_over(message: _Mail) -> bool:
     """Give the mail to the backend. To Django's SMTP backend, on its open connection, as
-    bytes written by `mime` (what Django would write, without its tree of objects); to
-    any other backend (a provider's API, the console, the tests' outbox), as the mail."""
+    bytes written by `mime` (what Django would write, without its tree of objects), its
+    envelope in one write where the server takes that (`pipelining`); to any other
+    backend (a provider's API, the console, the tests' outbox), as the mail."""
     backend = message.connection
     smtp = getattr(backend, "connection", None)
     # (`_send`, the SMTP backend's own step a subclass may change, is private: not in django-stubs.)
@@ -721,7 +722,7 @@ def _hand_over(message: _Mail) -> bool:
     recipients = message.recipients()
     if not recipients:
         return False
-    smtp.sendmail(_envelope(message.from_email), [_envelope(to) for to in recipients], data)
+    pipelining.sendmail(smtp, _envelope(message.from_email), [_envelope(to) for to in recipients], data)
     return True
 
 
