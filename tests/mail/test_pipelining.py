@@ -184,6 +184,15 @@ def test_an_envelope_not_in_ascii_takes_smtplibs_own_path(server, client) -> Non
     assert handler.messages == []
 
 
+def test_an_address_with_a_line_break_smuggles_no_command_in(server, client) -> None:
+    handler, _ = server
+    smtp, writes = client
+    forged = "anna@example.org>\r\nRCPT TO:<eve@example.org"
+    pipelining.sendmail(smtp, "moderator@example.org", [forged], MESSAGE)  # smtplib's path, which reads one address
+    assert [recipients for _, recipients, _ in handler.messages] == [["anna@example.org"]]
+    assert not any(b"eve@" in write for write in writes)
+
+
 class _GoAheadAnyway(socketserver.StreamRequestHandler):
     """A server that refuses the only recipient and still says go ahead to DATA (which
     RFC 2920 forbids): what it is sent, line by line."""

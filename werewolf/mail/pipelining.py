@@ -14,8 +14,8 @@ as before, and the outbox records it then (werewolf/mail/outbound.py). The error
 smtplib's own (`SMTPSenderRefused`, `SMTPRecipientsRefused`, `SMTPDataError`,
 `SMTPServerDisconnected`), raised in the same cases, and a refused envelope leaves the
 connection ready for the next mail (RSET), as smtplib leaves it. A server that does not
-offer PIPELINING, or an envelope smtplib would not write in plain ASCII, goes through
-`smtplib.SMTP.sendmail` itself.
+offer PIPELINING, or an envelope that is not plain ASCII or holds a line break, goes
+through `smtplib.SMTP.sendmail` itself, which says what it says of them.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def sendmail(smtp: smtplib.SMTP, from_addr: str, to_addrs: Sequence[str], data: 
     the server refused while it took the message for the others, as it returns them."""
     smtp.ehlo_or_helo_if_needed()
     envelope = [from_addr, *to_addrs]
-    if not (smtp.does_esmtp and smtp.has_extn("pipelining")) or not all(address.isascii() for address in envelope):
+    if not (smtp.does_esmtp and smtp.has_extn("pipelining")) or not all(map(_plain, envelope)):
         return smtp.sendmail(from_addr, list(to_addrs), data)
     size = f" SIZE={len(data)}" if smtp.has_extn("size") else ""
     commands = [f"MAIL FROM:{smtplib.quoteaddr(from_addr)}{size}"]
@@ -69,6 +69,12 @@ def sendmail(smtp: smtplib.SMTP, from_addr: str, to_addrs: Sequence[str], data: 
         _reset(smtp, (taken,))
         raise smtplib.SMTPDataError(*taken)
     return refused
+
+
+def _plain(address: str) -> bool:
+    """An address this module writes into a command itself: plain ASCII with no line
+    break (smtplib refuses a command with one, which could smuggle in another)."""
+    return address.isascii() and "\r" not in address and "\n" not in address
 
 
 def _reset(smtp: smtplib.SMTP, replies: Sequence[tuple[int, bytes]]) -> None:
