@@ -345,6 +345,9 @@ def main() -> int:
         with inbox.lock:
             last_mail = max(inbox.times) if inbox.times else time.time()
             inbox.times.clear()
+        server.terminate()  # the bare loop has the machine to itself, as the storms alone had
+        server.wait(timeout=30)
+        storm.settle_database()
         baseline = storm.bare(args, inbox.port)
     finally:
         inbox.stop()
