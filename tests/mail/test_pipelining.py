@@ -128,43 +128,47 @@ def test_each_recipient_is_in_the_one_write_and_a_refused_one_is_returned(server
     assert writes[0].count(b"RCPT TO:") == 3 and len(writes) == 2
 
 
-def _next_mail_goes_through(handler: Server, smtp: smtplib.SMTP) -> None:
+REFUSALS = [
+    pytest.param(
+        {"MAIL": "553 that sender is not allowed here"},
+        set(),
+        lambda e: (
+            isinstance(e, smtplib.SMTPSenderRefused) and e.smtp_code == 553 and e.sender == "moderator@example.org"
+        ),
+        id="the-sender",
+    ),
+    pytest.param(
+        {},
+        {"anna@example.org"},
+        lambda e: (
+            isinstance(e, smtplib.SMTPRecipientsRefused)
+            and e.recipients == {"anna@example.org": (550, b"no such mailbox")}
+        ),
+        id="every-recipient",
+    ),
+    pytest.param(
+        {"DATA": "554 that message looks like spam"},
+        set(),
+        lambda e: isinstance(e, smtplib.SMTPDataError) and e.smtp_code == 554,
+        id="the-message",
+    ),
+]
+
+
+@pytest.mark.parametrize("refuse,refuse_recipients,raised", REFUSALS)
+def test_a_refusal_raises_smtplibs_error_and_the_connection_carries_the_next_mail(
+    server, client, refuse, refuse_recipients, raised
+) -> None:
+    handler, _ = server
+    handler.refuse, handler.refuse_recipients = refuse, refuse_recipients
+    smtp, _ = client
+    with pytest.raises(smtplib.SMTPException) as refused:
+        pipelining.sendmail(smtp, "moderator@example.org", ["anna@example.org"], MESSAGE)
+    assert raised(refused.value), refused.value
+    assert handler.messages == []
     handler.refuse, handler.refuse_recipients = {}, set()
-    before = len(handler.messages)
     pipelining.sendmail(smtp, "moderator@example.org", ["dora@example.org"], MESSAGE)
-    assert handler.messages[before:] == [("moderator@example.org", ["dora@example.org"], MESSAGE)]
-
-
-def test_a_refused_sender_raises_smtplibs_error_and_the_connection_carries_the_next_mail(server, client) -> None:
-    handler, _ = server
-    handler.refuse["MAIL"] = "553 that sender is not allowed here"
-    smtp, _ = client
-    with pytest.raises(smtplib.SMTPSenderRefused) as refused:
-        pipelining.sendmail(smtp, "moderator@example.org", ["anna@example.org"], MESSAGE)
-    assert refused.value.smtp_code == 553 and refused.value.sender == "moderator@example.org"
-    assert handler.messages == []
-    _next_mail_goes_through(handler, smtp)
-
-
-def test_every_recipient_refused_raises_smtplibs_error_and_sends_no_message(server, client) -> None:
-    handler, _ = server
-    handler.refuse_recipients = {"anna@example.org"}
-    smtp, _ = client
-    with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
-        pipelining.sendmail(smtp, "moderator@example.org", ["anna@example.org"], MESSAGE)
-    assert refused.value.recipients == {"anna@example.org": (550, b"no such mailbox")}
-    assert handler.messages == []
-    _next_mail_goes_through(handler, smtp)
-
-
-def test_a_refused_message_raises_smtplibs_error_and_the_connection_carries_the_next_mail(server, client) -> None:
-    handler, _ = server
-    handler.refuse["DATA"] = "554 that message looks like spam"
-    smtp, _ = client
-    with pytest.raises(smtplib.SMTPDataError) as refused:
-        pipelining.sendmail(smtp, "moderator@example.org", ["anna@example.org"], MESSAGE)
-    assert refused.value.smtp_code == 554
-    _next_mail_goes_through(handler, smtp)
+    assert handler.messages == [("moderator@example.org", ["dora@example.org"], MESSAGE)]
 
 
 def test_a_server_closing_on_the_sender_is_hung_up_on(server, client) -> None:
