@@ -73,7 +73,8 @@ def sendmail(smtp: smtplib.SMTP, from_addr: str, to_addrs: Sequence[str], data: 
 
 def _plain(address: str) -> bool:
     """An address this module writes into a command itself: plain ASCII with no line
-    break (smtplib refuses a command with one, which could smuggle in another)."""
+    break. Any other goes through smtplib, which reads one address out of it where, written
+    as it is, a line break could smuggle in another command."""
     return address.isascii() and "\r" not in address and "\n" not in address
 
 
