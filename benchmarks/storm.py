@@ -421,6 +421,7 @@ def project(
     start = deadline.timestamp()
     time.sleep(max(0.0, start - time.time()))
     machine = machine_seconds()  # from the deadline: the cores' business is the storm's
+    flushed = log_flushes()
     resolved_at = None
     try:
         while time.time() < start + args.timeout:
@@ -440,6 +441,7 @@ def project(
             worker.terminate()
         for worker in workers:
             worker.wait(timeout=60)
+    flushed = log_flushes(settled=True) - flushed
     phase_mails = Dispatch.objects.filter(kind=Dispatch.Kind.PHASE, phase__game_id__in=ids).count()
     lags = [moment - start for moment in inbox.times]
     return {
@@ -453,6 +455,7 @@ def project(
         "machine": busy,
         "busy": busy / cores,
         "rest": rest * span,
+        "flushes": flushed,
     }
 
 
@@ -500,6 +503,28 @@ def add_code_argument(parser: argparse.ArgumentParser) -> None:
         help="run the workers (and web server) from another checkout, e.g. `git worktree add DIR COMMIT`: "
         "a before and an after measured by the same instruments",
     )
+
+
+def log_flushes(settled: bool = False) -> float:
+    """PostgreSQL: how many times the server has flushed its log to disk so far
+    (`pg_stat_wal.wal_sync`, the whole server's; 14 and later). A commit that must be
+    durable waits for one, and on one machine a storm's commits are what its disk bounds
+    (the README's "the database's disk"). `settled`: the processes that just stopped
+    have reported theirs first. NaN where there is no such count."""
+    from django.db import DatabaseError, connection
+
+    if connection.vendor != "postgresql":
+        return float("nan")
+    if settled:
+        time.sleep(1.0)  # (a server process reports its counts when its session ends)
+    try:
+        with connection.cursor() as cursor:
+            if connection.pg_version >= 150000:  # this process's own counts too, reported first
+                cursor.execute("SELECT pg_stat_force_next_flush()")
+            cursor.execute("SELECT wal_sync FROM pg_stat_wal")
+            return float(cursor.fetchone()[0])
+    except DatabaseError:
+        return float("nan")
 
 
 def settle_database() -> None:
@@ -552,6 +577,7 @@ def bare(args: argparse.Namespace, port: int) -> dict[str, float]:
     start = time.time()
     cpu = time.thread_time()  # the loop's own: the SMTP server's thread is not the loop's work
     machine = machine_seconds()
+    flushed = log_flushes()
     smtp = smtplib.SMTP("127.0.0.1", port)
     for number in range(args.games):
         with connection.cursor() as cursor:
@@ -580,6 +606,7 @@ def bare(args: argparse.Namespace, port: int) -> dict[str, float]:
         "machine": busy,
         "busy": busy / cores,
         "rest": 0.0,
+        "flushes": log_flushes(settled=True) - flushed,
     }
 
 
@@ -644,6 +671,9 @@ def report(args: argparse.Namespace, ours: dict[str, float], baseline: dict[str,
     rate = ours["mails"] / ours["mailed"] if ours["mailed"] == ours["mailed"] and ours["mailed"] > 0 else float("nan")
     print(f"{'mails per second':36} {rate:10.1f} {baseline['mails'] / baseline['mailed']:10.1f}")
     print(f"{'the cores busy':36} {ours['busy']:10.0%} {baseline['busy']:10.0%}")
+    flushes = (ours.get("flushes", float("nan")) / args.games, baseline.get("flushes", float("nan")) / args.games)
+    if all(value == value for value in flushes):  # (PostgreSQL's count: one a durable commit, or fewer)
+        print(f"{'the database log flushed, a game':36} {flushes[0]:10.1f} {flushes[1]:10.1f}")
     print(f"mails received {ours['mails']} of {args.games * args.players} (queued {ours['queued']})")
     if ours.get("rest"):
         share = ours["rest"] / ours["cpu"] if ours["cpu"] else float("nan")

@@ -12,6 +12,7 @@ the configured database and broker alone either way."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -149,6 +150,9 @@ def test_the_storm_sets_its_games_up_once_and_runs_on_copies(tmp_path: Path) -> 
     assert "setting the games up once" not in outputs[1]
     assert "a copy of storm_setup_3x7_" in outputs[1]
     assert "errors: 0" in outputs[1]  # every seat's page answered: its link's key came with the games
+    # What a durable commit costs is counted (PostgreSQL's log flushes): the marks, one a mail.
+    flushes = re.findall(r"the database log flushed, a game\s+([\d.]+)\s+([\d.]+)", outputs[1])
+    assert flushes and all(float(ours) > 0 for ours, _ in flushes), outputs[1]
 
 
 def test_the_storm_refuses_to_copy_a_database_that_is_not_postgresql(tmp_path: Path) -> None:
