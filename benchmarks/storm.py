@@ -574,10 +574,10 @@ def bare(args: argparse.Namespace, port: int) -> dict[str, float]:
         for number in range(args.games):
             cursor.execute("INSERT INTO bare_phase VALUES (%s, 'open')", [number])
     times: list[float] = []
+    flushed = log_flushes()  # (read before the clocks start: not the loop's work)
     start = time.time()
     cpu = time.thread_time()  # the loop's own: the SMTP server's thread is not the loop's work
     machine = machine_seconds()
-    flushed = log_flushes()
     smtp = smtplib.SMTP("127.0.0.1", port)
     for number in range(args.games):
         with connection.cursor() as cursor:
